@@ -10,6 +10,7 @@ again with an error. See ../SCENARIO.md for the pages and element ids.
 """
 
 import argparse
+import contextlib
 import hashlib
 import html
 import os
@@ -56,26 +57,17 @@ class Store:
                 db.execute("INSERT INTO users (first_name, last_name, email, password_hash) "
                            "VALUES (?, ?, ?, ?)", (first, last, email, hash_password(password)))
 
+    @contextlib.contextmanager
     def db(self):
-        store = self
-
-        class Transaction:
-            def __enter__(self):
-                store.lock.acquire()
-                self.conn = sqlite3.connect(store.path)
-                self.conn.row_factory = sqlite3.Row
-                self.conn.execute("PRAGMA foreign_keys = ON")
-                return self.conn
-
-            def __exit__(self, kind, value, tb):
-                try:
-                    if kind is None:
-                        self.conn.commit()
-                    self.conn.close()
-                finally:
-                    store.lock.release()
-
-        return Transaction()
+        with self.lock:
+            conn = sqlite3.connect(self.path)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA foreign_keys = ON")
+            try:
+                yield conn
+                conn.commit()
+            finally:
+                conn.close()
 
 
 def hash_password(password, salt=None):
@@ -383,12 +375,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def create_board(self, form):
         name = form.get("name", "").strip()
-        if not name:
-            return self.redirect("/boards")
-        with self.store.db() as db:
-            board_id = db.execute("INSERT INTO boards (name, owner_id) VALUES (?, ?)",
-                                  (name, self.current_user()["id"])).lastrowid
-        self.redirect(f"/boards/{board_id}")
+        if name:
+            with self.store.db() as db:
+                db.execute("INSERT INTO boards (name, owner_id) VALUES (?, ?)",
+                           (name, self.current_user()["id"]))
+        self.redirect("/boards")
 
     def add_list(self, board, form):
         name = form.get("name", "").strip()
