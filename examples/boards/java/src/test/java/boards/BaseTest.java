@@ -1,0 +1,127 @@
+package boards;
+
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.Before;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * Common setup of the boards tests: one headless Chromium per JVM, shared by every
+ * test of the run, created on first use and quit when the JVM exits. Every test
+ * starts with cleared cookies on the application's root page.
+ */
+public abstract class BaseTest {
+
+    public static final String ADMIN_EMAIL = "john@phoenix-trello.com";
+    public static final String ADMIN_PASSWORD = "12345678";
+
+    public static final String JANE_FIRST_NAME = "Jane";
+    public static final String JANE_LAST_NAME = "Doe";
+    public static final String JANE_EMAIL = "jane@boards.test";
+    public static final String JANE_PASSWORD = "janepass1";
+
+    public static final String BASE_URL = baseUrl();
+
+    private static WebDriver sharedDriver;
+    private static Path userDataDir;
+
+    protected WebDriver driver;
+
+    @Before
+    public void setUp() {
+        driver = driver();
+        // Cookies can only be deleted for the current domain: be on the application first.
+        if (!driver.getCurrentUrl().startsWith(BASE_URL)) {
+            driver.get(BASE_URL + "/");
+        }
+        driver.manage().deleteAllCookies();
+        driver.get(BASE_URL + "/");
+    }
+
+    /** BOARDS_URL if set, else http://127.0.0.1:(18080 + APP_WORKER), APP_WORKER defaulting to 0. */
+    static String baseUrl() {
+        String url = System.getenv("BOARDS_URL");
+        if (url == null || url.isEmpty()) {
+            String worker = System.getenv("APP_WORKER");
+            int w = (worker == null || worker.isEmpty()) ? 0 : Integer.parseInt(worker.trim());
+            url = "http://127.0.0.1:" + (18080 + w);
+        }
+        while (url.endsWith("/")) {
+            url = url.substring(0, url.length() - 1);
+        }
+        return url;
+    }
+
+    public static synchronized WebDriver driver() {
+        if (sharedDriver == null) {
+            System.setProperty("webdriver.chrome.driver", "/usr/bin/chromedriver");
+            System.setProperty("webdriver.chrome.silentOutput", "true");
+            try {
+                userDataDir = Files.createTempDirectory("boards-chromium-");
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot create a Chromium profile directory", e);
+            }
+            ChromeOptions options = new ChromeOptions();
+            options.setBinary("/usr/bin/chromium");
+            options.addArguments(
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--no-first-run",
+                    "--disable-dev-shm-usage",
+                    "--user-data-dir=" + userDataDir);
+            sharedDriver = new ChromeDriver(options);
+            sharedDriver.manage().timeouts().implicitlyWait(0, TimeUnit.SECONDS);
+            sharedDriver.manage().timeouts().pageLoadTimeout(15, TimeUnit.SECONDS);
+            Runtime.getRuntime().addShutdownHook(new Thread(BaseTest::quitDriver, "quit-chromium"));
+        }
+        return sharedDriver;
+    }
+
+    /** Quits the shared browser (if any) and removes its profile; safe to call twice. */
+    public static synchronized void quitDriver() {
+        if (sharedDriver != null) {
+            try {
+                sharedDriver.quit();
+            } catch (RuntimeException e) {
+                System.err.println("warning: could not quit Chromium: " + e);
+            }
+            sharedDriver = null;
+        }
+        if (userDataDir != null) {
+            deleteTree(userDataDir);
+            userDataDir = null;
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<Path>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+                    Files.deleteIfExists(dir);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            // a leftover temporary profile is harmless
+        }
+    }
+}
