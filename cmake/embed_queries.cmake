@@ -1,0 +1,13 @@
+# Turns grammars/queries/<language>.scm into C strings: ut_query_<language>.
+string(REPLACE "|" ";" FILES "${FILES}")
+set(out "/* generated from grammars/queries by cmake/embed_queries.cmake */\n#include <stddef.h>\n")
+foreach(f ${FILES})
+  get_filename_component(lang ${f} NAME_WE)
+  file(READ ${f} hex HEX)
+  string(LENGTH "${hex}" n)
+  math(EXPR len "${n} / 2")
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
+  string(APPEND out "const char ut_query_${lang}[] = {${bytes}0};\nconst size_t ut_query_${lang}_len = ${len};\n")
+endforeach()
+file(WRITE ${OUT}.tmp "${out}")
+file(RENAME ${OUT}.tmp ${OUT})

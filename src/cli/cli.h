@@ -1,0 +1,70 @@
+/* cli.h: what the command-line files share: option tables, messages, exit codes. */
+#ifndef UT_CLI_H
+#define UT_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/diag.h"
+
+/* Documented exit codes (README, `untangle --help`). */
+enum {
+	UT_EXIT_OK = 0,      /* success */
+	UT_EXIT_FOUND = 1,   /* the check found a problem */
+	UT_EXIT_INPUT = 2,   /* bad usage or bad input (config, source, graph file) */
+	UT_EXIT_ENV = 3      /* the environment failed (runner, reset, base commit, memory) */
+};
+
+/* Maps a library return code to the exit code. */
+int ut_cli_exit_code(int rc);
+
+typedef enum { UT_OPT_FLAG, UT_OPT_VALUE, UT_OPT_REST } ut_opt_kind;
+
+typedef struct {
+	ut_opt_kind kind;
+	char short_name;        /* 0 when none */
+	const char *long_name;  /* NULL for UT_OPT_REST */
+	const char *value_name; /* shown in help: "DIR" */
+	const char *help;
+	void *target;           /* bool *, const char **, or ut_cli_rest * */
+} ut_opt;
+
+typedef struct {
+	const char **items;
+	size_t n;
+} ut_cli_rest;
+
+/* Options every command has. */
+typedef struct {
+	bool help;
+	bool json;
+	bool quiet;
+	const char *dir; /* -C DIR */
+} ut_cli_common;
+
+typedef struct {
+	const char *name;
+	const char *summary;
+	const char *usage;
+	int (*run)(int argc, char **argv);
+} ut_cli_command;
+
+/* Parses argv[1..] against the command's table plus the common options. Prints the error
+ * and returns UT_EXIT_INPUT on bad usage, -1 when --help was printed, 0 otherwise. */
+int ut_cli_parse(const ut_cli_command *cmd, const ut_opt *opts, ut_cli_common *common,
+		 int argc, char **argv);
+
+/* Messages go to stderr, lowercase, no final period. */
+void ut_cli_quiet(bool quiet);
+void ut_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ut_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ut_infof(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints the diagnostics as "file:line: warning: message". */
+void ut_cli_print_diags(const ut_diags *d);
+/* Changes into -C DIR; prints and returns UT_EXIT_INPUT when it cannot. */
+int ut_cli_chdir(const ut_cli_common *common);
+
+int cmd_tests(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+#endif

@@ -1,0 +1,145 @@
+/* cmd_tests.c: `untangle tests`: the parsed suite in original order with its actions. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "config/config.h"
+#include "model/suite_json.h"
+#include "parse/parse.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/banned.h"
+
+const ut_cli_command *ut_cli_find(const char *name);
+
+static void print_values(const char *label, const char *const *v, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	if (label)
+		printf(" %s", label);
+	for (i = 0; i < n; i++) {
+		const char *s = v[i];
+
+		putchar(' ');
+		putchar('"');
+		for (; *s; s++) {
+			if (*s == '"' || *s == '\\')
+				putchar('\\');
+			if ((unsigned char)*s < 0x20)
+				printf("\\x%02x", (unsigned char)*s);
+			else
+				putchar(*s);
+		}
+		putchar('"');
+	}
+}
+
+static void print_text(const ut_suite *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->tests.n; i++) {
+		const ut_test *t = &s->tests.v[i];
+
+		printf("%zu  %s\n    %s %s  %s:%u-%u\n", t->index, t->id, ut_lang_name(t->language),
+		       t->framework, t->file, t->line, t->end_line);
+		for (j = 0; j < t->nactions; j++) {
+			const ut_action *a = &t->actions[j];
+
+			printf("    %5u %-8s%s", a->line, ut_action_kind_name(a->kind),
+			       a->setup ? " (setup)" : "");
+			print_values(NULL, a->values, a->nvalues);
+			print_values("unresolved:", a->unresolved, a->nunresolved);
+			if (a->via)
+				printf("  via %s", a->via);
+			if (a->file)
+				printf("  in %s", a->file);
+			putchar('\n');
+		}
+	}
+}
+
+static const char *strip_dot(const char *p)
+{
+	while (p[0] == '.' && p[1] == '/')
+		p += 2;
+	return p;
+}
+
+int cmd_tests(int argc, char **argv)
+{
+	ut_cli_common common = {0};
+	ut_cli_rest rest = {0};
+	ut_opt opts[] = {
+		{UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest},
+		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+	};
+	ut_config cfg;
+	ut_parse_opts po;
+	ut_diags diags;
+	ut_suite *suite = NULL;
+	ut_buf out = UT_BUF_INIT;
+	int rc, exit_code = UT_EXIT_OK;
+	size_t i;
+
+	ut_config_init(&cfg);
+	ut_diags_init(&diags);
+	rc = ut_cli_parse(ut_cli_find("tests"), opts, &common, argc, argv);
+	if (rc) {
+		exit_code = rc < 0 ? UT_EXIT_OK : rc;
+		goto done;
+	}
+	exit_code = ut_cli_chdir(&common);
+	if (exit_code)
+		goto done;
+	rc = ut_config_load(&cfg, "untangle.json", true);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		exit_code = ut_cli_exit_code(rc);
+		goto done;
+	}
+	memset(&po, 0, sizeof(po));
+	po.root = ".";
+	for (i = 0; i < rest.n; i++)
+		rest.items[i] = strip_dot(rest.items[i]);
+	if (rest.n) {
+		po.paths = rest.items;
+		po.npaths = rest.n;
+	} else {
+		po.paths = cfg.suite.paths.items;
+		po.npaths = cfg.suite.paths.n;
+	}
+	po.language = cfg.suite.language ? ut_lang_from_name(cfg.suite.language) : UT_LANG_NONE;
+	po.framework = ut_config_framework(&cfg);
+	po.order_file = cfg.suite.order_file;
+	rc = ut_parse_suite(&suite, &po, &diags);
+	ut_cli_print_diags(&diags);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		exit_code = ut_cli_exit_code(rc);
+		goto done;
+	}
+	if (common.json) {
+		rc = ut_suite_write_json(&out, suite, &diags, true);
+		if (rc < 0) {
+			ut_errorf("%s", ut_error_message());
+			exit_code = UT_EXIT_ENV;
+			goto done;
+		}
+		fwrite(out.ptr, 1, out.len, stdout);
+	} else {
+		print_text(suite);
+	}
+	ut_infof("%zu tests", suite->tests.n);
+done:
+	free(rest.items);
+	ut_buf_dispose(&out);
+	ut_suite_free(suite);
+	ut_diags_dispose(&diags);
+	ut_config_dispose(&cfg);
+	return exit_code;
+}

@@ -1,0 +1,61 @@
+/* main.c: the untangle command: dispatches to one cmd_<name>.c per subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "util/banned.h"
+
+static const ut_cli_command commands[] = {
+	{"tests", "the parsed suite in its original order, with each test's actions",
+	 "[--json] [-C DIR] [PATH...]", cmd_tests},
+	{"version", "untangle's version and the libraries it runs on", "[--json]", cmd_version},
+};
+
+const ut_cli_command *ut_cli_find(const char *name);
+
+const ut_cli_command *ut_cli_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: untangle <command> [options]\n\n"
+		     "untangle finds the hidden dependencies between end-to-end browser tests.\n\n"
+		     "commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nEvery command takes --help, --json, -C DIR and --quiet.\n"
+		     "exit codes: 0 success, 1 the check found a problem, 2 bad usage or input,\n"
+		     "3 the environment failed\n");
+}
+
+int main(int argc, char **argv)
+{
+	const ut_cli_command *cmd;
+
+	if (argc < 2) {
+		usage(stderr);
+		return UT_EXIT_INPUT;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return UT_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0)
+		return cmd_version(1, argv);
+	cmd = ut_cli_find(argv[1]);
+	if (!cmd) {
+		ut_errorf("'%s' is not an untangle command (see 'untangle --help')", argv[1]);
+		return UT_EXIT_INPUT;
+	}
+	return cmd->run(argc - 1, argv + 1);
+}

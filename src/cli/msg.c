@@ -1,0 +1,95 @@
+/* msg.c: the one family of messages on stderr, and the mapping to exit codes. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "util/error.h"
+#include "util/banned.h"
+
+static bool quiet;
+
+void ut_cli_quiet(bool q)
+{
+	quiet = q;
+}
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "untangle: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void ut_errorf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("error: ", fmt, ap);
+	va_end(ap);
+}
+
+void ut_warnf(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (quiet)
+		return;
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void ut_infof(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (quiet)
+		return;
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void ut_cli_print_diags(const ut_diags *d)
+{
+	size_t i;
+
+	if (quiet)
+		return;
+	for (i = 0; i < d->items.n; i++) {
+		const ut_diag *g = &d->items.v[i];
+		const char *level = g->level == UT_DIAG_ERROR ? "error" : "warning";
+
+		if (g->file && g->line)
+			fprintf(stderr, "%s:%u: %s: %s\n", g->file, g->line, level, g->message);
+		else if (g->file)
+			fprintf(stderr, "%s: %s: %s\n", g->file, level, g->message);
+		else
+			fprintf(stderr, "untangle: %s: %s\n", level, g->message);
+	}
+	if (d->dropped)
+		fprintf(stderr, "untangle: warning: %zu more warnings not shown\n", d->dropped);
+}
+
+int ut_cli_exit_code(int rc)
+{
+	switch (rc) {
+	case 0: return UT_EXIT_OK;
+	case UT_EINPUT:
+	case UT_ENOTFOUND: return UT_EXIT_INPUT;
+	default: return UT_EXIT_ENV;
+	}
+}
+
+int ut_cli_chdir(const ut_cli_common *common)
+{
+	if (common->dir && chdir(common->dir) < 0) {
+		ut_errorf("cannot change to '%s': %s", common->dir, strerror(errno));
+		return UT_EXIT_INPUT;
+	}
+	return 0;
+}

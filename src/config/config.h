@@ -1,0 +1,67 @@
+/* config.h: untangle.json, the project's configuration (DESIGN.md). Every key has a
+ * default that works for the detected framework; unknown keys are errors. */
+#ifndef UT_CONFIG_H
+#define UT_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/arena.h"
+
+typedef struct {
+	const char **items;
+	size_t n;
+} ut_strlist;
+
+typedef struct {
+	const char *name;
+	const char *value;
+} ut_envvar;
+
+typedef struct {
+	ut_arena arena;
+	const char *path;        /* the file read, or NULL when defaults are used */
+	struct {
+		ut_strlist paths;
+		const char *language; /* NULL: detect */
+		const char *order_file;
+	} suite;
+	struct {
+		const char *preset;   /* pytest, mocha, junit4, junit5, or NULL */
+		ut_strlist command;
+		ut_strlist reset;
+		double timeout_s;
+		ut_envvar *env;
+		size_t nenv;
+	} runner;
+	struct {
+		const char *extract;  /* string-analysis, original-order */
+		const char *filter;   /* none, verb, dobj, noun */
+		const char *strategy; /* tedd, fast */
+		int workers;
+		int reruns;
+	} detect;
+	struct {
+		ut_strlist ignore;
+	} values;
+	struct {
+		ut_strlist read_verbs;
+		ut_strlist write_verbs;
+	} nlp;
+	struct {
+		const char *graph;
+		const char *notes_ref;
+	} store;
+} ut_config;
+
+/* Fills cfg with the defaults. */
+void ut_config_init(ut_config *cfg);
+void ut_config_dispose(ut_config *cfg);
+/* Reads path over the defaults. A missing file is not an error when `optional`.
+ * UT_EINPUT names the file, the line and the key for invalid JSON, unknown keys, wrong
+ * types and unknown values. */
+int ut_config_load(ut_config *cfg, const char *path, bool optional);
+/* The framework a preset stands for ("pytest" -> "pytest", "junit4" -> "junit4"), or NULL. */
+const char *ut_config_framework(const ut_config *cfg);
+
+#endif

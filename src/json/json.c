@@ -1,0 +1,99 @@
+/* json.c: the cJSON adapter; the only file that includes cJSON's header. */
+#include "json/json.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/banned.h"
+
+#define J(v) ((const cJSON *)(v))
+
+int ut_json_parse(ut_json **out, const char *text, size_t len, const char *path)
+{
+	const char *end = NULL;
+	cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 1);
+	unsigned line = 1;
+	const char *p;
+
+	*out = (ut_json *)doc;
+	if (doc)
+		return 0;
+	if (!end || end < text || end > text + len)
+		end = text + len;
+	for (p = text; p < end; p++)
+		line += *p == '\n';
+	return ut_error_set(UT_EINPUT, "%s:%u: invalid JSON", path, line);
+}
+
+void ut_json_free(ut_json *doc)
+{
+	cJSON_Delete((cJSON *)doc);
+}
+
+const ut_json *ut_json_get(const ut_json *obj, const char *key)
+{
+	return obj ? (const ut_json *)cJSON_GetObjectItemCaseSensitive(J(obj), key) : NULL;
+}
+
+const ut_json *ut_json_first(const ut_json *c)
+{
+	return c && (cJSON_IsArray(J(c)) || cJSON_IsObject(J(c))) ? (const ut_json *)J(c)->child
+								  : NULL;
+}
+
+const ut_json *ut_json_next(const ut_json *item)
+{
+	return item ? (const ut_json *)J(item)->next : NULL;
+}
+
+const char *ut_json_key(const ut_json *item)
+{
+	return item ? J(item)->string : NULL;
+}
+
+bool ut_json_is_object(const ut_json *v) { return v && cJSON_IsObject(J(v)); }
+bool ut_json_is_array(const ut_json *v) { return v && cJSON_IsArray(J(v)); }
+bool ut_json_is_string(const ut_json *v) { return v && cJSON_IsString(J(v)); }
+bool ut_json_is_number(const ut_json *v) { return v && cJSON_IsNumber(J(v)); }
+bool ut_json_is_bool(const ut_json *v) { return v && cJSON_IsBool(J(v)); }
+bool ut_json_is_null(const ut_json *v) { return v && cJSON_IsNull(J(v)); }
+
+const char *ut_json_string(const ut_json *v)
+{
+	return v && cJSON_IsString(J(v)) ? J(v)->valuestring : NULL;
+}
+
+double ut_json_number(const ut_json *v)
+{
+	return v && cJSON_IsNumber(J(v)) ? J(v)->valuedouble : 0.0;
+}
+
+bool ut_json_true(const ut_json *v)
+{
+	return v && cJSON_IsTrue(J(v));
+}
+
+const char *ut_json_version(void)
+{
+	static char buf[32];
+
+	snprintf(buf, sizeof(buf), "cJSON %s", cJSON_Version());
+	return buf;
+}
+
+unsigned ut_json_key_line(const char *text, size_t len, const char *key)
+{
+	size_t klen = strlen(key), i;
+	unsigned line = 1;
+
+	for (i = 0; i + klen + 2 <= len; i++) {
+		if (text[i] == '\n')
+			line++;
+		else if (text[i] == '"' && memcmp(text + i + 1, key, klen) == 0 &&
+			 text[i + 1 + klen] == '"')
+			return line;
+	}
+	return 1;
+}

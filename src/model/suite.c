@@ -1,0 +1,50 @@
+/* suite.c: lifetime of the suite model. */
+#include "model/suite.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/banned.h"
+
+const char *ut_action_kind_name(ut_action_kind kind)
+{
+	switch (kind) {
+	case UT_ACT_SUBMIT: return "submit";
+	case UT_ACT_LOCATE: return "locate";
+	case UT_ACT_ASSERT: return "assert";
+	case UT_ACT_NAVIGATE: return "navigate";
+	case UT_ACT_CLICK: return "click";
+	default: return "other";
+	}
+}
+
+int ut_suite_new(ut_suite **out)
+{
+	ut_suite *s = calloc(1, sizeof(*s));
+
+	*out = s;
+	if (!s)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	ut_arena_init(&s->arena);
+	return 0;
+}
+
+void ut_suite_free(ut_suite *s)
+{
+	if (!s)
+		return;
+	ut_vec_free(&s->tests);
+	ut_arena_dispose(&s->arena);
+	free(s);
+}
+
+const ut_test *ut_suite_find(const ut_suite *s, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < s->tests.n; i++)
+		if (strcmp(s->tests.v[i].id, id) == 0)
+			return &s->tests.v[i];
+	return NULL;
+}

@@ -1,0 +1,58 @@
+/* suite.h: the suite model, the parsed tests in their original order with their actions.
+ * Everything hangs off one arena and is freed by ut_suite_free. */
+#ifndef UT_SUITE_H
+#define UT_SUITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/lang.h"
+#include "util/arena.h"
+#include "util/vec.h"
+
+typedef enum {
+	UT_ACT_SUBMIT,   /* sendKeys, send_keys, setValue, selectBy..., fill, type */
+	UT_ACT_LOCATE,   /* By.id(...), find_element(By.ID, ...), $('...') */
+	UT_ACT_ASSERT,   /* assertEquals, assert, expect(...) */
+	UT_ACT_NAVIGATE, /* get(url), navigate().to(url), url(...) */
+	UT_ACT_CLICK,    /* click, submit */
+	UT_ACT_OTHER     /* any other call that carries string values */
+} ut_action_kind;
+
+const char *ut_action_kind_name(ut_action_kind kind);
+
+typedef struct {
+	ut_action_kind kind;
+	unsigned line;          /* in `file` */
+	const char *file;       /* NULL: the test's own file (setup code may live elsewhere) */
+	bool setup;             /* comes from setup or teardown code that applies to the test */
+	const char *via;        /* the helper or page-object method it went through, or NULL */
+	const char **values;    /* resolved string values */
+	size_t nvalues;
+	const char **unresolved; /* source text of values that could not be resolved */
+	size_t nunresolved;
+} ut_action;
+
+typedef struct {
+	const char *id;        /* the runner's identifier (DESIGN.md) */
+	const char *name;      /* method, function or `it` title */
+	const char *file;      /* relative to the suite root */
+	unsigned line, end_line;
+	size_t index;          /* position in the original order */
+	ut_lang language;
+	const char *framework; /* junit4, junit5, testng, pytest, unittest, mocha, jasmine, jest */
+	ut_action *actions;
+	size_t nactions;
+} ut_test;
+
+typedef struct {
+	ut_arena arena;
+	UT_VEC(ut_test) tests;
+} ut_suite;
+
+int ut_suite_new(ut_suite **out);
+void ut_suite_free(ut_suite *s);
+/* The test with this id, or NULL. Linear; callers that look up often build a map. */
+const ut_test *ut_suite_find(const ut_suite *s, const char *id);
+
+#endif

@@ -1,0 +1,100 @@
+/* suite_json.c: writes the suite model in the schema of `untangle tests --json`. */
+#include "model/suite_json.h"
+
+#include "util/error.h"
+#include "util/jsonw.h"
+#include "util/banned.h"
+
+static void write_strings(ut_jsonw *w, const char *const *v, size_t n)
+{
+	size_t i;
+
+	ut_jsonw_arr_begin(w);
+	for (i = 0; i < n; i++)
+		ut_jsonw_str(w, v[i]);
+	ut_jsonw_arr_end(w);
+}
+
+static void write_action(ut_jsonw *w, const ut_action *a)
+{
+	ut_jsonw_obj_begin(w);
+	ut_jsonw_key(w, "kind");
+	ut_jsonw_str(w, ut_action_kind_name(a->kind));
+	ut_jsonw_key(w, "line");
+	ut_jsonw_int(w, a->line);
+	if (a->file) {
+		ut_jsonw_key(w, "file");
+		ut_jsonw_str(w, a->file);
+	}
+	ut_jsonw_key(w, "values");
+	write_strings(w, a->values, a->nvalues);
+	if (a->nunresolved) {
+		ut_jsonw_key(w, "unresolved");
+		write_strings(w, a->unresolved, a->nunresolved);
+	}
+	if (a->setup) {
+		ut_jsonw_key(w, "setup");
+		ut_jsonw_bool(w, true);
+	}
+	if (a->via) {
+		ut_jsonw_key(w, "via");
+		ut_jsonw_str(w, a->via);
+	}
+	ut_jsonw_obj_end(w);
+}
+
+int ut_suite_write_json(ut_buf *out, const ut_suite *s, const ut_diags *diags, bool pretty)
+{
+	ut_jsonw w;
+	size_t i, j;
+
+	ut_jsonw_init(&w, out, pretty);
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "tests");
+	ut_jsonw_arr_begin(&w);
+	for (i = 0; i < s->tests.n; i++) {
+		const ut_test *t = &s->tests.v[i];
+
+		ut_jsonw_obj_begin(&w);
+		ut_jsonw_key(&w, "id");
+		ut_jsonw_str(&w, t->id);
+		ut_jsonw_key(&w, "name");
+		ut_jsonw_str(&w, t->name);
+		ut_jsonw_key(&w, "file");
+		ut_jsonw_str(&w, t->file);
+		ut_jsonw_key(&w, "line");
+		ut_jsonw_int(&w, t->line);
+		ut_jsonw_key(&w, "end_line");
+		ut_jsonw_int(&w, t->end_line);
+		ut_jsonw_key(&w, "index");
+		ut_jsonw_int(&w, (long long)t->index);
+		ut_jsonw_key(&w, "language");
+		ut_jsonw_str(&w, ut_lang_name(t->language));
+		ut_jsonw_key(&w, "framework");
+		ut_jsonw_str(&w, t->framework);
+		ut_jsonw_key(&w, "actions");
+		ut_jsonw_arr_begin(&w);
+		for (j = 0; j < t->nactions; j++)
+			write_action(&w, &t->actions[j]);
+		ut_jsonw_arr_end(&w);
+		ut_jsonw_obj_end(&w);
+	}
+	ut_jsonw_arr_end(&w);
+	ut_jsonw_key(&w, "warnings");
+	ut_jsonw_arr_begin(&w);
+	for (i = 0; diags && i < diags->items.n; i++) {
+		const ut_diag *d = &diags->items.v[i];
+
+		ut_jsonw_obj_begin(&w);
+		ut_jsonw_key(&w, "file");
+		ut_jsonw_str(&w, d->file);
+		ut_jsonw_key(&w, "line");
+		ut_jsonw_int(&w, d->line);
+		ut_jsonw_key(&w, "message");
+		ut_jsonw_str(&w, d->message);
+		ut_jsonw_obj_end(&w);
+	}
+	ut_jsonw_arr_end(&w);
+	ut_jsonw_obj_end(&w);
+	return out->failed ? ut_error_set(UT_ENOMEM, "out of memory writing JSON") : 0;
+}

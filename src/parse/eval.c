@@ -1,0 +1,531 @@
+/* eval.c: what string an expression stands for. Literals, escapes, f-strings and template
+ * literals, concatenation, locals, constants and fields; anything else is "unresolved"
+ * with its source text, never guessed. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/internal.h"
+#include "util/error.h"
+#include "util/banned.h"
+
+#define VALUE_ROLES (UT_ROLE(UT_R_STR) | UT_ROLE(UT_R_CONCAT) | UT_ROLE(UT_R_IDENT) | \
+		     UT_ROLE(UT_R_MEMBER) | UT_ROLE(UT_R_NUM) | UT_ROLE(UT_R_PAREN) |   \
+		     UT_ROLE(UT_R_SEQ) | UT_ROLE(UT_R_CALL) | UT_ROLE(UT_R_FUNC))
+
+void ut_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls)
+{
+	memset(env, 0, sizeof(*env));
+	env->parent = parent;
+	env->file = file;
+	env->cls = cls;
+}
+
+void ut_env_dispose(ut_env *env)
+{
+	if (env)
+		ut_vec_free(&env->locals);
+}
+
+int ut_env_bind(ut_env *env, const char *name, size_t nlen, ut_val val)
+{
+	ut_binding b;
+
+	b.name = name;
+	b.nlen = nlen;
+	b.val = val;
+	return ut_vec_push(&env->locals, b) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+}
+
+bool ut_text_is(const ut_file *f, const ut_syn *n, const char *s)
+{
+	size_t len = n->end - n->start;
+
+	return strlen(s) == len && memcmp(f->src.ptr + n->start, s, len) == 0;
+}
+
+bool ut_text_in(const ut_file *f, const ut_syn *n, const char *const *set)
+{
+	for (; *set; set++)
+		if (ut_text_is(f, n, *set))
+			return true;
+	return false;
+}
+
+const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n)
+{
+	size_t len = n->end - n->start, i, j = 0;
+	const char *s = f->src.ptr + n->start;
+	char *out;
+
+	if (len > UT_MAX_VALUE_LEN)
+		len = UT_MAX_VALUE_LEN;
+	out = ut_arena_alloc(ix->arena, len + 1);
+	if (!out)
+		return "";
+	for (i = 0; i < len; i++)
+		if (!isspace((unsigned char)s[i]))
+			out[j++] = s[i];
+	out[j] = '\0';
+	return out;
+}
+
+const ut_syn *ut_call_name(const ut_syn *call)
+{
+	return ut_syn_find(call, UT_R_CALL_NAME, UT_ROLE(UT_R_CALL_ARGS) | UT_ROLE(UT_R_CALL) |
+				   UT_ROLE(UT_R_CALL_RECV));
+}
+
+const ut_syn *ut_call_recv(const ut_syn *call)
+{
+	return ut_syn_find(call, UT_R_CALL_RECV, UT_ROLE(UT_R_CALL_ARGS) | UT_ROLE(UT_R_CALL));
+}
+
+const ut_syn *ut_call_args(const ut_syn *call)
+{
+	return ut_syn_find(call, UT_R_CALL_ARGS, UT_ROLE(UT_R_CALL) | UT_ROLE(UT_R_FUNC));
+}
+
+const ut_syn *ut_arg_expr(const ut_syn *arg)
+{
+	int guard = 0;
+
+	while (arg && !(arg->roles & VALUE_ROLES) && arg->first && !arg->first->next &&
+	       guard++ < 8)
+		arg = arg->first;
+	return arg;
+}
+
+static ut_val unresolved(const ut_file *f, const ut_syn *n)
+{
+	ut_val v = {0};
+
+	v.kind = UT_V_UNRES;
+	v.s = f->src.ptr + n->start;
+	v.n = n->end - n->start;
+	if (v.n > 200)
+		v.n = 200;
+	return v;
+}
+
+static ut_val node_val(const ut_file *f, const ut_syn *n, const ut_cls *cls)
+{
+	ut_val v = {0};
+
+	v.kind = UT_V_NODE;
+	v.file = f;
+	v.node = n;
+	v.cls = cls;
+	return v;
+}
+
+static void put_utf8(ut_buf *b, unsigned long cp)
+{
+	char out[4];
+
+	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		cp = 0xfffd;
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		ut_buf_put(b, out, 1);
+	} else if (cp < 0x800) {
+		out[0] = (char)(0xc0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		ut_buf_put(b, out, 2);
+	} else if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		ut_buf_put(b, out, 3);
+	} else {
+		out[0] = (char)(0xf0 | (cp >> 18));
+		out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[3] = (char)(0x80 | (cp & 0x3f));
+		ut_buf_put(b, out, 4);
+	}
+}
+
+static unsigned long hex_value(const char *s, size_t n, size_t *used)
+{
+	unsigned long v = 0;
+	size_t i;
+
+	for (i = 0; i < n && isxdigit((unsigned char)s[i]); i++)
+		v = v * 16 + (unsigned long)(isdigit((unsigned char)s[i]) ? s[i] - '0'
+					     : (tolower((unsigned char)s[i]) - 'a' + 10));
+	*used = i;
+	return v;
+}
+
+/* Decodes backslash escapes of s[0..n) into b. */
+static void decode_escapes(ut_buf *b, const char *s, size_t n)
+{
+	size_t i = 0, used;
+	unsigned long cp;
+
+	while (i < n) {
+		char c = s[i];
+
+		if (c != '\\' || i + 1 >= n) {
+			ut_buf_put(b, s + i, 1);
+			i++;
+			continue;
+		}
+		c = s[i + 1];
+		i += 2;
+		switch (c) {
+		case 'n': ut_buf_putc(b, '\n'); break;
+		case 't': ut_buf_putc(b, '\t'); break;
+		case 'r': ut_buf_putc(b, '\r'); break;
+		case 'b': ut_buf_putc(b, '\b'); break;
+		case 'f': ut_buf_putc(b, '\f'); break;
+		case 'v': ut_buf_putc(b, '\v'); break;
+		case '\n': break; /* line continuation */
+		case 'x':
+			cp = hex_value(s + i, n - i < 2 ? n - i : 2, &used);
+			i += used;
+			put_utf8(b, cp);
+			break;
+		case 'u':
+			if (i < n && s[i] == '{') {
+				cp = hex_value(s + i + 1, n - i - 1 < 6 ? n - i - 1 : 6, &used);
+				i += used + 1;
+				if (i < n && s[i] == '}')
+					i++;
+			} else {
+				while (i < n && s[i] == 'u') /* Java allows \uuuu0041 */
+					i++;
+				cp = hex_value(s + i, n - i < 4 ? n - i : 4, &used);
+				i += used;
+			}
+			put_utf8(b, cp);
+			break;
+		case 'U':
+			cp = hex_value(s + i, n - i < 8 ? n - i : 8, &used);
+			i += used;
+			put_utf8(b, cp);
+			break;
+		default:
+			if (c >= '0' && c <= '7') {
+				cp = (unsigned long)(c - '0');
+				for (used = 0; used < 2 && i < n && s[i] >= '0' && s[i] <= '7'; used++)
+					cp = cp * 8 + (unsigned long)(s[i++] - '0');
+				put_utf8(b, cp);
+			} else {
+				ut_buf_putc(b, c);
+			}
+		}
+	}
+}
+
+static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f,
+			 const ut_syn *n, int depth);
+
+static ut_val str_val(const ut_index *ix, ut_buf *b)
+{
+	ut_val v = {0};
+	size_t len = b->len > UT_MAX_VALUE_LEN ? UT_MAX_VALUE_LEN : b->len;
+
+	v.kind = UT_V_STR;
+	v.s = ut_arena_strndup(ix->arena, b->ptr, len);
+	v.n = len;
+	if (!v.s)
+		v.kind = UT_V_NONE;
+	return v;
+}
+
+/* Text of a literal without children: strip prefix letters and quotes, then decode. */
+static void bare_literal(ut_buf *b, const char *s, size_t n, bool raw)
+{
+	size_t i = 0, q;
+	char quote;
+
+	while (i < n && isalpha((unsigned char)s[i])) {
+		if (s[i] == 'r' || s[i] == 'R')
+			raw = true;
+		i++;
+	}
+	if (i >= n)
+		return;
+	quote = s[i];
+	for (q = 0; i + q < n && s[i + q] == quote && q < 3; q++)
+		;
+	if (q == 2) /* "" */
+		return;
+	if (n - i < 2 * q)
+		return;
+	if (raw)
+		ut_buf_put(b, s + i + q, n - i - 2 * q);
+	else
+		decode_escapes(b, s + i + q, n - i - 2 * q);
+}
+
+static ut_val eval_str(const ut_index *ix, const ut_env *env, const ut_file *f,
+		       const ut_syn *n, int depth)
+{
+	ut_buf b = UT_BUF_INIT;
+	const ut_syn *c;
+	const char *s = f->src.ptr + n->start;
+	bool raw = false, fstring = false, parts = false;
+	size_t i;
+	ut_val v;
+
+	ut_buf_init(&b, UT_MAX_VALUE_LEN * 2);
+	if (f->lang == UT_LANG_PYTHON) {
+		for (i = 0; i < n->end - n->start && isalpha((unsigned char)s[i]); i++) {
+			raw |= s[i] == 'r' || s[i] == 'R';
+			fstring |= s[i] == 'f' || s[i] == 'F';
+		}
+	}
+	for (c = n->first; c; c = c->next) {
+		if (ut_syn_is(c, UT_R_STR_TEXT)) {
+			uint32_t pos = c->start;
+			const ut_syn *e;
+
+			parts = true;
+			/* escapes nested in the fragment (Python) are decoded in place */
+			for (e = c->first; e; e = e->next) {
+				if (!ut_syn_is(e, UT_R_STR_ESC))
+					continue;
+				ut_buf_put(&b, f->src.ptr + pos, e->start - pos);
+				if (raw)
+					ut_buf_put(&b, f->src.ptr + e->start, e->end - e->start);
+				else
+					decode_escapes(&b, f->src.ptr + e->start, e->end - e->start);
+				pos = e->end;
+			}
+			if (fstring) {
+				/* {{ and }} are literal braces in f-strings */
+				for (i = pos; i < c->end; i++) {
+					ut_buf_putc(&b, f->src.ptr[i]);
+					if ((f->src.ptr[i] == '{' || f->src.ptr[i] == '}') &&
+					    i + 1 < c->end && f->src.ptr[i + 1] == f->src.ptr[i])
+						i++;
+				}
+			} else {
+				ut_buf_put(&b, f->src.ptr + pos, c->end - pos);
+			}
+		} else if (ut_syn_is(c, UT_R_STR_ESC)) {
+			parts = true;
+			decode_escapes(&b, f->src.ptr + c->start, c->end - c->start);
+		} else if (ut_syn_is(c, UT_R_STR_INTERP)) {
+			ut_val part = eval_depth(ix, env, f, c, depth + 1);
+
+			parts = true;
+			if (part.kind != UT_V_STR) {
+				ut_buf_dispose(&b);
+				return unresolved(f, n);
+			}
+			ut_buf_put(&b, part.s, part.n);
+		}
+	}
+	if (!parts)
+		bare_literal(&b, s, n->end - n->start, raw);
+	v = str_val(ix, &b);
+	ut_buf_dispose(&b);
+	return v;
+}
+
+static ut_val eval_concat(const ut_index *ix, const ut_env *env, const ut_file *f,
+			  const ut_syn *n, int depth)
+{
+	ut_buf b = UT_BUF_INIT;
+	const ut_syn *c;
+	bool any_str = false;
+	ut_val v;
+
+	ut_buf_init(&b, UT_MAX_VALUE_LEN * 2);
+	for (c = n->first; c; c = c->next) {
+		ut_val part;
+
+		if (!ut_syn_is(c, UT_R_CONCAT_PART))
+			continue;
+		part = eval_depth(ix, env, f, c, depth + 1);
+		if (part.kind != UT_V_STR) {
+			ut_buf_dispose(&b);
+			return unresolved(f, n);
+		}
+		any_str |= !ut_syn_is(c, UT_R_NUM);
+		ut_buf_put(&b, part.s, part.n);
+	}
+	if (!any_str) { /* 1 + 2 is arithmetic, not a string */
+		ut_buf_dispose(&b);
+		return unresolved(f, n);
+	}
+	v = str_val(ix, &b);
+	ut_buf_dispose(&b);
+	return v;
+}
+
+static ut_val eval_def(const ut_index *ix, ut_const_def *def, int depth)
+{
+	ut_env scope;
+	ut_val v;
+
+	if (def == &ut_ambiguous || def->busy || depth > UT_MAX_EVAL_DEPTH) {
+		v.kind = UT_V_UNRES;
+		v.s = "";
+		v.n = 0;
+		return v;
+	}
+	def->busy = true;
+	ut_env_init(&scope, NULL, def->file, def->cls);
+	v = eval_depth(ix, &scope, def->file, def->value, depth + 1);
+	def->busy = false;
+	return v;
+}
+
+static ut_const_def *class_const(const ut_index *ix, const ut_cls *cls, const char *name,
+				 size_t nlen)
+{
+	int guard = 0;
+
+	while (cls && guard++ < 16) {
+		ut_const_def *def = ut_map_get(&cls->constants, name, nlen);
+		const ut_cls *k;
+
+		if (def)
+			return def;
+		/* outer classes see their constants too; then the superclass */
+		for (k = cls->outer; k; k = k->outer)
+			if ((def = ut_map_get(&k->constants, name, nlen)) != NULL)
+				return def;
+		cls = cls->super ? ut_index_class(ix, cls->super, strlen(cls->super)) : NULL;
+	}
+	return NULL;
+}
+
+static ut_val lookup_depth(const ut_index *ix, const ut_env *env, const char *name,
+			   size_t nlen, int depth)
+{
+	const ut_env *e;
+	const ut_cls *cls = NULL;
+	const ut_file *file = NULL;
+	ut_const_def *def = NULL;
+	ut_val none = {0};
+	size_t i;
+
+	for (e = env; e; e = e->parent) {
+		for (i = e->locals.n; i-- > 0;) {
+			const ut_binding *b = &e->locals.v[i];
+
+			if (b->nlen == nlen && memcmp(b->name, name, nlen) == 0)
+				return b->val;
+		}
+		if (!cls)
+			cls = e->cls;
+		if (!file)
+			file = e->file;
+	}
+	def = class_const(ix, cls, name, nlen);
+	if (!def && file)
+		def = ut_map_get(&file->constants, name, nlen);
+	if (!def)
+		def = ut_map_get(&ix->globals, name, nlen);
+	if (!def)
+		return none;
+	return eval_def(ix, def, depth);
+}
+
+ut_val ut_lookup(const ut_index *ix, const ut_env *env, const char *name, size_t nlen)
+{
+	return lookup_depth(ix, env, name, nlen, 0);
+}
+
+static const ut_cls *env_class(const ut_env *env)
+{
+	for (; env; env = env->parent)
+		if (env->cls)
+			return env->cls;
+	return NULL;
+}
+
+static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *f,
+			  const ut_syn *n, int depth)
+{
+	const ut_syn *obj = ut_syn_child(n, UT_R_MEMBER_OBJ);
+	const ut_syn *prop = ut_syn_child(n, UT_R_MEMBER_PROP);
+	const char *pname;
+	size_t plen;
+	ut_const_def *def = NULL;
+
+	if (!obj || !prop)
+		return unresolved(f, n);
+	pname = f->src.ptr + prop->start;
+	plen = prop->end - prop->start;
+	if (ut_text_is(f, obj, "self") || ut_text_is(f, obj, "this") || ut_text_is(f, obj, "cls")) {
+		def = class_const(ix, env_class(env), pname, plen);
+	} else if (ut_syn_is(obj, UT_R_IDENT)) {
+		const ut_cls *k = ut_index_class(ix, f->src.ptr + obj->start, obj->end - obj->start);
+		ut_val local;
+
+		if (k) {
+			def = class_const(ix, k, pname, plen);
+		} else {
+			/* a module alias (import config; config.ADMIN) */
+			local = lookup_depth(ix, env, f->src.ptr + obj->start,
+					     obj->end - obj->start, depth + 1);
+			if (local.kind == UT_V_NONE)
+				def = ut_map_get(&ix->globals, pname, plen);
+		}
+	} else if (ut_syn_is(obj, UT_R_MEMBER)) {
+		/* Outer.Inner.NAME or package.Class.NAME: the last class wins */
+		const ut_syn *inner = ut_syn_child(obj, UT_R_MEMBER_PROP);
+		const ut_cls *k = inner ? ut_index_class(ix, f->src.ptr + inner->start,
+							 inner->end - inner->start) : NULL;
+
+		if (k)
+			def = class_const(ix, k, pname, plen);
+	}
+	if (!def)
+		return unresolved(f, n);
+	return eval_def(ix, def, depth);
+}
+
+static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f,
+			 const ut_syn *n, int depth)
+{
+	ut_val none = {0};
+
+	if (!n)
+		return none;
+	if (depth > UT_MAX_EVAL_DEPTH)
+		return unresolved(f, n);
+	if (ut_syn_is(n, UT_R_STR))
+		return eval_str(ix, env, f, n, depth);
+	if (ut_syn_is(n, UT_R_CONCAT))
+		return eval_concat(ix, env, f, n, depth);
+	if (ut_syn_is(n, UT_R_NUM)) {
+		ut_val v = {0};
+
+		v.kind = UT_V_STR;
+		v.s = f->src.ptr + n->start;
+		v.n = n->end - n->start;
+		return v;
+	}
+	if (ut_syn_is(n, UT_R_IDENT)) {
+		ut_val v = lookup_depth(ix, env, f->src.ptr + n->start, n->end - n->start, depth);
+
+		return v.kind == UT_V_NONE ? unresolved(f, n) : v;
+	}
+	if (ut_syn_is(n, UT_R_MEMBER))
+		return eval_member(ix, env, f, n, depth);
+	if (ut_syn_is(n, UT_R_SEQ) || ut_syn_is(n, UT_R_CALL) || ut_syn_is(n, UT_R_FUNC))
+		return node_val(f, n, env_class(env));
+	if (ut_syn_is(n, UT_R_PAREN) || !(n->roles & VALUE_ROLES)) {
+		/* parentheses and uncaptured wrappers (await, casts, spreads): look inside */
+		const ut_syn *c;
+
+		for (c = n->first; c; c = c->next)
+			if (c->roles & VALUE_ROLES)
+				return eval_depth(ix, env, f, c, depth + 1);
+		return unresolved(f, n);
+	}
+	return unresolved(f, n);
+}
+
+ut_val ut_eval(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n)
+{
+	return eval_depth(ix, env, f, n, 0);
+}

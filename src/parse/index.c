@@ -1,0 +1,209 @@
+/* index.c: what every analysed file defines (functions, classes, constants), so that a
+ * test can be followed into helpers, page objects and constants of other files. */
+#include <string.h>
+
+#include "parse/internal.h"
+#include "util/error.h"
+#include "util/banned.h"
+
+ut_const_def ut_ambiguous;
+
+static const char *text_dup(ut_index *ix, const ut_file *f, const ut_syn *n)
+{
+	return ut_arena_strndup(&ix->scratch, f->src.ptr + n->start, n->end - n->start);
+}
+
+static bool is_self(const ut_file *f, const ut_syn *n)
+{
+	return ut_text_is(f, n, "self") || ut_text_is(f, n, "this") || ut_text_is(f, n, "cls");
+}
+
+static int add_const(ut_index *ix, ut_map *scope, ut_file *f, ut_cls *cls, const char *name,
+		     const ut_syn *value, bool global)
+{
+	ut_const_def *def = ut_arena_alloc(&ix->scratch, sizeof(*def));
+	void *prev = NULL;
+
+	if (!def || !name)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	def->file = f;
+	def->value = value;
+	def->cls = cls;
+	if (ut_map_put(scope, name, strlen(name), def) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	if (!global)
+		return 0;
+	if (ut_map_find(&ix->globals, name, strlen(name), &prev))
+		def = prev == def ? def : &ut_ambiguous;
+	if (ut_map_put(&ix->globals, name, strlen(name), def) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	return 0;
+}
+
+static void collect_params(ut_fn *fn, const ut_syn *n, int depth)
+{
+	const ut_syn *c;
+
+	for (c = n->first; c && depth < 8; c = c->next) {
+		if (ut_syn_is(c, UT_R_PARAM)) {
+			if (fn->nparams < sizeof(fn->params) / sizeof(fn->params[0]))
+				fn->params[fn->nparams++] = c;
+		} else if (!ut_syn_is(c, UT_R_FUNC_BODY) && !ut_syn_is(c, UT_R_FUNC)) {
+			collect_params(fn, c, depth + 1);
+		}
+	}
+}
+
+static int add_fn(ut_index *ix, ut_file *f, ut_cls *cls, const ut_syn *node, const char *name,
+		  ut_fn **out)
+{
+	ut_fn *fn = ut_arena_alloc(&ix->scratch, sizeof(*fn));
+	const ut_syn *params;
+
+	*out = fn;
+	if (!fn)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	fn->file = f;
+	fn->node = node;
+	fn->cls = cls;
+	fn->name = name;
+	fn->body = ut_syn_child(node, UT_R_FUNC_BODY);
+	params = ut_syn_child(node, UT_R_FUNC_PARAMS);
+	collect_params(fn, params ? params : node, 0);
+	/* by node too, so that discovery finds the ut_fn of a syntax node */
+	if (ut_map_put(&ix->fns, (const char *)&fn->node, sizeof(fn->node), fn) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	if (!name)
+		return 0;
+	fn->next_same_name = ut_index_fn(ix, name, strlen(name));
+	if (ut_map_put(&ix->fns, name, strlen(name), fn) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	return 0;
+}
+
+static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut_fn *fn,
+		      int depth);
+
+static int index_class(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *outer, int depth)
+{
+	ut_cls *k = ut_arena_alloc(&ix->scratch, sizeof(*k));
+	const ut_syn *name = ut_syn_child(c, UT_R_CLASS_NAME);
+	const ut_syn *super = ut_syn_find(c, UT_R_CLASS_SUPER, UT_ROLE(UT_R_FUNC) | UT_ROLE(UT_R_CLASS));
+
+	if (!k)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	k->file = f;
+	k->node = c;
+	k->outer = outer;
+	k->name = name ? text_dup(ix, f, name) : "";
+	k->super = super ? ut_compact_text(ix, f, super) : NULL;
+	if (k->super && strchr(k->super, '.'))
+		k->super = strrchr(k->super, '.') + 1;
+	if (k->name[0]) {
+		k->next_same_name = ut_index_class(ix, k->name, strlen(k->name));
+		if (ut_map_put(&ix->classes, k->name, strlen(k->name), k) < 0)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	if (ut_map_put(&ix->classes, (const char *)&k->node, sizeof(k->node), k) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	return index_node(ix, f, c, k, NULL, depth + 1);
+}
+
+static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, ut_fn *fn,
+			int depth)
+{
+	const ut_syn *target = ut_syn_child(c, UT_R_ASSIGN_TARGET);
+	const ut_syn *value = ut_syn_child(c, UT_R_ASSIGN_VALUE);
+	int rc = 0;
+
+	if (!target || !value)
+		return index_node(ix, f, c, cls, fn, depth + 1);
+	if (ut_syn_is(value, UT_R_FUNC) && ut_syn_is(target, UT_R_IDENT)) {
+		/* const login = async (page, user) => { ... } */
+		ut_fn *named;
+
+		rc = add_fn(ix, f, cls, value, text_dup(ix, f, target), &named);
+		return rc < 0 ? rc : index_node(ix, f, value, cls, named, depth + 1);
+	}
+	if (!fn && ut_syn_is(target, UT_R_IDENT))
+		rc = add_const(ix, cls ? &cls->constants : &f->constants, f, cls,
+			       text_dup(ix, f, target), value, true);
+	else if (fn && cls && ut_syn_is(target, UT_R_MEMBER)) {
+		const ut_syn *obj = ut_syn_child(target, UT_R_MEMBER_OBJ);
+		const ut_syn *prop = ut_syn_child(target, UT_R_MEMBER_PROP);
+
+		if (obj && prop && is_self(f, obj) && !ut_map_find(&cls->constants,
+			f->src.ptr + prop->start, prop->end - prop->start, NULL))
+			rc = add_const(ix, &cls->constants, f, cls, text_dup(ix, f, prop), value,
+				       false);
+	}
+	return rc < 0 ? rc : index_node(ix, f, value, cls, fn, depth + 1);
+}
+
+static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut_fn *fn,
+		      int depth)
+{
+	const ut_syn *c;
+	int rc = 0;
+
+	if (depth > UT_MAX_WALK_DEPTH) {
+		ut_diags_add(ix->diags, UT_DIAG_WARNING, f->rel, n->line,
+			     "nesting deeper than %d levels is not analysed", UT_MAX_WALK_DEPTH);
+		return 0;
+	}
+	for (c = n->first; c && rc == 0; c = c->next) {
+		if (ut_syn_is(c, UT_R_CLASS)) {
+			rc = index_class(ix, f, c, cls, depth);
+		} else if (ut_syn_is(c, UT_R_FUNC)) {
+			const ut_syn *name = ut_syn_child(c, UT_R_FUNC_NAME);
+			ut_fn *def = NULL;
+
+			rc = add_fn(ix, f, cls, c, name ? text_dup(ix, f, name) : NULL, &def);
+			if (rc == 0)
+				rc = index_node(ix, f, c, cls, def, depth + 1);
+		} else if (ut_syn_is(c, UT_R_ASSIGN)) {
+			rc = index_assign(ix, f, c, cls, fn, depth);
+		} else if (ut_syn_is(c, UT_R_PACKAGE) && !f->package[0]) {
+			const char *t = ut_compact_text(ix, f, c);
+
+			/* "package a.b.c;" -> "a.b.c" */
+			if (strncmp(t, "package", 7) == 0)
+				t += 7;
+			f->package = ut_arena_strndup(&ix->scratch, t, strcspn(t, ";"));
+		} else if (c->first) {
+			rc = index_node(ix, f, c, cls, fn, depth + 1);
+		}
+	}
+	return rc;
+}
+
+int ut_index_add_file(ut_index *ix, ut_file *f)
+{
+	if (!f->package)
+		f->package = "";
+	if (ut_vec_push(&ix->files, f) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	return index_node(ix, f, f->tree->root, NULL, NULL, 0);
+}
+
+ut_fn *ut_index_fn(const ut_index *ix, const char *name, size_t nlen)
+{
+	return ut_map_get(&ix->fns, name, nlen);
+}
+
+ut_cls *ut_index_class(const ut_index *ix, const char *name, size_t nlen)
+{
+	return ut_map_get(&ix->classes, name, nlen);
+}
+
+ut_cls *ut_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node)
+{
+	(void)f;
+	return ut_map_get(&ix->classes, (const char *)&node, sizeof(node));
+}
+
+ut_fn *ut_index_fn_of(const ut_index *ix, const ut_file *f, const ut_syn *node)
+{
+	(void)f;
+	return ut_map_get(&ix->fns, (const char *)&node, sizeof(node));
+}

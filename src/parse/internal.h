@@ -1,0 +1,187 @@
+/* internal.h: shared types of the parse stage (index, values, action walker, languages).
+ * Not part of the public interface; parse.h is. */
+#ifndef UT_PARSE_INTERNAL_H
+#define UT_PARSE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/suite.h"
+#include "parse/syntax.h"
+#include "util/buf.h"
+#include "util/diag.h"
+#include "util/map.h"
+#include "util/vec.h"
+
+/* Depth limits keep every recursion bounded on hostile input. */
+#define UT_MAX_EVAL_DEPTH 64    /* nested expressions and constant chains */
+#define UT_MAX_WALK_DEPTH 256   /* nested role nodes walked for actions */
+#define UT_MAX_INLINE_DEPTH 8   /* helper calls followed through helpers */
+#define UT_MAX_VALUE_LEN 4096   /* longer resolved strings are cut */
+
+typedef struct ut_cls ut_cls;
+
+/* One analysed source file. */
+typedef struct {
+	char *path;          /* as opened */
+	const char *rel;     /* relative to the suite root (points into path or arena) */
+	ut_lang lang;
+	ut_buf src;
+	ut_syn_tree *tree;
+	const char *package; /* Java package, "" when none */
+	const char *framework; /* framework guessed from imports, or NULL */
+	bool test_file;      /* under the suite paths and named like a test file */
+	ut_map constants;    /* module-level name -> const_def* */
+} ut_file;
+
+/* A named binding whose value is an expression in some file. */
+typedef struct {
+	const ut_file *file;
+	const ut_syn *value;
+	const ut_cls *cls;   /* the class it belongs to, NULL for module level */
+	bool busy;           /* being evaluated: breaks cycles */
+} ut_const_def;
+
+/* A function, method or constructor definition. */
+typedef struct ut_fn ut_fn;
+struct ut_fn {
+	const ut_file *file;
+	const ut_syn *node;
+	const char *name;
+	ut_cls *cls;          /* enclosing class, or NULL */
+	const ut_syn *params[16];
+	size_t nparams;
+	const ut_syn *body;
+	ut_fn *next_same_name;
+	bool is_test;         /* a test or setup hook: never inlined as a helper */
+};
+
+struct ut_cls {
+	const ut_file *file;
+	const ut_syn *node;
+	const char *name;
+	const char *super;    /* name of the superclass, or NULL */
+	ut_cls *outer;        /* enclosing class, or NULL */
+	ut_map constants;     /* name -> ut_const_def* (fields, class attributes, this.x = ...) */
+	ut_cls *next_same_name;
+};
+
+typedef struct {
+	ut_arena *arena;       /* the suite's: strings that end up in the model */
+	ut_arena scratch;      /* index entries */
+	UT_VEC(ut_file *) files;
+	ut_map fns;            /* name -> ut_fn* chain */
+	ut_map classes;        /* name -> ut_cls* chain */
+	ut_map globals;        /* name -> ut_const_def*, or &ut_ambiguous when defined twice */
+	ut_diags *diags;
+	const char *root;
+} ut_index;
+
+extern ut_const_def ut_ambiguous;
+
+/* Values of expressions. */
+typedef enum {
+	UT_V_NONE,  /* not a value (a call result, an object) */
+	UT_V_STR,   /* a resolved string */
+	UT_V_UNRES, /* meant as a value but not resolvable: s holds the source text */
+	UT_V_NODE   /* bound to a non-string expression (a locator such as By.id("x")) */
+} ut_val_kind;
+
+typedef struct {
+	ut_val_kind kind;
+	const char *s; /* UT_V_STR: value; UT_V_UNRES: source text */
+	size_t n;
+	const ut_file *file;   /* UT_V_NODE */
+	const ut_syn *node;
+	const ut_cls *cls;
+} ut_val;
+
+typedef struct {
+	const char *name;
+	size_t nlen;
+	ut_val val;
+} ut_binding;
+
+/* Lexical environment: local bindings, then the enclosing scopes. */
+typedef struct ut_env ut_env;
+struct ut_env {
+	ut_env *parent;        /* describe blocks and other enclosing scopes */
+	const ut_file *file;
+	const ut_cls *cls;
+	UT_VEC(ut_binding) locals;
+};
+
+void ut_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls);
+void ut_env_dispose(ut_env *env);
+int ut_env_bind(ut_env *env, const char *name, size_t nlen, ut_val val);
+
+/* Index building. */
+int ut_index_add_file(ut_index *ix, ut_file *f);
+ut_fn *ut_index_fn(const ut_index *ix, const char *name, size_t nlen);
+ut_cls *ut_index_class(const ut_index *ix, const char *name, size_t nlen);
+/* The class node's ut_cls, or NULL. */
+ut_cls *ut_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
+ut_fn *ut_index_fn_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
+
+/* Evaluation of an expression node to a value. Strings are allocated in ix->arena. */
+ut_val ut_eval(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
+/* The value a name has in env (locals, enclosing scopes, class, module, globals). */
+ut_val ut_lookup(const ut_index *ix, const ut_env *env, const char *name, size_t nlen);
+/* Text of n with whitespace removed, in the arena (dotted names, callee names). */
+const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n);
+/* Name of a call: the text of its UT_R_CALL_NAME, or "" */
+const ut_syn *ut_call_name(const ut_syn *call);
+const ut_syn *ut_call_recv(const ut_syn *call);
+const ut_syn *ut_call_args(const ut_syn *call);
+/* The value-bearing node of an argument (skips wrappers such as spreads). */
+const ut_syn *ut_arg_expr(const ut_syn *arg);
+/* Text equality helpers. */
+bool ut_text_is(const ut_file *f, const ut_syn *n, const char *s);
+bool ut_text_in(const ut_file *f, const ut_syn *n, const char *const *set);
+
+/* The action walker. */
+typedef struct {
+	const ut_index *ix;
+	UT_VEC(ut_action) actions;
+	bool setup;             /* actions being recorded come from setup code */
+	const char *test_file;  /* rel path of the test: actions elsewhere get `file` */
+	/* where inlined actions are reported: the outermost call site */
+	const ut_file *site_file;
+	unsigned site_line;
+	const char *via;
+	const ut_fn *stack[UT_MAX_INLINE_DEPTH];
+	size_t depth;
+	int walk_depth;
+	bool truncated;         /* a depth limit was hit */
+	bool in_assert;         /* inside an assertion: helper calls give it their values */
+	const ut_file *cur_file; /* the call being handled, for locators used through names */
+	unsigned cur_line;
+} ut_walker;
+
+void ut_walker_init(ut_walker *w, const ut_index *ix, const char *test_file);
+void ut_walker_dispose(ut_walker *w);
+/* Walks a function body (or any subtree) in evaluation order, appending actions. */
+int ut_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body);
+/* Walks a whole function: binds nothing, records actions of its body. */
+int ut_walk_fn(ut_walker *w, const ut_fn *fn, ut_env *parent);
+/* Copies the walker's actions into the test (arena). */
+int ut_walker_finish(ut_walker *w, ut_test *t, ut_arena *arena);
+
+/* Per-language discovery: appends the tests of the files of `lang` to the suite, in that
+ * framework's execution order. */
+typedef struct {
+	ut_index *ix;
+	ut_suite *suite;
+	ut_diags *diags;
+	const char *framework; /* preset from the configuration, or NULL */
+} ut_discover;
+
+int ut_java_discover(ut_discover *d);
+int ut_python_discover(ut_discover *d);
+int ut_js_discover(ut_discover *d);
+
+/* Appends a test to the suite, copying strings into the suite's arena. */
+int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char *name,
+		    const ut_syn *node, const char *framework, ut_walker *w);
+
+#endif

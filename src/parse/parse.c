@@ -1,0 +1,400 @@
+/* parse.c: the parse stage's driver: finds the source files, parses and indexes them,
+ * lets each language discover its tests, and applies an order file. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/internal.h"
+#include "parse/parse.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include "util/banned.h"
+
+#define UT_DEFAULT_MAX_FILE (16u << 20)
+
+static bool accept_source(const char *name)
+{
+	return ut_lang_of_path(name) != UT_LANG_NONE;
+}
+
+static bool python_test_name(const char *base)
+{
+	size_t n = strlen(base);
+
+	return (strncmp(base, "test_", 5) == 0 && n > 8) ||
+	       (n > 8 && strcmp(base + n - 8, "_test.py") == 0);
+}
+
+int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char *name,
+		    const ut_syn *node, const char *framework, ut_walker *w)
+{
+	ut_test t;
+	ut_arena *a = &d->suite->arena;
+	size_t i;
+
+	for (i = 0; i < d->suite->tests.n; i++)
+		if (strcmp(d->suite->tests.v[i].id, id) == 0) {
+			ut_diags_add(d->diags, UT_DIAG_WARNING, f->rel, node->line,
+				     "test '%s' is defined twice; the first definition is kept", id);
+			return 0;
+		}
+	memset(&t, 0, sizeof(t));
+	t.id = ut_arena_strdup(a, id);
+	t.name = ut_arena_strdup(a, name);
+	t.file = f->rel;
+	t.line = node->line;
+	t.end_line = node->end_line;
+	t.index = d->suite->tests.n;
+	t.language = f->lang == UT_LANG_TSX ? UT_LANG_TYPESCRIPT : f->lang;
+	t.framework = framework;
+	if (!t.id || !t.name || ut_walker_finish(w, &t, a) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	if (w->truncated)
+		ut_diags_add(d->diags, UT_DIAG_WARNING, f->rel, node->line,
+			     "test '%s' nests deeper than %d levels; the rest is not analysed", id,
+			     UT_MAX_WALK_DEPTH);
+	return ut_vec_push(&d->suite->tests, t) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+}
+
+typedef struct {
+	ut_index ix;
+	ut_ts *ts;
+	ut_diags *diags;
+	size_t parsed;
+} driver;
+
+static void driver_dispose(driver *dr)
+{
+	size_t i;
+
+	for (i = 0; i < dr->ix.files.n; i++) {
+		ut_file *f = dr->ix.files.v[i];
+
+		ut_syn_tree_free(f->tree);
+		ut_buf_dispose(&f->src);
+		ut_map_dispose(&f->constants);
+		free(f->path);
+		free(f);
+	}
+	/* class constant maps live in index entries */
+	for (i = 0; i < dr->ix.classes.cap; i++) {
+		ut_map_slot *s = &dr->ix.classes.slots[i];
+
+		if (s->hash && s->klen == sizeof(void *)) {
+			ut_cls *k = s->value;
+
+			if (s->key == (const char *)&k->node)
+				ut_map_dispose(&k->constants);
+		}
+	}
+	ut_vec_free(&dr->ix.files);
+	ut_map_dispose(&dr->ix.fns);
+	ut_map_dispose(&dr->ix.classes);
+	ut_map_dispose(&dr->ix.globals);
+	ut_arena_dispose(&dr->ix.scratch);
+	ut_ts_free(dr->ts);
+}
+
+/* A file that holds a NUL byte is not source code. */
+static bool binary(const ut_buf *b, unsigned *line)
+{
+	const char *nul = memchr(b->ptr, '\0', b->len);
+	const char *p;
+
+	if (!nul)
+		return false;
+	*line = 1;
+	for (p = b->ptr; p < nul; p++)
+		*line += *p == '\n';
+	return true;
+}
+
+/* Reads and parses one file (data == NULL: from disk). Problems are warnings. */
+static int add_file(driver *dr, const char *path, const char *rel, ut_lang lang,
+		    bool test_file, const char *data, size_t len, size_t max)
+{
+	ut_file *f = calloc(1, sizeof(*f));
+	unsigned line;
+	int rc = 0;
+
+	if (!f || !(f->path = strdup(path)))
+		goto nomem;
+	f->lang = lang;
+	f->test_file = test_file;
+	f->rel = ut_arena_strdup(dr->ix.arena, rel);
+	if (!f->rel)
+		goto nomem;
+	if (data) {
+		ut_buf_init(&f->src, 0);
+		if (ut_buf_put(&f->src, data, len) < 0)
+			goto nomem;
+	} else {
+		rc = ut_fs_read(&f->src, path, max);
+		if (rc == UT_ENOMEM)
+			goto nomem;
+		if (rc < 0) {
+			ut_diags_add(dr->diags, UT_DIAG_WARNING, rel, 0, "skipped: %s",
+				     ut_error_message());
+			rc = 0;
+			goto skip;
+		}
+	}
+	if (binary(&f->src, &line)) {
+		ut_diags_add(dr->diags, UT_DIAG_WARNING, rel, line,
+			     "skipped: binary content (NUL byte)");
+		goto skip;
+	}
+	if (f->src.len == 0)
+		ut_diags_add(dr->diags, UT_DIAG_WARNING, rel, 0, "empty file");
+	rc = ut_ts_parse(dr->ts, &f->tree, lang, rel, f->src.ptr, f->src.len, dr->diags);
+	if (rc == UT_EINPUT) {
+		ut_diags_add(dr->diags, UT_DIAG_WARNING, rel, 0, "skipped: %s", ut_error_message());
+		rc = 0;
+		goto skip;
+	}
+	if (rc < 0)
+		goto fail;
+	rc = ut_index_add_file(&dr->ix, f);
+	if (rc < 0) {
+		/* the index holds f now */
+		return rc;
+	}
+	dr->parsed++;
+	return 0;
+nomem:
+	rc = ut_error_set(UT_ENOMEM, "out of memory");
+fail:
+skip:
+	if (f) {
+		ut_syn_tree_free(f->tree);
+		ut_buf_dispose(&f->src);
+		free(f->path);
+		free(f);
+	}
+	return rc;
+}
+
+static int discover(driver *dr, ut_suite *suite, const ut_parse_opts *opts)
+{
+	ut_discover d;
+	int rc;
+
+	d.ix = &dr->ix;
+	d.suite = suite;
+	d.diags = dr->diags;
+	d.framework = opts ? opts->framework : NULL;
+	rc = ut_java_discover(&d);
+	if (rc == 0)
+		rc = ut_python_discover(&d);
+	if (rc == 0)
+		rc = ut_js_discover(&d);
+	return rc;
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (strcmp(dir, ".") == 0)
+		return path[0] != '/' && strncmp(path, "../", 3) != 0;
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+static bool is_test_file(const char *path, ut_lang lang, const ut_parse_opts *opts)
+{
+	size_t i;
+	bool inside = opts->npaths == 0;
+
+	for (i = 0; i < opts->npaths && !inside; i++)
+		inside = under(path, opts->paths[i]);
+	if (!inside)
+		return false;
+	if (lang == UT_LANG_PYTHON)
+		return python_test_name(ut_path_basename(path));
+	return true;
+}
+
+/* Moves the tests named in the order file to the front, in its order. */
+static int apply_order(ut_suite *suite, const char *path, ut_diags *diags)
+{
+	ut_buf text = UT_BUF_INIT;
+	UT_VEC(ut_test) ordered = {0};
+	bool *taken = NULL;
+	size_t i, pos = 0;
+	unsigned line = 0;
+	int rc;
+
+	rc = ut_fs_read(&text, path, 64u << 20);
+	if (rc < 0)
+		goto done;
+	taken = calloc(suite->tests.n + 1, sizeof(bool));
+	if (!taken) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	while (pos < text.len) {
+		size_t end = pos, len;
+		const char *s = text.ptr + pos;
+
+		while (end < text.len && text.ptr[end] != '\n')
+			end++;
+		len = end - pos;
+		line++;
+		pos = end + 1;
+		while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+			len--;
+		while (len && (*s == ' ' || *s == '\t')) {
+			s++;
+			len--;
+		}
+		if (!len || *s == '#')
+			continue;
+		for (i = 0; i < suite->tests.n; i++)
+			if (strlen(suite->tests.v[i].id) == len &&
+			    memcmp(suite->tests.v[i].id, s, len) == 0)
+				break;
+		if (i == suite->tests.n) {
+			ut_diags_add(diags, UT_DIAG_WARNING, path, line, "unknown test '%.*s'",
+				     (int)(len > 200 ? 200 : len), s);
+			continue;
+		}
+		if (taken[i]) {
+			ut_diags_add(diags, UT_DIAG_WARNING, path, line, "test '%.*s' listed twice",
+				     (int)(len > 200 ? 200 : len), s);
+			continue;
+		}
+		taken[i] = true;
+		if (ut_vec_push(&ordered, suite->tests.v[i]) < 0) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			goto done;
+		}
+	}
+	for (i = 0; i < suite->tests.n; i++) {
+		if (taken[i])
+			continue;
+		ut_diags_add(diags, UT_DIAG_WARNING, path, 0,
+			     "test '%s' is not in the order file; it runs after the listed ones",
+			     suite->tests.v[i].id);
+		if (ut_vec_push(&ordered, suite->tests.v[i]) < 0) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			goto done;
+		}
+	}
+	for (i = 0; i < ordered.n; i++) {
+		ordered.v[i].index = i;
+		suite->tests.v[i] = ordered.v[i];
+	}
+done:
+	free(taken);
+	ut_vec_free(&ordered);
+	ut_buf_dispose(&text);
+	return rc;
+}
+
+static int driver_init(driver *dr, ut_suite *suite, ut_diags *diags, const char *root)
+{
+	memset(dr, 0, sizeof(*dr));
+	dr->diags = diags;
+	dr->ix.arena = &suite->arena;
+	dr->ix.diags = diags;
+	dr->ix.root = root;
+	ut_arena_init(&dr->ix.scratch);
+	return ut_ts_new(&dr->ts);
+}
+
+int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
+{
+	ut_suite *suite = NULL;
+	ut_pathlist files = {0};
+	driver dr;
+	size_t i, max = opts->max_file_size ? opts->max_file_size : UT_DEFAULT_MAX_FILE;
+	bool seen[UT_LANG__COUNT] = {false};
+	int rc;
+
+	*out = NULL;
+	memset(&dr, 0, sizeof(dr));
+	rc = ut_suite_new(&suite);
+	if (rc < 0)
+		return rc;
+	rc = driver_init(&dr, suite, diags, opts->root);
+	if (rc < 0)
+		goto done;
+	for (i = 0; i < opts->npaths; i++)
+		if (!ut_fs_exists(opts->paths[i])) {
+			rc = ut_error_set(UT_ENOTFOUND, "'%s' does not exist", opts->paths[i]);
+			goto done;
+		}
+	/* every source below the root is indexed (helpers, page objects, conftest.py);
+	 * tests come only from the given paths */
+	rc = ut_fs_walk(&files, opts->root, accept_source);
+	for (i = 0; i < opts->npaths && rc == 0; i++)
+		if (!under(opts->paths[i], opts->root))
+			rc = ut_fs_walk(&files, opts->paths[i], accept_source);
+	if (rc < 0)
+		goto done;
+	for (i = 0; i < files.n; i++) {
+		ut_lang l = ut_lang_of_path(files.paths[i]);
+
+		if (is_test_file(files.paths[i], l, opts))
+			seen[l] = true;
+	}
+	for (i = 0; i < files.n && rc == 0; i++) {
+		const char *path = files.paths[i];
+		ut_lang l = ut_lang_of_path(path);
+		/* index only the languages the tests are written in */
+		if (l == UT_LANG_NONE || (opts->language != UT_LANG_NONE &&
+					  !(opts->language == l || (ut_lang_is_js(l) &&
+								   ut_lang_is_js(opts->language)))))
+			continue;
+		if (!seen[l] && !(ut_lang_is_js(l) && (seen[UT_LANG_JAVASCRIPT] ||
+						       seen[UT_LANG_TYPESCRIPT] || seen[UT_LANG_TSX])))
+			continue;
+		rc = add_file(&dr, path, ut_path_relative(path, opts->root), l,
+			      is_test_file(path, l, opts), NULL, 0, max);
+	}
+	if (rc < 0)
+		goto done;
+	if (!dr.parsed) {
+		rc = ut_error_set(UT_EINPUT, "no test source could be read below '%s'",
+				  opts->npaths ? opts->paths[0] : opts->root);
+		goto done;
+	}
+	rc = discover(&dr, suite, opts);
+	if (rc == 0 && opts->order_file)
+		rc = apply_order(suite, opts->order_file, diags);
+done:
+	driver_dispose(&dr);
+	ut_pathlist_dispose(&files);
+	if (rc < 0)
+		ut_suite_free(suite);
+	else
+		*out = suite;
+	return rc;
+}
+
+int ut_parse_buffer(ut_suite **out, ut_lang lang, const char *name, const char *data,
+		    size_t len, ut_diags *diags)
+{
+	ut_suite *suite = NULL;
+	driver dr;
+	int rc;
+
+	*out = NULL;
+	rc = ut_suite_new(&suite);
+	if (rc < 0)
+		return rc;
+	rc = driver_init(&dr, suite, diags, ".");
+	if (rc == 0)
+		rc = add_file(&dr, name, name, lang, true, data, len, UT_DEFAULT_MAX_FILE);
+	if (rc == 0 && !dr.parsed)
+		rc = ut_error_set(UT_EINPUT, "'%s' could not be parsed", name);
+	if (rc == 0)
+		rc = discover(&dr, suite, NULL);
+	driver_dispose(&dr);
+	if (rc < 0)
+		ut_suite_free(suite);
+	else
+		*out = suite;
+	return rc;
+}

@@ -1,0 +1,119 @@
+/* syntax.h: the role tree, our language-neutral view of a parsed source file.
+ *
+ * The tree-sitter adapter runs grammars/queries/<language>.scm over the concrete syntax
+ * tree; every captured node becomes a ut_syn whose `roles` are the capture names it got
+ * (a node captured as both @arg and @str has both bits). Nodes nest by source range, so
+ * everything the analysis needs is in roles and nesting; uncaptured nodes vanish. */
+#ifndef UT_SYNTAX_H
+#define UT_SYNTAX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/lang.h"
+#include "util/arena.h"
+#include "util/diag.h"
+
+typedef enum {
+	UT_R_STR,           /* a string literal (incl. f-strings, template literals) */
+	UT_R_STR_TEXT,      /* a literal fragment inside it */
+	UT_R_STR_ESC,       /* an escape sequence inside it */
+	UT_R_STR_INTERP,    /* an interpolated expression inside it */
+	UT_R_CONCAT,        /* concatenation; its parts have UT_R_CONCAT_PART */
+	UT_R_CONCAT_PART,
+	UT_R_IDENT,         /* an identifier */
+	UT_R_MEMBER,        /* a.b; children UT_R_MEMBER_OBJ and UT_R_MEMBER_PROP */
+	UT_R_MEMBER_OBJ,
+	UT_R_MEMBER_PROP,
+	UT_R_NUM,           /* an integer literal */
+	UT_R_PAREN,         /* parenthesised expression */
+	UT_R_SEQ,           /* tuple, list, array literal; elements have UT_R_ELEM */
+	UT_R_ELEM,
+	UT_R_CALL,          /* a call (or `new`); UT_R_CALL_NAME, UT_R_CALL_RECV, UT_R_CALL_ARGS */
+	UT_R_CALL_NAME,
+	UT_R_CALL_RECV,
+	UT_R_CALL_ARGS,
+	UT_R_NEW,
+	UT_R_ARG,           /* one argument inside UT_R_CALL_ARGS or UT_R_DECO_ARGS */
+	UT_R_ARG_KW,        /* name=value argument: UT_R_ARG_KW_NAME, UT_R_ARG_KW_VALUE */
+	UT_R_ARG_KW_NAME,
+	UT_R_ARG_KW_VALUE,
+	UT_R_FUNC,          /* function, method, lambda: UT_R_FUNC_NAME, _PARAMS, _BODY */
+	UT_R_FUNC_NAME,
+	UT_R_FUNC_PARAMS,
+	UT_R_PARAM,         /* a parameter's name */
+	UT_R_FUNC_BODY,
+	UT_R_CLASS,         /* class: UT_R_CLASS_NAME, UT_R_CLASS_SUPER */
+	UT_R_CLASS_NAME,
+	UT_R_CLASS_SUPER,
+	UT_R_DECO,          /* annotation or decorator: UT_R_DECO_NAME, UT_R_DECO_ARGS */
+	UT_R_DECO_NAME,
+	UT_R_DECO_ARGS,
+	UT_R_ASSIGN,        /* binding: UT_R_ASSIGN_TARGET, UT_R_ASSIGN_VALUE */
+	UT_R_ASSIGN_TARGET,
+	UT_R_ASSIGN_VALUE,
+	UT_R_ASSERT,        /* an assert statement */
+	UT_R_IMPORT,
+	UT_R_PACKAGE,
+	UT_R_CLASSREF,      /* Foo.class */
+	UT_R__COUNT
+} ut_role;
+
+#define UT_ROLE(r) ((uint64_t)1 << (r))
+
+typedef struct ut_syn ut_syn;
+struct ut_syn {
+	uint64_t roles;
+	uint32_t start, end;     /* byte range in the source */
+	uint32_t line, end_line; /* 1-based */
+	const char *type;        /* the grammar's node type, for diagnostics */
+	ut_syn *parent, *first, *last, *next;
+};
+
+typedef struct {
+	ut_arena arena;
+	ut_lang lang;
+	const char *path;  /* borrowed */
+	const char *src;   /* borrowed; must outlive the tree */
+	size_t len;
+	ut_syn *root;      /* covers the whole file, no roles */
+	size_t nnodes;
+	bool has_error;    /* the grammar reported a syntax error */
+	unsigned error_line;
+} ut_syn_tree;
+
+typedef struct ut_ts ut_ts;
+
+/* A parser with the compiled queries of every language. One per thread. */
+int ut_ts_new(ut_ts **out);
+void ut_ts_free(ut_ts *ts);
+
+/* Parses src as lang into a role tree. Problems with the input (syntax errors, invalid
+ * UTF-8) are added to diags as warnings naming path and line; the tree is still built
+ * from what could be parsed. Returns UT_EINPUT only when nothing could be parsed
+ * (parser time limit), UT_ENOMEM on allocation failure. *out belongs to the caller. */
+int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, const char *src,
+		size_t len, ut_diags *diags);
+void ut_syn_tree_free(ut_syn_tree *t);
+
+static inline bool ut_syn_is(const ut_syn *n, ut_role r)
+{
+	return n && (n->roles & UT_ROLE(r)) != 0;
+}
+
+/* First child with role r, or NULL. */
+const ut_syn *ut_syn_child(const ut_syn *n, ut_role r);
+/* First descendant with role r (depth first, in source order), not looking inside
+ * nodes that have any role of `stop` (a bit mask); NULL when none. */
+const ut_syn *ut_syn_find(const ut_syn *n, ut_role r, uint64_t stop);
+/* The node's source text; not NUL-terminated. */
+static inline const char *ut_syn_text(const ut_syn_tree *t, const ut_syn *n, size_t *len)
+{
+	*len = n->end - n->start;
+	return t->src + n->start;
+}
+/* True when the node's text equals s. */
+bool ut_syn_text_eq(const ut_syn_tree *t, const ut_syn *n, const char *s);
+
+#endif

@@ -1,0 +1,56 @@
+/* diag.c: a bounded list of input diagnostics. */
+#include "util/diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/banned.h"
+
+void ut_diags_init(ut_diags *d)
+{
+	memset(d, 0, sizeof(*d));
+	ut_arena_init(&d->arena);
+}
+
+void ut_diags_dispose(ut_diags *d)
+{
+	if (!d)
+		return;
+	ut_vec_free(&d->items);
+	ut_arena_dispose(&d->arena);
+}
+
+void ut_diags_add(ut_diags *d, ut_diag_level level, const char *file, unsigned line,
+		  const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	ut_diag item;
+	size_t limit = d->limit ? d->limit : 10000;
+
+	if (d->items.n >= limit) {
+		d->dropped++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	item.level = level;
+	item.line = line;
+	item.file = file ? ut_arena_strdup(&d->arena, file) : NULL;
+	item.message = ut_arena_strdup(&d->arena, msg);
+	if (!item.message || (file && !item.file) || ut_vec_push(&d->items, item) < 0)
+		d->dropped++;
+}
+
+size_t ut_diags_count(const ut_diags *d, ut_diag_level level)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->items.n; i++)
+		if (d->items.v[i].level == level)
+			n++;
+	return n;
+}

@@ -1,0 +1,284 @@
+/* fs.c: whole-file reads, atomic writes and deterministic source-tree walks. */
+#include "util/fs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/error.h"
+#include "util/banned.h"
+
+int ut_fs_read(ut_buf *out, const char *path, size_t max)
+{
+	int fd = -1, rc = 0;
+	struct stat st;
+	ssize_t n;
+
+	ut_buf_clear(out);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = ut_error_set(errno == ENOENT ? UT_ENOTFOUND : UT_ERROR,
+				  "unable to open '%s': %s", path, strerror(errno));
+		goto done;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		rc = ut_error_set(UT_EINPUT, "'%s' is not a regular file", path);
+		goto done;
+	}
+	if ((size_t)st.st_size > max) {
+		rc = ut_error_set(UT_EINPUT, "'%s' is larger than %zu bytes", path, max);
+		goto done;
+	}
+	if (ut_buf_grow(out, (size_t)st.st_size) < 0) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory reading '%s'", path);
+		goto done;
+	}
+	for (;;) {
+		if (ut_buf_grow(out, 65536) < 0) {
+			rc = ut_error_set(UT_EINPUT, "'%s' grew past %zu bytes", path, max);
+			goto done;
+		}
+		n = read(fd, out->ptr + out->len, 65536);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = ut_error_set(UT_ERROR, "unable to read '%s': %s", path, strerror(errno));
+			goto done;
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+		if (out->len > max) {
+			rc = ut_error_set(UT_EINPUT, "'%s' grew past %zu bytes", path, max);
+			goto done;
+		}
+	}
+	out->ptr[out->len] = '\0';
+done:
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+int ut_fs_write_atomic(const char *path, const char *data, size_t len)
+{
+	ut_buf tmp = UT_BUF_INIT;
+	int fd = -1, rc = 0;
+	size_t off = 0;
+
+	if (ut_buf_printf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = ut_error_set(UT_ERROR, "unable to create '%s': %s", tmp.ptr, strerror(errno));
+		goto done;
+	}
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = ut_error_set(UT_ERROR, "unable to write '%s': %s", tmp.ptr, strerror(errno));
+			goto done;
+		}
+		off += (size_t)n;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		fd = -1;
+		rc = ut_error_set(UT_ERROR, "unable to write '%s': %s", tmp.ptr, strerror(errno));
+		goto done;
+	}
+	fd = -1;
+	if (rename(tmp.ptr, path) < 0)
+		rc = ut_error_set(UT_ERROR, "unable to rename '%s' to '%s': %s", tmp.ptr, path,
+				  strerror(errno));
+done:
+	if (fd >= 0)
+		close(fd);
+	if (rc < 0 && tmp.len)
+		unlink(tmp.ptr);
+	ut_buf_dispose(&tmp);
+	return rc;
+}
+
+bool ut_fs_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool ut_fs_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+void ut_pathlist_dispose(ut_pathlist *l)
+{
+	size_t i;
+
+	if (!l)
+		return;
+	for (i = 0; i < l->n; i++)
+		free(l->paths[i]);
+	free(l->paths);
+	l->paths = NULL;
+	l->n = l->cap = 0;
+}
+
+int ut_pathlist_add(ut_pathlist *l, const char *path)
+{
+	char *copy;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 32;
+		char **p = realloc(l->paths, cap * sizeof(*p));
+
+		if (!p)
+			return UT_ENOMEM;
+		l->paths = p;
+		l->cap = cap;
+	}
+	copy = strdup(path);
+	if (!copy)
+		return UT_ENOMEM;
+	l->paths[l->n++] = copy;
+	return 0;
+}
+
+char *ut_path_join(const char *a, const char *b)
+{
+	ut_buf out = UT_BUF_INIT;
+	size_t alen = strlen(a);
+
+	if (!alen || strcmp(a, ".") == 0 || b[0] == '/')
+		ut_buf_puts(&out, b);
+	else
+		ut_buf_printf(&out, "%s%s%s", a, a[alen - 1] == '/' ? "" : "/", b);
+	if (out.failed) {
+		ut_buf_dispose(&out);
+		return NULL;
+	}
+	return ut_buf_detach(&out, NULL);
+}
+
+const char *ut_path_relative(const char *path, const char *base)
+{
+	size_t n = strlen(base);
+
+	while (n > 1 && base[n - 1] == '/')
+		n--;
+	if (n == 1 && base[0] == '.')
+		return path[0] == '.' && path[1] == '/' ? path + 2 : path;
+	if (strncmp(path, base, n) == 0 && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+const char *ut_path_basename(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static bool skip_dir(const char *name)
+{
+	static const char *const skipped[] = {"node_modules", "build", "target", "dist", "venv",
+					      "__pycache__", "site-packages", NULL};
+	size_t i;
+
+	if (name[0] == '.')
+		return true;
+	for (i = 0; skipped[i]; i++)
+		if (strcmp(name, skipped[i]) == 0)
+			return true;
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+#define UT_WALK_MAX_DEPTH 64
+
+static int walk(ut_pathlist *out, const char *dir, bool (*accept)(const char *), int depth)
+{
+	DIR *d = NULL;
+	struct dirent *e;
+	ut_pathlist names = {0}, subdirs = {0};
+	size_t i;
+	int rc = 0;
+
+	if (depth > UT_WALK_MAX_DEPTH)
+		return 0;
+	d = opendir(dir);
+	if (!d) {
+		rc = ut_error_set(errno == ENOENT ? UT_ENOTFOUND : UT_ERROR,
+				  "unable to open folder '%s': %s", dir, strerror(errno));
+		goto done;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (ut_pathlist_add(&names, e->d_name) < 0) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			goto done;
+		}
+	}
+	if (names.n)
+		qsort(names.paths, names.n, sizeof(char *), cmp_str);
+	for (i = 0; i < names.n; i++) {
+		char *full = ut_path_join(dir, names.paths[i]);
+		struct stat st;
+
+		if (!full) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			goto done;
+		}
+		if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (!skip_dir(names.paths[i]))
+				rc = ut_pathlist_add(&subdirs, full);
+		} else if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && accept(names.paths[i])) {
+			rc = ut_pathlist_add(out, full);
+		}
+		free(full);
+		if (rc < 0) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			goto done;
+		}
+	}
+	for (i = 0; i < subdirs.n; i++) {
+		rc = walk(out, subdirs.paths[i], accept, depth + 1);
+		if (rc < 0)
+			goto done;
+	}
+done:
+	if (d)
+		closedir(d);
+	ut_pathlist_dispose(&names);
+	ut_pathlist_dispose(&subdirs);
+	return rc;
+}
+
+int ut_fs_walk(ut_pathlist *out, const char *dir, bool (*accept)(const char *name))
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		return ut_error_set(UT_ENOTFOUND, "'%s' does not exist", dir);
+	if (S_ISREG(st.st_mode))
+		return ut_pathlist_add(out, dir) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+	return walk(out, dir, accept, 0);
+}

@@ -1,0 +1,41 @@
+/* fs.h: reading files and listing source trees. */
+#ifndef UT_FS_H
+#define UT_FS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/buf.h"
+
+/* Reads the whole file into out (cleared first). UT_ENOTFOUND when it does not exist,
+ * UT_EINPUT when it is larger than max or not a regular file, UT_ERROR otherwise. */
+int ut_fs_read(ut_buf *out, const char *path, size_t max);
+
+/* Writes data to path atomically (temporary file in the same folder, fsync, rename). */
+int ut_fs_write_atomic(const char *path, const char *data, size_t len);
+
+bool ut_fs_is_dir(const char *path);
+bool ut_fs_exists(const char *path);
+
+typedef struct {
+	char **paths; /* heap strings, sorted as the walk defines */
+	size_t n, cap;
+} ut_pathlist;
+
+void ut_pathlist_dispose(ut_pathlist *l);
+int ut_pathlist_add(ut_pathlist *l, const char *path);
+
+/* Appends the regular files below `dir` (or `dir` itself when it is a file) for which
+ * accept(name) is true. Hidden entries, node_modules, build and virtualenv folders are
+ * skipped. Entries are visited in byte order of their names, the files of a folder before
+ * its subfolders (pytest's collection order). Symbolic links to folders are not followed. */
+int ut_fs_walk(ut_pathlist *out, const char *dir, bool (*accept)(const char *name));
+
+/* Joins a and b with one '/'; heap string or NULL. */
+char *ut_path_join(const char *a, const char *b);
+/* path relative to base when path is inside base, else path itself (borrowed pointer into path). */
+const char *ut_path_relative(const char *path, const char *base);
+/* Pointer to the last component of path. */
+const char *ut_path_basename(const char *path);
+
+#endif

@@ -1,0 +1,191 @@
+/* jsonw.c: a small streaming JSON writer (the output side of our JSON; cJSON reads). */
+#include "util/jsonw.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/banned.h"
+
+void ut_jsonw_init(ut_jsonw *w, ut_buf *out, bool pretty)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+	w->pretty = pretty;
+	w->first[0] = true;
+}
+
+static void indent(ut_jsonw *w)
+{
+	int i;
+
+	ut_buf_putc(w->out, '\n');
+	for (i = 0; i < w->depth; i++)
+		ut_buf_put(w->out, "  ", 2);
+}
+
+/* Separator and indentation before a value or a key. */
+static void element(ut_jsonw *w)
+{
+	if (w->after_key) {
+		w->after_key = false;
+		return;
+	}
+	if (!w->first[w->depth])
+		ut_buf_putc(w->out, ',');
+	w->first[w->depth] = false;
+	if (w->pretty && w->depth > 0)
+		indent(w);
+}
+
+static void open(ut_jsonw *w, char c)
+{
+	element(w);
+	ut_buf_putc(w->out, c);
+	if (w->depth < UT_JSONW_MAX_DEPTH - 1)
+		w->depth++;
+	w->first[w->depth] = true;
+}
+
+static void close_(ut_jsonw *w, char c)
+{
+	bool empty = w->first[w->depth];
+
+	if (w->depth > 0)
+		w->depth--;
+	if (w->pretty && !empty)
+		indent(w);
+	ut_buf_putc(w->out, c);
+	if (w->depth == 0 && w->pretty)
+		ut_buf_putc(w->out, '\n');
+}
+
+void ut_jsonw_obj_begin(ut_jsonw *w) { open(w, '{'); }
+void ut_jsonw_obj_end(ut_jsonw *w) { close_(w, '}'); }
+void ut_jsonw_arr_begin(ut_jsonw *w) { open(w, '['); }
+void ut_jsonw_arr_end(ut_jsonw *w) { close_(w, ']'); }
+
+void ut_jsonw_key(ut_jsonw *w, const char *key)
+{
+	element(w);
+	ut_buf_putc(w->out, '"');
+	ut_json_escape(w->out, key, strlen(key));
+	ut_buf_put(w->out, w->pretty ? "\": " : "\":", w->pretty ? 3 : 2);
+	w->after_key = true;
+}
+
+size_t ut_utf8_valid(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len, i;
+	unsigned cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+void ut_json_escape(ut_buf *out, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, start = 0;
+
+	while (i < n) {
+		unsigned char c = s[i];
+		size_t len;
+		char esc[8];
+
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+			i++;
+			continue;
+		}
+		len = c >= 0x80 ? ut_utf8_valid(s + i, n - i) : 0;
+		if (len) {
+			i += len;
+			continue;
+		}
+		ut_buf_put(out, str + start, i - start);
+		switch (c) {
+		case '"': ut_buf_put(out, "\\\"", 2); break;
+		case '\\': ut_buf_put(out, "\\\\", 2); break;
+		case '\n': ut_buf_put(out, "\\n", 2); break;
+		case '\t': ut_buf_put(out, "\\t", 2); break;
+		case '\r': ut_buf_put(out, "\\r", 2); break;
+		default:
+			if (c < 0x20) {
+				snprintf(esc, sizeof(esc), "\\u%04x", c);
+				ut_buf_puts(out, esc);
+			} else {
+				ut_buf_puts(out, "\xef\xbf\xbd");
+			}
+		}
+		i++;
+		start = i;
+	}
+	ut_buf_put(out, str + start, n - start);
+}
+
+void ut_jsonw_strn(ut_jsonw *w, const char *s, size_t n)
+{
+	element(w);
+	ut_buf_putc(w->out, '"');
+	ut_json_escape(w->out, s, n);
+	ut_buf_putc(w->out, '"');
+}
+
+void ut_jsonw_str(ut_jsonw *w, const char *s)
+{
+	if (!s)
+		ut_jsonw_null(w);
+	else
+		ut_jsonw_strn(w, s, strlen(s));
+}
+
+void ut_jsonw_int(ut_jsonw *w, long long v)
+{
+	element(w);
+	ut_buf_printf(w->out, "%lld", v);
+}
+
+void ut_jsonw_double(ut_jsonw *w, double v)
+{
+	element(w);
+	if (!isfinite(v))
+		ut_buf_puts(w->out, "null");
+	else
+		ut_buf_printf(w->out, "%.10g", v);
+}
+
+void ut_jsonw_bool(ut_jsonw *w, bool v)
+{
+	element(w);
+	ut_buf_puts(w->out, v ? "true" : "false");
+}
+
+void ut_jsonw_null(ut_jsonw *w)
+{
+	element(w);
+	ut_buf_puts(w->out, "null");
+}
