@@ -40,10 +40,12 @@ before(async function () {
     '--disable-dev-shm-usage',
     `--user-data-dir=${profileDir}`,
   );
+  const service = new chrome.ServiceBuilder('/usr/bin/chromedriver');
+  if (process.env.CHROMEDRIVER_LOG) service.loggingTo(process.env.CHROMEDRIVER_LOG).enableVerboseLogging();
   driver = await new Builder()
     .forBrowser('chrome')
     .setChromeOptions(options)
-    .setChromeService(new chrome.ServiceBuilder('/usr/bin/chromedriver'))
+    .setChromeService(service)
     .build();
   await driver.manage().setTimeouts({ implicit: 0, pageLoad: 10000, script: 5000 });
 });
