@@ -13,13 +13,21 @@
 int ut_json_parse(ut_json **out, const char *text, size_t len, const char *path)
 {
 	const char *end = NULL;
-	cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 1);
+	cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	unsigned line = 1;
 	const char *p;
 
-	*out = (ut_json *)doc;
-	if (doc)
-		return 0;
+	*out = NULL;
+	if (doc) {
+		/* nothing but white space may follow the document */
+		for (p = end; p && p < text + len && strchr(" \t\r\n", *p) && *p; p++)
+			;
+		if (!end || p == text + len) {
+			*out = (ut_json *)doc;
+			return 0;
+		}
+		cJSON_Delete(doc);
+	}
 	if (!end || end < text || end > text + len)
 		end = text + len;
 	for (p = text; p < end; p++)

@@ -278,6 +278,10 @@ static int collect_args(ut_walker *w, ut_env *env, const ut_file *f, const ut_sy
 			rc = add_str(w, values, v.s, v.n);
 		else if (v.kind == UT_V_UNRES && v.n && kind != UT_ACT_OTHER && kind != UT_ACT_CLICK)
 			rc = add_str(w, unres, v.s, v.n);
+		else if (v.kind == UT_V_NODE && ut_syn_is(e, UT_R_CALL) &&
+			 (kind == UT_ACT_SUBMIT || kind == UT_ACT_NAVIGATE))
+			rc = add_str(w, unres, f->src.ptr + e->start,
+				     e->end - e->start > 200 ? 200 : e->end - e->start);
 		else if (v.kind == UT_V_NODE && !ut_syn_is(e, UT_R_CALL) && !ut_syn_is(e, UT_R_SEQ))
 			rc = locate_from_node(w, &v); /* a locator kept in a field or constant */
 	}

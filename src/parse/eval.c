@@ -222,6 +222,14 @@ static void decode_escapes(ut_buf *b, const char *s, size_t n)
 static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f,
 			 const ut_syn *n, int depth);
 
+/* Appends at most what still fits in a value; longer values are cut, not dropped. */
+static void put_capped(ut_buf *b, const char *s, size_t n)
+{
+	size_t room = b->len < UT_MAX_VALUE_LEN ? UT_MAX_VALUE_LEN - b->len : 0;
+
+	ut_buf_put(b, s, n < room ? n : room);
+}
+
 static ut_val str_val(const ut_index *ix, ut_buf *b)
 {
 	ut_val v = {0};
@@ -256,7 +264,7 @@ static void bare_literal(ut_buf *b, const char *s, size_t n, bool raw)
 	if (n - i < 2 * q)
 		return;
 	if (raw)
-		ut_buf_put(b, s + i + q, n - i - 2 * q);
+		put_capped(b, s + i + q, n - i - 2 * q);
 	else
 		decode_escapes(b, s + i + q, n - i - 2 * q);
 }
@@ -288,9 +296,9 @@ static ut_val eval_str(const ut_index *ix, const ut_env *env, const ut_file *f,
 			for (e = c->first; e; e = e->next) {
 				if (!ut_syn_is(e, UT_R_STR_ESC))
 					continue;
-				ut_buf_put(&b, f->src.ptr + pos, e->start - pos);
+				put_capped(&b, f->src.ptr + pos, e->start - pos);
 				if (raw)
-					ut_buf_put(&b, f->src.ptr + e->start, e->end - e->start);
+					put_capped(&b, f->src.ptr + e->start, e->end - e->start);
 				else
 					decode_escapes(&b, f->src.ptr + e->start, e->end - e->start);
 				pos = e->end;
@@ -304,7 +312,7 @@ static ut_val eval_str(const ut_index *ix, const ut_env *env, const ut_file *f,
 						i++;
 				}
 			} else {
-				ut_buf_put(&b, f->src.ptr + pos, c->end - pos);
+				put_capped(&b, f->src.ptr + pos, c->end - pos);
 			}
 		} else if (ut_syn_is(c, UT_R_STR_ESC)) {
 			parts = true;
@@ -317,7 +325,7 @@ static ut_val eval_str(const ut_index *ix, const ut_env *env, const ut_file *f,
 				ut_buf_dispose(&b);
 				return unresolved(f, n);
 			}
-			ut_buf_put(&b, part.s, part.n);
+			put_capped(&b, part.s, part.n);
 		}
 	}
 	if (!parts)
@@ -347,7 +355,7 @@ static ut_val eval_concat(const ut_index *ix, const ut_env *env, const ut_file *
 			return unresolved(f, n);
 		}
 		any_str |= !ut_syn_is(c, UT_R_NUM);
-		ut_buf_put(&b, part.s, part.n);
+		put_capped(&b, part.s, part.n);
 	}
 	if (!any_str) { /* 1 + 2 is arithmetic, not a string */
 		ut_buf_dispose(&b);
@@ -514,12 +522,18 @@ static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f
 	if (ut_syn_is(n, UT_R_SEQ) || ut_syn_is(n, UT_R_CALL) || ut_syn_is(n, UT_R_FUNC))
 		return node_val(f, n, env_class(env));
 	if (ut_syn_is(n, UT_R_PAREN) || !(n->roles & VALUE_ROLES)) {
-		/* parentheses and uncaptured wrappers (await, casts, spreads): look inside */
-		const ut_syn *c;
+		/* parentheses and uncaptured wrappers with one operand (await, casts, spreads)
+		 * stand for it; os.environ["X"] or a ? b : c does not */
+		const ut_syn *c, *only = NULL;
+		int count = 0;
 
 		for (c = n->first; c; c = c->next)
-			if (c->roles & VALUE_ROLES)
-				return eval_depth(ix, env, f, c, depth + 1);
+			if (c->roles & VALUE_ROLES) {
+				only = c;
+				count++;
+			}
+		if (count == 1)
+			return eval_depth(ix, env, f, only, depth + 1);
 		return unresolved(f, n);
 	}
 	return unresolved(f, n);

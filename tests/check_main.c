@@ -1,0 +1,20 @@
+/* check_main.c: runs every Check suite of libuntangle. */
+#include <check.h>
+#include <stdlib.h>
+
+Suite *util_suite(void);
+Suite *config_suite(void);
+Suite *parse_suite(void);
+
+int main(void)
+{
+	SRunner *sr = srunner_create(util_suite());
+	int failed;
+
+	srunner_add_suite(sr, config_suite());
+	srunner_add_suite(sr, parse_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

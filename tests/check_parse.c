@@ -1,0 +1,249 @@
+/* check_parse.c: the parse stage on in-memory sources: values, forwarding, setup code,
+ * ordering rules and hostile input. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/parse.h"
+#include "util/error.h"
+
+Suite *parse_suite(void);
+
+static ut_suite *suite;
+static ut_diags diags;
+
+static void parse(ut_lang lang, const char *name, const char *src)
+{
+	ut_suite_free(suite);
+	ut_diags_dispose(&diags);
+	ut_diags_init(&diags);
+	suite = NULL;
+	ck_assert_int_eq(ut_parse_buffer(&suite, lang, name, src, strlen(src), &diags), 0);
+}
+
+static void teardown(void)
+{
+	ut_suite_free(suite);
+	suite = NULL;
+	ut_diags_dispose(&diags);
+}
+
+static const ut_test *test_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < suite->tests.n; i++)
+		if (strcmp(suite->tests.v[i].name, name) == 0)
+			return &suite->tests.v[i];
+	ck_abort_msg("no test named '%s'", name);
+	return NULL;
+}
+
+/* The first action of `kind` in t holding value v (as value or as unresolved text). */
+static const ut_action *action_with(const ut_test *t, ut_action_kind kind, const char *v,
+				    bool unresolved)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->nactions; i++) {
+		const ut_action *a = &t->actions[i];
+		const char *const *vals = unresolved ? a->unresolved : a->values;
+		size_t n = unresolved ? a->nunresolved : a->nvalues;
+
+		if (a->kind != kind)
+			continue;
+		for (j = 0; j < n; j++)
+			if (strcmp(vals[j], v) == 0)
+				return a;
+	}
+	return NULL;
+}
+
+static void expect(const char *test, ut_action_kind kind, const char *v)
+{
+	ck_assert_msg(action_with(test_named(test), kind, v, false), "%s: no %s action with '%s'",
+		      test, ut_action_kind_name(kind), v);
+}
+
+START_TEST(java_values_and_forwarding)
+{
+	parse(UT_LANG_JAVA, "T.java",
+	      "package p;\n"
+	      "class T {\n"
+	      "  static final String DOMAIN = \"@x.test\";\n"
+	      "  static final String USER = \"ann\" + DOMAIN;\n"
+	      "  void type(String v) { field(v); }\n"
+	      "  void field(String w) { driver.findElement(By.id(\"f\")).sendKeys(w); }\n"
+	      "  @Before public void up() { driver.findElement(By.id(\"admin\")).sendKeys(\"root\"); }\n"
+	      "  @Test public void one() {\n"
+	      "    String local = \"tab\\there\\u0041\";\n"
+	      "    driver.findElement(By.name(\"n\")).sendKeys(local, Keys.ENTER);\n"
+	      "    type(USER);\n"
+	      "    driver.findElement(By.id(\"q\")).sendKeys(\"n\" + 42);\n"
+	      "    driver.findElement(By.id(\"r\")).sendKeys(random());\n"
+	      "    assertEquals(\"Hi \" + USER, header.getText());\n"
+	      "  }\n"
+	      "}\n");
+	ck_assert_uint_eq(suite->tests.n, 1);
+	ck_assert_str_eq(suite->tests.v[0].id, "p.T#one");
+	ck_assert_str_eq(suite->tests.v[0].framework, "junit4");
+	expect("one", UT_ACT_SUBMIT, "tab\there" "A");
+	expect("one", UT_ACT_SUBMIT, "n42");
+	expect("one", UT_ACT_ASSERT, "Hi ann@x.test");
+	expect("one", UT_ACT_LOCATE, "n");
+	{
+		const ut_action *fwd = action_with(test_named("one"), UT_ACT_SUBMIT, "ann@x.test", false);
+		const ut_action *setup = action_with(test_named("one"), UT_ACT_SUBMIT, "root", false);
+
+		ck_assert_ptr_nonnull(fwd);
+		ck_assert_str_eq(fwd->via, "T.type");
+		ck_assert_uint_eq(fwd->line, 11); /* the call site, two helpers up */
+		ck_assert(!fwd->setup);
+		ck_assert_ptr_nonnull(setup);
+		ck_assert(setup->setup);
+	}
+	ck_assert_ptr_nonnull(action_with(test_named("one"), UT_ACT_SUBMIT, "random()", true));
+	ck_assert_ptr_null(action_with(test_named("one"), UT_ACT_SUBMIT, "Keys.ENTER", true));
+}
+END_TEST
+
+START_TEST(java_orders)
+{
+	parse(UT_LANG_JAVA, "O.java",
+	      "import org.junit.jupiter.api.*;\n"
+	      "@TestMethodOrder(MethodOrderer.OrderAnnotation.class)\n"
+	      "class O {\n"
+	      "  @Test void c() {}\n"
+	      "  @Test @Order(2) void b() {}\n"
+	      "  @Test @Order(1) void a() {}\n"
+	      "}\n"
+	      "@FixMethodOrder(MethodSorters.NAME_ASCENDING)\n"
+	      "class N { @Test public void z() {} @Test public void y() {} @Ignore @Test public void x() {} }\n");
+	/* classes in source order; methods by @Order (unordered last), then by name */
+	ck_assert_uint_eq(suite->tests.n, 5);
+	ck_assert_str_eq(suite->tests.v[0].id, "O#a");
+	ck_assert_str_eq(suite->tests.v[1].id, "O#b");
+	ck_assert_str_eq(suite->tests.v[2].id, "O#c");
+	ck_assert_str_eq(suite->tests.v[3].id, "N#y");
+	ck_assert_str_eq(suite->tests.v[4].id, "N#z");
+	ck_assert_str_eq(suite->tests.v[0].framework, "junit5");
+}
+END_TEST
+
+START_TEST(python_strings_and_classes)
+{
+	parse(UT_LANG_PYTHON, "tests/test_x.py",
+	      "NAME = 'Ann'\n"
+	      "def fill(d, who):\n"
+	      "    d.find_element(By.ID, 'name').send_keys(who)\n"
+	      "def test_f(driver):\n"
+	      "    driver.find_element(By.ID, 'a').send_keys(f'{NAME} {{x}}')\n"
+	      "    driver.find_element(By.ID, 'b').send_keys(f'{driver.title}!')\n"
+	      "    driver.find_element_by_name('legacy').send_keys('one' 'two')\n"
+	      "    fill(driver, who=NAME + '!')\n"
+	      "    assert 'Ann' in driver.page_source\n"
+	      "class TestC(unittest.TestCase):\n"
+	      "    def test_z(self): pass\n"
+	      "    def test_a(self): pass\n");
+	ck_assert_uint_eq(suite->tests.n, 3);
+	ck_assert_str_eq(suite->tests.v[0].id, "tests/test_x.py::test_f");
+	/* unittest sorts methods by name */
+	ck_assert_str_eq(suite->tests.v[1].id, "tests/test_x.py::TestC::test_a");
+	ck_assert_str_eq(suite->tests.v[1].framework, "unittest");
+	expect("test_f", UT_ACT_SUBMIT, "Ann {x}");
+	expect("test_f", UT_ACT_SUBMIT, "onetwo");
+	expect("test_f", UT_ACT_LOCATE, "legacy");
+	expect("test_f", UT_ACT_SUBMIT, "Ann!");
+	expect("test_f", UT_ACT_ASSERT, "Ann");
+	ck_assert_ptr_nonnull(action_with(test_named("test_f"), UT_ACT_SUBMIT, "f'{driver.title}!'", true));
+}
+END_TEST
+
+START_TEST(js_order_hooks_and_skips)
+{
+	parse(UT_LANG_JAVASCRIPT, "test/a.spec.js",
+	      "const login = async (d, user) => { await d.findElement(By.id('u')).sendKeys(user); };\n"
+	      "describe('A', () => {\n"
+	      "  beforeEach(async () => { await login(driver, `adm${'in'}`); });\n"
+	      "  describe('inner', () => { it('second', async () => {}); });\n"
+	      "  it('first', async () => { await driver.findElement(By.css('#x')).sendKeys('v'); });\n"
+	      "  it.skip('never', async () => {});\n"
+	      "  xit('never2', async () => {});\n"
+	      "});\n");
+	ck_assert_uint_eq(suite->tests.n, 2);
+	/* mocha: a suite's own tests before its nested suites */
+	ck_assert_str_eq(suite->tests.v[0].id, "test/a.spec.js::A first");
+	ck_assert_str_eq(suite->tests.v[1].id, "test/a.spec.js::A inner second");
+	expect("first", UT_ACT_SUBMIT, "v");
+	ck_assert(action_with(test_named("second"), UT_ACT_SUBMIT, "admin", false)->setup);
+}
+END_TEST
+
+START_TEST(jest_keeps_declaration_order)
+{
+	parse(UT_LANG_TYPESCRIPT, "t.test.ts",
+	      "import { test, describe } from '@jest/globals';\n"
+	      "describe('S', () => {\n"
+	      "  describe('inner', () => { test('second', () => {}); });\n"
+	      "  test('third', async () => { const v: string = 'x'; await page.fill('#a', v); });\n"
+	      "});\n");
+	ck_assert_uint_eq(suite->tests.n, 2);
+	ck_assert_str_eq(suite->tests.v[0].id, "t.test.ts::S inner second");
+	ck_assert_str_eq(suite->tests.v[0].framework, "jest");
+	expect("third", UT_ACT_SUBMIT, "x");
+}
+END_TEST
+
+START_TEST(hostile_input_never_crashes)
+{
+	static const ut_lang langs[] = {UT_LANG_JAVA, UT_LANG_PYTHON, UT_LANG_JAVASCRIPT,
+					UT_LANG_TYPESCRIPT, UT_LANG_TSX};
+	char *deep = malloc(200001);
+	unsigned char junk[4096];
+	size_t i, l;
+
+	ck_assert_ptr_nonnull(deep);
+	for (i = 0; i < 100000; i++) {
+		deep[i] = '(';
+		deep[200000 - 1 - i] = ')';
+	}
+	deep[200000] = '\0';
+	for (i = 0; i < sizeof(junk); i++)
+		junk[i] = (unsigned char)((i * 2654435761u) >> 13);
+	for (l = 0; l < sizeof(langs) / sizeof(langs[0]); l++) {
+		ut_suite *s = NULL;
+		ut_diags d;
+		int rc;
+
+		ut_diags_init(&d);
+		rc = ut_parse_buffer(&s, langs[l], "deep", deep, 200000, &d);
+		ck_assert(rc == 0 || rc == UT_EINPUT);
+		ut_suite_free(s);
+		s = NULL;
+		rc = ut_parse_buffer(&s, langs[l], "junk", (const char *)junk, sizeof(junk), &d);
+		ck_assert(rc == 0 || rc == UT_EINPUT);
+		ck_assert_uint_gt(d.items.n, 0); /* a warning names the file */
+		ck_assert_str_eq(d.items.v[0].file, "deep");
+		ut_suite_free(s);
+		ut_diags_dispose(&d);
+	}
+	free(deep);
+}
+END_TEST
+
+Suite *parse_suite(void)
+{
+	Suite *s = suite_create("parse");
+	TCase *tc = tcase_create("buffers");
+
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, java_values_and_forwarding);
+	tcase_add_test(tc, java_orders);
+	tcase_add_test(tc, python_strings_and_classes);
+	tcase_add_test(tc, js_order_hooks_and_skips);
+	tcase_add_test(tc, jest_keeps_declaration_order);
+	tcase_add_test(tc, hostile_input_never_crashes);
+	suite_add_tcase(s, tc);
+	return s;
+}

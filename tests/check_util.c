@@ -1,0 +1,120 @@
+/* check_util.c: string buffer, arena, map, JSON writer. */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/jsonw.h"
+#include "util/map.h"
+
+Suite *util_suite(void);
+
+START_TEST(buf_grows_and_bounds)
+{
+	ut_buf b = UT_BUF_INIT;
+	int i;
+
+	ck_assert_str_eq(b.ptr, "");
+	for (i = 0; i < 1000; i++)
+		ck_assert_int_eq(ut_buf_printf(&b, "%d,", i), 0);
+	ck_assert_uint_eq(b.len, strlen(b.ptr));
+	ck_assert(strncmp(b.ptr, "0,1,2,", 6) == 0);
+	ut_buf_dispose(&b);
+	ut_buf_init(&b, 8);
+	ck_assert_int_eq(ut_buf_puts(&b, "12345678"), 0);
+	ck_assert_int_eq(ut_buf_puts(&b, "9"), UT_ENOMEM);
+	ck_assert(b.failed);
+	ck_assert_str_eq(b.ptr, "12345678");
+	ut_buf_dispose(&b);
+}
+END_TEST
+
+START_TEST(arena_strings)
+{
+	ut_arena a = UT_ARENA_INIT;
+	char *big = ut_arena_alloc(&a, 1 << 20);
+	char *s = ut_arena_strndup(&a, "hello world", 5);
+
+	ck_assert_ptr_nonnull(big);
+	ck_assert_str_eq(s, "hello");
+	ck_assert_str_eq(ut_arena_printf(&a, "%s-%d", s, 7), "hello-7");
+	ck_assert_uint_eq((uintptr_t)ut_arena_alloc(&a, 3) % 16, 0);
+	ut_arena_dispose(&a);
+	ut_arena_dispose(NULL);
+}
+END_TEST
+
+START_TEST(map_put_get)
+{
+	ut_map m = UT_MAP_INIT;
+	static const char *keys[] = {"a", "b", "c", "login", "logout"};
+	char buf[64][8];
+	int i;
+
+	for (i = 0; i < 5; i++)
+		ck_assert_int_eq(ut_map_put(&m, keys[i], strlen(keys[i]), (void *)keys[i]), 0);
+	for (i = 0; i < 64; i++) {
+		snprintf(buf[i], sizeof(buf[i]), "k%d", i);
+		ck_assert_int_eq(ut_map_put(&m, buf[i], strlen(buf[i]), buf[i]), 0);
+	}
+	ck_assert_ptr_eq(ut_map_get(&m, "login", 5), keys[3]);
+	ck_assert_ptr_eq(ut_map_get(&m, "k63", 3), buf[63]);
+	ck_assert_ptr_null(ut_map_get(&m, "log", 3));
+	ck_assert_uint_eq(m.n, 69);
+	ut_map_put(&m, "a", 1, NULL);
+	ck_assert_int_eq(ut_map_find(&m, "a", 1, NULL), 1);
+	ck_assert_uint_eq(m.n, 69);
+	ut_map_dispose(&m);
+}
+END_TEST
+
+START_TEST(json_writer_escapes_and_repairs_utf8)
+{
+	ut_buf b = UT_BUF_INIT;
+	ut_jsonw w;
+
+	ut_jsonw_init(&w, &b, false);
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "s");
+	ut_jsonw_str(&w, "a\"b\\c\n\x01 caf\xc3\xa9 bad\xe9");
+	ut_jsonw_key(&w, "n");
+	ut_jsonw_int(&w, -3);
+	ut_jsonw_key(&w, "l");
+	ut_jsonw_arr_begin(&w);
+	ut_jsonw_bool(&w, true);
+	ut_jsonw_null(&w);
+	ut_jsonw_double(&w, 1.5);
+	ut_jsonw_arr_end(&w);
+	ut_jsonw_obj_end(&w);
+	ck_assert_str_eq(b.ptr, "{\"s\":\"a\\\"b\\\\c\\n\\u0001 caf\xc3\xa9 bad\xef\xbf\xbd\","
+				"\"n\":-3,\"l\":[true,null,1.5]}");
+	ut_buf_dispose(&b);
+}
+END_TEST
+
+START_TEST(utf8_validation)
+{
+	ck_assert_uint_eq(ut_utf8_valid((const unsigned char *)"\xc3\xa9", 2), 2);
+	ck_assert_uint_eq(ut_utf8_valid((const unsigned char *)"\xe2\x82\xac", 3), 3);
+	ck_assert_uint_eq(ut_utf8_valid((const unsigned char *)"\xed\xa0\x80", 3), 0); /* surrogate */
+	ck_assert_uint_eq(ut_utf8_valid((const unsigned char *)"\xc0\xaf", 2), 0);     /* overlong */
+	ck_assert_uint_eq(ut_utf8_valid((const unsigned char *)"\xe2\x82", 2), 0);     /* cut */
+}
+END_TEST
+
+Suite *util_suite(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, buf_grows_and_bounds);
+	tcase_add_test(tc, arena_strings);
+	tcase_add_test(tc, map_put_get);
+	tcase_add_test(tc, json_writer_escapes_and_repairs_utf8);
+	tcase_add_test(tc, utf8_validation);
+	suite_add_tcase(s, tc);
+	return s;
+}
