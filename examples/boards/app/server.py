@@ -247,15 +247,12 @@ class Handler(BaseHTTPRequestHandler):
         return jar["session"].value if "session" in jar else None
 
     def current_user(self):
-        if not hasattr(self, "_user"):
-            token = self.session_token()
-            self._user = None
-            if token:
-                with self.store.db() as db:
-                    self._user = db.execute(
-                        "SELECT users.* FROM sessions JOIN users ON users.id = sessions.user_id "
-                        "WHERE token = ?", (token,)).fetchone()
-        return self._user
+        token = self.session_token()
+        if not token:
+            return None
+        with self.store.db() as db:
+            return db.execute("SELECT users.* FROM sessions JOIN users ON users.id = sessions.user_id "
+                              "WHERE token = ?", (token,)).fetchone()
 
     def sign_in_as(self, user_id):
         token = secrets.token_urlsafe(24)
@@ -266,11 +263,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def visible_board(self, board_id):
         """The board if the current user owns it or is a member, else None."""
+        user_id = self.current_user()["id"]
         with self.store.db() as db:
             return db.execute(
                 "SELECT * FROM boards WHERE id = ? AND (owner_id = ? OR id IN "
                 "(SELECT board_id FROM members WHERE user_id = ?))",
-                (board_id, self.current_user()["id"], self.current_user()["id"])).fetchone()
+                (board_id, user_id, user_id)).fetchone()
 
     # routing
 
@@ -376,9 +374,9 @@ class Handler(BaseHTTPRequestHandler):
     def create_board(self, form):
         name = form.get("name", "").strip()
         if name:
+            owner_id = self.current_user()["id"]
             with self.store.db() as db:
-                db.execute("INSERT INTO boards (name, owner_id) VALUES (?, ?)",
-                           (name, self.current_user()["id"]))
+                db.execute("INSERT INTO boards (name, owner_id) VALUES (?, ?)", (name, owner_id))
         self.redirect("/boards")
 
     def add_list(self, board, form):
