@@ -12,6 +12,8 @@
  * the given order), so @BeforeClass/@AfterClass run once around them, as in a normal
  * class run; @Before/@After/@Rule are handled by the class's own runner.
  *
+ * The report is rewritten after every finished test, so a killed run keeps its results.
+ *
  * Exit status: 0 when the tests ran (whatever their outcome), 2 for a usage error or an
  * unknown class or method (nothing is run then), 1 when the report cannot be written.
  */
@@ -110,6 +112,7 @@ public class OrderedRunner {
             if (r != null) {
                 r.seconds = (System.nanoTime() - r.startNanos) / 1e9;
                 r.finished = true;
+                print(r);
             }
         }
 
@@ -147,6 +150,17 @@ public class OrderedRunner {
             if (ignore != null && !ignore.value().isEmpty()) {
                 r.message = ignore.value();
             }
+            print(r);
+        }
+    }
+
+    /** One line per finished test, as it finishes (progress for long browser suites). */
+    static void print(Result r) {
+        System.out.printf(Locale.ROOT, "%-7s %s#%s (%.3f s)%n",
+                r.kind.toUpperCase(Locale.ROOT), r.className, r.name, r.seconds);
+        System.out.flush();
+        if (afterEach != null) {
+            afterEach.run();
         }
     }
 
@@ -192,6 +206,9 @@ public class OrderedRunner {
             leaves(child, out);
         }
     }
+
+    /** Rewrites the report after every finished test, so that a killed run keeps what it ran. */
+    static Runnable afterEach;
 
     static int usage(String message) {
         System.err.println("OrderedRunner: " + message);
@@ -318,6 +335,14 @@ public class OrderedRunner {
         core.addListener(listener);
         LocalDateTime started = LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS);
         long t0 = System.nanoTime();
+        Path reportPath = Paths.get(report);
+        afterEach = () -> {
+            try {
+                writeReport(reportPath, results, (System.nanoTime() - t0) / 1e9, started);
+            } catch (IOException e) {
+                // reported once at the end, where the final write fails the same way
+            }
+        };
         for (List<TestId> group : groups) {
             List<Request> requests = requestsFor(group);
             for (int i = 0; i < requests.size(); i++) {
@@ -329,6 +354,7 @@ public class OrderedRunner {
             }
         }
         double total = (System.nanoTime() - t0) / 1e9;
+        afterEach = null;
 
         int failures = 0;
         int errors = 0;
@@ -340,14 +366,12 @@ public class OrderedRunner {
                 case "skipped": skipped++; break;
                 default: break;
             }
-            System.out.printf(Locale.ROOT, "%-7s %s#%s (%.3f s)%n",
-                    r.kind.toUpperCase(Locale.ROOT), r.className, r.name, r.seconds);
         }
         System.out.printf(Locale.ROOT, "OrderedRunner: %d run, %d failures, %d errors, %d skipped in %.3f s%n",
                 results.size(), failures, errors, skipped, total);
 
         try {
-            writeReport(Paths.get(report), results, failures, errors, skipped, total, started);
+            writeReport(reportPath, results, total, started);
         } catch (IOException e) {
             System.err.println("OrderedRunner: cannot write " + report + ": " + e);
             return 1;
@@ -448,6 +472,7 @@ public class OrderedRunner {
                     } else {
                         record(r, f, kind);
                     }
+                    print(r);
                 }
                 missing.clear();
             } else if (!assumption) {
@@ -456,13 +481,25 @@ public class OrderedRunner {
                 Result r = new Result(cls, d.getMethodName() != null ? d.getMethodName() : cls);
                 results.add(r);
                 record(r, f, kind);
+                print(r);
             }
         }
         listener.classLevel.clear();
     }
 
-    static void writeReport(Path file, List<Result> results, int failures, int errors, int skipped,
-            double total, LocalDateTime started) throws IOException {
+    static void writeReport(Path file, List<Result> results, double total, LocalDateTime started)
+            throws IOException {
+        int failures = 0;
+        int errors = 0;
+        int skipped = 0;
+        for (Result r : results) {
+            switch (r.kind) {
+                case "failure": failures++; break;
+                case "error": errors++; break;
+                case "skipped": skipped++; break;
+                default: break;
+            }
+        }
         String host;
         try {
             host = InetAddress.getLocalHost().getHostName();
@@ -514,7 +551,7 @@ public class OrderedRunner {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Path tmp = Files.createTempFile(parent, ".ordered-runner-", ".xml");
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp-" + ProcessHandle.current().pid());
         try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
             w.write(x.toString());
         }
