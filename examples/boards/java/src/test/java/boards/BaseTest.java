@@ -9,6 +9,13 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.Before;
+import org.junit.Rule;
+import org.junit.rules.RuleChain;
+import org.junit.rules.TestRule;
+import org.junit.rules.TestWatcher;
+import org.junit.rules.Timeout;
+import org.junit.runner.Description;
+import org.junit.runners.model.TestTimedOutException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -32,8 +39,29 @@ public abstract class BaseTest {
 
     private static WebDriver sharedDriver;
     private static Path userDataDir;
+    private static boolean shutdownHookAdded;
+
+    /** Safety net only: a scenario test takes about a second; this catches a hung browser. */
+    public static final int TEST_TIMEOUT_SECONDS = 60;
 
     protected WebDriver driver;
+
+    /**
+     * A test that hangs (a renderer that stopped answering leaves ChromeDriver blocked)
+     * fails after TEST_TIMEOUT_SECONDS, and the browser is thrown away so that the next
+     * test gets a fresh one instead of queueing behind the blocked command.
+     */
+    @Rule
+    public final TestRule hungBrowserGuard = RuleChain
+            .outerRule(new TestWatcher() {
+                @Override
+                protected void failed(Throwable e, Description description) {
+                    if (e instanceof TestTimedOutException) {
+                        killDriver();
+                    }
+                }
+            })
+            .around(Timeout.builder().withTimeout(TEST_TIMEOUT_SECONDS, TimeUnit.SECONDS).build());
 
     @Before
     public void setUp() {
@@ -83,19 +111,39 @@ public abstract class BaseTest {
                     "--user-data-dir=" + userDataDir);
             sharedDriver = new ChromeDriver(options);
             sharedDriver.manage().timeouts().implicitlyWait(0, TimeUnit.SECONDS);
-            sharedDriver.manage().timeouts().pageLoadTimeout(15, TimeUnit.SECONDS);
-            Runtime.getRuntime().addShutdownHook(new Thread(BaseTest::quitDriver, "quit-chromium"));
+            sharedDriver.manage().timeouts().pageLoadTimeout(60, TimeUnit.SECONDS);
+            if (!shutdownHookAdded) {
+                Runtime.getRuntime().addShutdownHook(new Thread(BaseTest::quitDriver, "quit-chromium"));
+                shutdownHookAdded = true;
+            }
         }
         return sharedDriver;
     }
 
-    /** Quits the shared browser (if any) and removes its profile; safe to call twice. */
+    /**
+     * Quits the shared browser (if any) and removes its profile; safe to call twice.
+     * Bounded: if ChromeDriver does not answer within 10 s, the browser is killed.
+     */
     public static synchronized void quitDriver() {
         if (sharedDriver != null) {
+            final WebDriver quitting = sharedDriver;
+            Thread quitter = new Thread(() -> {
+                try {
+                    quitting.quit();
+                } catch (RuntimeException e) {
+                    System.err.println("warning: could not quit Chromium: " + e);
+                }
+            }, "quit-chromium-driver");
+            quitter.setDaemon(true);
+            quitter.start();
             try {
-                sharedDriver.quit();
-            } catch (RuntimeException e) {
-                System.err.println("warning: could not quit Chromium: " + e);
+                quitter.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (quitter.isAlive()) {
+                System.err.println("warning: ChromeDriver did not quit within 10 s; killing the browser");
+                killBrowserProcesses();
             }
             sharedDriver = null;
         }
@@ -103,6 +151,24 @@ public abstract class BaseTest {
             deleteTree(userDataDir);
             userDataDir = null;
         }
+    }
+
+    /** Drops a browser that stopped answering: kills it; the next test starts a new one. */
+    static synchronized void killDriver() {
+        System.err.println("warning: a test timed out; restarting Chromium for the next test");
+        killBrowserProcesses();
+        sharedDriver = null;
+        if (userDataDir != null) {
+            deleteTree(userDataDir);
+            userDataDir = null;
+        }
+    }
+
+    /** Kills the chromedriver and Chromium processes this JVM started (its descendants only). */
+    private static void killBrowserProcesses() {
+        ProcessHandle.current().descendants()
+                .filter(p -> p.info().command().map(c -> c.contains("chrom")).orElse(false))
+                .forEach(ProcessHandle::destroyForcibly);
     }
 
     private static void deleteTree(Path root) {
