@@ -171,23 +171,50 @@ public abstract class BaseTest {
                 .forEach(ProcessHandle::destroyForcibly);
     }
 
+    /**
+     * Chromium may still be writing its profile for a moment after quit() returns:
+     * retry for up to about 2 s; a leftover temporary profile is harmless.
+     */
     private static void deleteTree(Path root) {
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<Path>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
+        for (int attempt = 0; attempt < 10 && Files.exists(root); attempt++) {
+            if (attempt > 0) {
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
                 }
+            }
+            try {
+                Files.walkFileTree(root, new SimpleFileVisitor<Path>() {
+                    @Override
+                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                        try {
+                            Files.deleteIfExists(file);
+                        } catch (IOException e) {
+                            // next attempt
+                        }
+                        return FileVisitResult.CONTINUE;
+                    }
 
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-                    Files.deleteIfExists(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            // a leftover temporary profile is harmless
+                    @Override
+                    public FileVisitResult visitFileFailed(Path file, IOException exc) {
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult postVisitDirectory(Path dir, IOException exc) {
+                        try {
+                            Files.deleteIfExists(dir);
+                        } catch (IOException e) {
+                            // not empty yet: next attempt
+                        }
+                        return FileVisitResult.CONTINUE;
+                    }
+                });
+            } catch (IOException e) {
+                // next attempt
+            }
         }
     }
 }
