@@ -1,0 +1,92 @@
+#!/usr/bin/python3
+"""measure.py: times `untangle tests` on one generated suite and checks it against the targets.
+
+    measure.py --bin UNTANGLE --dir SUITE --lang NAME --tests N --files F --bytes B
+               [--runs R] [--cpu C] [--min-rate 20000] [--max-mb 300]
+
+Runs `untangle tests --json -C SUITE` and `untangle tests -C SUITE` R times each (output
+to /dev/null), pinned to CPU C with taskset when it is available, and takes each run's
+wall time and peak RSS from wait4(). First checks that the JSON output holds exactly N
+tests. Prints one line per output mode; exits 1 when a target is missed or the count is
+wrong, 2 when untangle fails.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+
+def run_once(argv, stdout):
+    """(wall seconds, cpu seconds, peak RSS in MB, exit status) of one run."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    # ru_maxrss is in KiB on Linux
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0, proc.returncode
+
+
+def count_tests(binary, suite):
+    out = subprocess.run([binary, "tests", "--json", "-C", suite], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, check=False)
+    if out.returncode != 0:
+        sys.stderr.write(out.stderr.decode("utf-8", "replace"))
+        return None, out.returncode
+    return len(json.loads(out.stdout)["tests"]), 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--lang", required=True)
+    ap.add_argument("--tests", required=True, type=int)
+    ap.add_argument("--files", required=True, type=int)
+    ap.add_argument("--bytes", required=True, type=int)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--cpu", default="0")
+    ap.add_argument("--min-rate", type=float, default=20000.0)
+    ap.add_argument("--max-mb", type=float, default=300.0)
+    args = ap.parse_args()
+
+    found, rc = count_tests(args.bin, args.dir)
+    if found is None:
+        print("%-10s untangle failed (exit %d)" % (args.lang, rc))
+        return 2
+    ok = True
+    if found != args.tests:
+        print("%-10s FAIL: %d tests parsed, %d generated" % (args.lang, found, args.tests))
+        ok = False
+
+    pin = ["taskset", "-c", args.cpu] if shutil.which("taskset") else []
+    with open(os.devnull, "wb") as null:
+        for mode, extra in (("json", ["--json"]), ("text", [])):
+            argv = pin + [args.bin, "tests"] + extra + ["-C", args.dir]
+            runs = []
+            for _ in range(args.runs):
+                wall, cpu, mb, code = run_once(argv, null)
+                if code != 0:
+                    print("%-10s %s: untangle exited %d" % (args.lang, mode, code))
+                    return 2
+                runs.append((wall, cpu, mb))
+            wall = min(r[0] for r in runs)
+            cpu = min(r[1] for r in runs)
+            mb = max(r[2] for r in runs)
+            rate = args.tests / wall
+            good = rate >= args.min_rate and mb < args.max_mb
+            ok = ok and good
+            print("%-10s %-4s %6d tests %5d files %6.1f MB src | wall %6.2f s  cpu %6.2f s | "
+                  "%7.0f tests/s (cpu %7.0f) | peak %6.1f MB | %s"
+                  % (args.lang, mode, found, args.files, args.bytes / 1e6, wall, cpu, rate,
+                     args.tests / cpu if cpu else 0.0, mb,
+                     "PASS" if good else "FAIL"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
