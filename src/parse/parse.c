@@ -114,6 +114,7 @@ static int add_file(driver *dr, const char *path, const char *rel, ut_lang lang,
 {
 	ut_file *f = calloc(1, sizeof(*f));
 	unsigned line;
+	size_t ndiags;
 	int rc = 0;
 
 	if (!f || !(f->path = strdup(path)))
@@ -145,9 +146,13 @@ static int add_file(driver *dr, const char *path, const char *rel, ut_lang lang,
 	}
 	if (f->src.len == 0)
 		ut_diags_add(dr->diags, UT_DIAG_WARNING, rel, 0, "empty file");
+	ndiags = dr->diags->items.n;
 	rc = ut_ts_parse(dr->ts, &f->tree, lang, rel, f->src.ptr, f->src.len, dr->diags);
 	if (rc == UT_EINPUT) {
-		ut_diags_add(dr->diags, UT_DIAG_WARNING, rel, 0, "skipped: %s", ut_error_message());
+		/* the adapter may have said why already, with the line */
+		if (dr->diags->items.n == ndiags)
+			ut_diags_add(dr->diags, UT_DIAG_WARNING, rel, 0, "skipped: %s",
+				     ut_error_message());
 		rc = 0;
 		goto skip;
 	}

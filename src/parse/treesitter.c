@@ -27,6 +27,10 @@ extern const size_t ut_query_java_len, ut_query_python_len, ut_query_javascript_
 
 /* A parse that takes longer than this is given up (pathological input). */
 #define UT_PARSE_TIMEOUT_US (20 * 1000 * 1000)
+/* In-progress query matches kept at once. Without a bound, tree-sitter's query cursor
+ * slows down quadratically with nesting depth (100,000 nested brackets ran for hours);
+ * ordinary sources never come near it. */
+#define UT_QUERY_MATCH_LIMIT 1024
 
 static const char *const role_names[UT_R__COUNT] = {
 	[UT_R_STR] = "str", [UT_R_STR_TEXT] = "str.text", [UT_R_STR_ESC] = "str.esc",
@@ -109,8 +113,9 @@ static int compile_query(lang_query *lq, ut_lang lang)
 	uint32_t err_off = 0, i, n;
 	TSQueryError err = TSQueryErrorNone;
 
-	lq->query = ts_query_new(grammar(lang), src, (uint32_t)len, &err_off, &err);
-	if (!lq->query) {
+	TSQuery *q = ts_query_new(grammar(lang), src, (uint32_t)len, &err_off, &err);
+
+	if (!q) {
 		unsigned line = 1;
 
 		for (i = 0; i < err_off && i < len; i++)
@@ -119,30 +124,37 @@ static int compile_query(lang_query *lq, ut_lang lang)
 				    lang == UT_LANG_TSX ? "typescript" : ut_lang_name(lang), line,
 				    query_error_name(err));
 	}
-	n = ts_query_capture_count(lq->query);
+	n = ts_query_capture_count(q);
+	free(lq->capture_roles);
 	lq->capture_roles = calloc(n ? n : 1, sizeof(uint64_t));
-	if (!lq->capture_roles)
+	if (!lq->capture_roles) {
+		ts_query_delete(q);
 		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
 	for (i = 0; i < n; i++) {
 		uint32_t nlen;
-		const char *name = ts_query_capture_name_for_id(lq->query, i, &nlen);
+		const char *name = ts_query_capture_name_for_id(q, i, &nlen);
 		int r;
 
 		for (r = 0; r < UT_R__COUNT; r++)
 			if (strlen(role_names[r]) == nlen && memcmp(role_names[r], name, nlen) == 0)
 				break;
-		if (r == UT_R__COUNT)
+		if (r == UT_R__COUNT) {
+			ts_query_delete(q);
 			return ut_error_set(UT_ERROR, "query for %s: unknown capture '@%.*s'",
 					    ut_lang_name(lang), (int)nlen, name);
+		}
 		lq->capture_roles[i] = UT_ROLE(r);
 	}
+	/* set only when complete: a failed compilation is retried, never half used */
+	lq->query = q;
 	return 0;
 }
 
 int ut_ts_new(ut_ts **out)
 {
 	ut_ts *ts = calloc(1, sizeof(*ts));
-	int rc = 0, l;
+	int rc = 0;
 
 	*out = NULL;
 	if (!ts)
@@ -154,11 +166,8 @@ int ut_ts_new(ut_ts **out)
 		goto done;
 	}
 	ts_parser_set_timeout_micros(ts->parser, UT_PARSE_TIMEOUT_US);
-	for (l = 0; l < UT_LANG__COUNT; l++) {
-		rc = compile_query(&ts->q[l], (ut_lang)l);
-		if (rc < 0)
-			goto done;
-	}
+	ts_query_cursor_set_match_limit(ts->cursor, UT_QUERY_MATCH_LIMIT);
+	/* the queries are compiled on first use (ut_ts_parse): most runs read one language */
 done:
 	if (rc < 0)
 		ut_ts_free(ts);
@@ -234,6 +243,40 @@ static int cmp_capture(const void *pa, const void *pb)
 	if (a->id != b->id)
 		return a->seq < b->seq ? -1 : 1;
 	return 0;
+}
+
+/* Real test code nests a few dozen levels. Queries over trees nested thousands of levels
+ * deep take time that grows faster than the square of the depth, so such files are not
+ * analysed: the limit keeps a hostile file from stalling a run. */
+#define UT_MAX_TREE_DEPTH 1500
+
+/* The depth of the tree, iteratively; stops counting once past the limit. *line gets the
+ * line where the limit was passed. */
+static unsigned tree_depth(TSNode root, unsigned *line)
+{
+	TSTreeCursor c = ts_tree_cursor_new(root);
+	unsigned depth = 0, max = 0;
+
+	for (;;) {
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			if (++depth > max) {
+				max = depth;
+				if (max > UT_MAX_TREE_DEPTH) {
+					*line = ts_node_start_point(ts_tree_cursor_current_node(&c)).row + 1;
+					break;
+				}
+			}
+			continue;
+		}
+		while (!ts_tree_cursor_goto_next_sibling(&c)) {
+			if (!ts_tree_cursor_goto_parent(&c))
+				goto done;
+			depth--;
+		}
+	}
+done:
+	ts_tree_cursor_delete(&c);
+	return max;
 }
 
 /* The first ERROR or MISSING node, iteratively (the tree may be very deep). */
@@ -354,6 +397,11 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 	if (len > UINT32_MAX / 2)
 		return ut_error_set(UT_EINPUT, "'%s' is too large to parse", path);
 	lq = &ts->q[lang];
+	if (!lq->query) {
+		rc = compile_query(lq, lang);
+		if (rc < 0)
+			return rc;
+	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return ut_error_set(UT_ENOMEM, "out of memory");
@@ -390,6 +438,17 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 		goto done;
 	}
 	root = ts_tree_root_node(tree);
+	{
+		unsigned line = 1;
+
+		if (tree_depth(root, &line) > UT_MAX_TREE_DEPTH) {
+			ut_diags_add(diags, UT_DIAG_WARNING, path, line,
+				     "skipped: nesting deeper than %d levels", UT_MAX_TREE_DEPTH);
+			rc = ut_error_set(UT_EINPUT, "%s:%u: nesting deeper than %d levels", path,
+					  line, UT_MAX_TREE_DEPTH);
+			goto done;
+		}
+	}
 	t->root->end_line = ts_node_end_point(root).row + 1;
 	if (ts_node_has_error(root)) {
 		t->has_error = true;
@@ -418,6 +477,9 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 			goto done;
 		}
 	}
+	if (ts_query_cursor_did_exceed_match_limit(ts->cursor))
+		ut_diags_add(diags, UT_DIAG_WARNING, path, t->root->end_line,
+			     "nesting too deep to analyse completely; some code is not read");
 	if (caps.n)
 		qsort(caps.v, caps.n, sizeof(capture), cmp_capture);
 	rc = build(t, caps.v, caps.n);
