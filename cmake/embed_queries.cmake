@@ -4,6 +4,12 @@ set(out "/* generated from grammars/queries by cmake/embed_queries.cmake */\n#in
 foreach(f ${FILES})
   get_filename_component(lang ${f} NAME_WE)
   file(READ ${f} hex HEX)
+  # JavaScript and TypeScript share ecmascript.scm, which comes first
+  if(lang STREQUAL "javascript" OR lang STREQUAL "typescript")
+    get_filename_component(dir ${f} DIRECTORY)
+    file(READ ${dir}/ecmascript.scm common HEX)
+    set(hex "${common}${hex}")
+  endif()
   string(LENGTH "${hex}" n)
   math(EXPR len "${n} / 2")
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")

@@ -1,43 +1,11 @@
-; untangle's roles for JavaScript (tree-sitter-javascript 0.23.1). Capture names are the
-; roles of src/parse/syntax.h; the analysis only sees captured nodes, nested by range.
-
-(import_statement) @import
+; untangle's roles for JavaScript (tree-sitter-javascript 0.23.1): what differs from
+; TypeScript. The shared patterns are in ecmascript.scm, which is compiled in before this.
 
 ; classes
 (class_declaration name: (identifier) @class.name) @class
 (class_heritage (identifier) @class.super)
 (class_heritage (member_expression) @class.super)
 
-; functions: declarations, methods, expressions, arrows
-(function_declaration name: (identifier) @func.name parameters: (formal_parameters) @func.params body: (statement_block) @func.body) @func
-(generator_function_declaration name: (identifier) @func.name parameters: (formal_parameters) @func.params body: (statement_block) @func.body) @func
-(method_definition name: (property_identifier) @func.name parameters: (formal_parameters) @func.params body: (statement_block) @func.body) @func
-(function_expression parameters: (formal_parameters) @func.params body: (statement_block) @func.body) @func
-(arrow_function parameters: (formal_parameters) @func.params body: (_) @func.body) @func
-(arrow_function parameter: (identifier) @param body: (_) @func.body) @func
+; untyped parameters
 (formal_parameters (identifier) @param)
 (formal_parameters (assignment_pattern left: (identifier) @param))
-
-; bindings
-(variable_declarator name: (identifier) @assign.target value: (_) @assign.value) @assign
-(assignment_expression left: (_) @assign.target right: (_) @assign.value) @assign
-(pair key: (property_identifier) @assign.target value: (_) @assign.value) @assign
-
-; calls
-(call_expression function: (identifier) @call.name arguments: (arguments) @call.args) @call
-(call_expression function: (member_expression object: (_) @call.recv property: (property_identifier) @call.name) arguments: (arguments) @call.args) @call
-(new_expression constructor: (_) @call.name arguments: (arguments) @call.args) @call @new
-(arguments (_) @arg)
-
-; values
-(string) @str
-(template_string) @str
-(string_fragment) @str.text
-(escape_sequence) @str.esc
-(template_substitution (_) @str.interp)
-(binary_expression left: (_) @concat.part operator: "+" right: (_) @concat.part) @concat
-(parenthesized_expression) @paren
-(identifier) @ident
-(member_expression object: (_) @member.obj property: (property_identifier) @member.prop) @member
-(number) @num
-(array (_) @elem) @seq

@@ -1,45 +1,11 @@
-; untangle's roles for TypeScript (tree-sitter-typescript 0.23.2, also used for TSX). Capture names are the
-; roles of src/parse/syntax.h; the analysis only sees captured nodes, nested by range.
-
-(import_statement) @import
+; untangle's roles for TypeScript and TSX (tree-sitter-typescript 0.23.2): what differs
+; from JavaScript. The shared patterns are in ecmascript.scm, compiled in before this.
 
 ; classes
-
-; functions: declarations, methods, expressions, arrows
-(function_declaration name: (identifier) @func.name parameters: (formal_parameters) @func.params body: (statement_block) @func.body) @func
-(generator_function_declaration name: (identifier) @func.name parameters: (formal_parameters) @func.params body: (statement_block) @func.body) @func
-(method_definition name: (property_identifier) @func.name parameters: (formal_parameters) @func.params body: (statement_block) @func.body) @func
-(function_expression parameters: (formal_parameters) @func.params body: (statement_block) @func.body) @func
-(arrow_function parameters: (formal_parameters) @func.params body: (_) @func.body) @func
-(arrow_function parameter: (identifier) @param body: (_) @func.body) @func
-
-; bindings
-(variable_declarator name: (identifier) @assign.target value: (_) @assign.value) @assign
-(assignment_expression left: (_) @assign.target right: (_) @assign.value) @assign
-(pair key: (property_identifier) @assign.target value: (_) @assign.value) @assign
-
-; calls
-(call_expression function: (identifier) @call.name arguments: (arguments) @call.args) @call
-(call_expression function: (member_expression object: (_) @call.recv property: (property_identifier) @call.name) arguments: (arguments) @call.args) @call
-(new_expression constructor: (_) @call.name arguments: (arguments) @call.args) @call @new
-(arguments (_) @arg)
-
-; values
-(string) @str
-(template_string) @str
-(string_fragment) @str.text
-(escape_sequence) @str.esc
-(template_substitution (_) @str.interp)
-(binary_expression left: (_) @concat.part operator: "+" right: (_) @concat.part) @concat
-(parenthesized_expression) @paren
-(identifier) @ident
-(member_expression object: (_) @member.obj property: (property_identifier) @member.prop) @member
-(number) @num
-(array (_) @elem) @seq
-
-; TypeScript parameters carry types
-(formal_parameters (required_parameter pattern: (identifier) @param))
-(formal_parameters (optional_parameter pattern: (identifier) @param))
 (class_declaration name: (type_identifier) @class.name) @class
 (abstract_class_declaration name: (type_identifier) @class.name) @class
 (extends_clause value: (identifier) @class.super)
+
+; parameters carry types
+(formal_parameters (required_parameter pattern: (identifier) @param))
+(formal_parameters (optional_parameter pattern: (identifier) @param))
