@@ -6,9 +6,15 @@
 #include "cli/cli.h"
 #include "util/banned.h"
 
+/* The table ends with an entry that is UT_OPT_REST without a name or a target. */
+static bool is_end(const ut_opt *o)
+{
+	return o->kind == UT_OPT_REST && !o->long_name && !o->target;
+}
+
 static const ut_opt *find_long(const ut_opt *opts, const char *name, size_t len)
 {
-	for (; opts->kind != UT_OPT_REST || opts->long_name || opts->target; opts++)
+	for (; !is_end(opts); opts++)
 		if (opts->long_name && strlen(opts->long_name) == len &&
 		    strncmp(opts->long_name, name, len) == 0)
 			return opts;
@@ -17,7 +23,7 @@ static const ut_opt *find_long(const ut_opt *opts, const char *name, size_t len)
 
 static const ut_opt *find_short(const ut_opt *opts, char c)
 {
-	for (; opts->kind != UT_OPT_REST || opts->long_name || opts->target; opts++)
+	for (; !is_end(opts); opts++)
 		if (opts->short_name == c)
 			return opts;
 	return NULL;
@@ -25,7 +31,7 @@ static const ut_opt *find_short(const ut_opt *opts, char c)
 
 static const ut_opt *find_rest(const ut_opt *opts)
 {
-	for (; opts->kind != UT_OPT_REST || opts->long_name || opts->target; opts++)
+	for (; !is_end(opts); opts++)
 		if (opts->kind == UT_OPT_REST)
 			return opts;
 	return NULL;
@@ -36,7 +42,7 @@ static void help(const ut_cli_command *cmd, const ut_opt *all)
 	const ut_opt *o;
 
 	printf("usage: untangle %s %s\n\n%s\n\noptions:\n", cmd->name, cmd->usage, cmd->summary);
-	for (o = all; o->kind != UT_OPT_REST || o->long_name || o->target; o++) {
+	for (o = all; !is_end(o); o++) {
 		char left[64];
 
 		if (o->kind == UT_OPT_REST)
@@ -69,7 +75,7 @@ int ut_cli_parse(const ut_cli_command *cmd, const ut_opt *opts, ut_cli_common *c
 	bool only_rest = false;
 	int a;
 
-	for (i = 0; opts && (opts[i].kind != UT_OPT_REST || opts[i].long_name || opts[i].target) &&
+	for (i = 0; opts && !is_end(&opts[i]) &&
 		    n < 59; i++)
 		all[n++] = opts[i];
 	all[n++] = (ut_opt){UT_OPT_FLAG, 0, "json", NULL, "machine output (JSON) on stdout", &common->json};

@@ -330,6 +330,13 @@ done:
 	return rc;
 }
 
+/* 1 when fn's first parameter is Python's explicit self or cls, which callers do not pass. */
+static size_t self_params(const ut_fn *fn)
+{
+	return fn->nparams && fn->file->lang == UT_LANG_PYTHON &&
+	       ut_is_self(fn->file, fn->params[0]);
+}
+
 static const ut_fn *find_helper(const ut_walker *w, const ut_file *f, const ut_syn *call,
 				size_t nargs)
 {
@@ -340,14 +347,10 @@ static const ut_fn *find_helper(const ut_walker *w, const ut_file *f, const ut_s
 		return NULL;
 	for (fn = ut_index_fn(w->ix, f->src.ptr + nm->start, nm->end - nm->start); fn;
 	     fn = fn->next_same_name) {
-		size_t np = fn->nparams;
+		size_t np = fn->nparams - self_params(fn);
 
 		if (fn->is_test || !fn->body)
 			continue;
-		if (np && fn->file->lang == UT_LANG_PYTHON &&
-		    (ut_text_is(fn->file, fn->params[0], "self") ||
-		     ut_text_is(fn->file, fn->params[0], "cls")))
-			np--;
 		if (np == nargs)
 			return fn;
 		if (!best && np >= nargs)
@@ -361,14 +364,11 @@ static int inline_helper(ut_walker *w, ut_env *env, const ut_file *f, const ut_s
 {
 	const ut_syn *args = ut_call_args(call), *c;
 	ut_env callee;
-	size_t i, p = 0, saved_depth = w->depth;
+	size_t i, p = self_params(fn), saved_depth = w->depth;
 	const char *saved_via = w->via;
 	int rc = 0;
 
 	ut_env_init(&callee, NULL, fn->file, fn->cls);
-	if (fn->nparams && fn->file->lang == UT_LANG_PYTHON &&
-	    (ut_text_is(fn->file, fn->params[0], "self") || ut_text_is(fn->file, fn->params[0], "cls")))
-		p = 1;
 	for (c = args ? args->first : NULL; c && rc == 0; c = c->next) {
 		ut_val v;
 

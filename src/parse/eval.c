@@ -52,6 +52,13 @@ bool ut_text_in(const ut_file *f, const ut_syn *n, const char *const *set)
 	return false;
 }
 
+bool ut_is_self(const ut_file *f, const ut_syn *n)
+{
+	static const char *const names[] = {"self", "this", "cls", NULL};
+
+	return ut_text_in(f, n, names);
+}
+
 const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n)
 {
 	size_t len = n->end - n->start, i, j = 0;
@@ -462,7 +469,7 @@ static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *
 		return unresolved(f, n);
 	pname = f->src.ptr + prop->start;
 	plen = prop->end - prop->start;
-	if (ut_text_is(f, obj, "self") || ut_text_is(f, obj, "this") || ut_text_is(f, obj, "cls")) {
+	if (ut_is_self(f, obj)) {
 		def = class_const(ix, env_class(env), pname, plen);
 	} else if (ut_syn_is(obj, UT_R_IDENT)) {
 		const ut_cls *k = ut_index_class(ix, f->src.ptr + obj->start, obj->end - obj->start);

@@ -13,11 +13,6 @@ static const char *text_dup(ut_index *ix, const ut_file *f, const ut_syn *n)
 	return ut_arena_strndup(&ix->scratch, f->src.ptr + n->start, n->end - n->start);
 }
 
-static bool is_self(const ut_file *f, const ut_syn *n)
-{
-	return ut_text_is(f, n, "self") || ut_text_is(f, n, "this") || ut_text_is(f, n, "cls");
-}
-
 static int add_const(ut_index *ix, ut_map *scope, ut_file *f, ut_cls *cls, const char *name,
 		     const ut_syn *value, bool global)
 {
@@ -104,7 +99,8 @@ static int index_class(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *outer,
 		if (ut_map_put(&ix->classes, k->name, strlen(k->name), k) < 0)
 			return ut_error_set(UT_ENOMEM, "out of memory");
 	}
-	if (ut_map_put(&ix->classes, (const char *)&k->node, sizeof(k->node), k) < 0)
+	if (ut_map_put(&ix->classes, (const char *)&k->node, sizeof(k->node), k) < 0 ||
+	    ut_vec_push(&ix->all_classes, k) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	return index_node(ix, f, c, k, NULL, depth + 1);
 }
@@ -132,7 +128,7 @@ static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, 
 		const ut_syn *obj = ut_syn_child(target, UT_R_MEMBER_OBJ);
 		const ut_syn *prop = ut_syn_child(target, UT_R_MEMBER_PROP);
 
-		if (obj && prop && is_self(f, obj) && !ut_map_find(&cls->constants,
+		if (obj && prop && ut_is_self(f, obj) && !ut_map_find(&cls->constants,
 			f->src.ptr + prop->start, prop->end - prop->start, NULL))
 			rc = add_const(ix, &cls->constants, f, cls, text_dup(ix, f, prop), value,
 				       false);

@@ -71,7 +71,8 @@ typedef struct {
 	ut_arena scratch;      /* index entries */
 	UT_VEC(ut_file *) files;
 	ut_map fns;            /* name -> ut_fn* chain */
-	ut_map classes;        /* name -> ut_cls* chain */
+	ut_map classes;        /* name -> ut_cls* chain, and node -> ut_cls* */
+	UT_VEC(ut_cls *) all_classes; /* every class, to release their constant maps */
 	ut_map globals;        /* name -> ut_const_def*, or &ut_ambiguous when defined twice */
 	ut_diags *diags;
 	const char *root;
@@ -138,6 +139,8 @@ const ut_syn *ut_arg_expr(const ut_syn *arg);
 /* Text equality helpers. */
 bool ut_text_is(const ut_file *f, const ut_syn *n, const char *s);
 bool ut_text_in(const ut_file *f, const ut_syn *n, const char *const *set);
+/* The receiver names an object's own members: self, this, cls. */
+bool ut_is_self(const ut_file *f, const ut_syn *n);
 
 /* The action walker. */
 typedef struct {

@@ -86,9 +86,8 @@ static const char *title_of(jsctx *c, jsuite *s, const ut_syn *call)
 		if (!ut_syn_is(a, UT_R_ARG))
 			continue;
 		v = ut_eval(c->d->ix, &s->env, c->file, ut_arg_expr(a));
-		if (v.kind == UT_V_STR)
-			return ut_arena_strndup(c->d->ix->arena, v.s, v.n);
-		if (v.kind == UT_V_UNRES)
+		/* an unresolved title is shown as written */
+		if (v.kind == UT_V_STR || v.kind == UT_V_UNRES)
 			return ut_arena_strndup(c->d->ix->arena, v.s, v.n);
 		return ut_compact_text(c->d->ix, c->file, a);
 	}

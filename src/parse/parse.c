@@ -75,17 +75,9 @@ static void driver_dispose(driver *dr)
 		free(f->path);
 		free(f);
 	}
-	/* class constant maps live in index entries */
-	for (i = 0; i < dr->ix.classes.cap; i++) {
-		ut_map_slot *s = &dr->ix.classes.slots[i];
-
-		if (s->hash && s->klen == sizeof(void *)) {
-			ut_cls *k = s->value;
-
-			if (s->key == (const char *)&k->node)
-				ut_map_dispose(&k->constants);
-		}
-	}
+	for (i = 0; i < dr->ix.all_classes.n; i++)
+		ut_map_dispose(&dr->ix.all_classes.v[i]->constants);
+	ut_vec_free(&dr->ix.all_classes);
 	ut_vec_free(&dr->ix.files);
 	ut_map_dispose(&dr->ix.fns);
 	ut_map_dispose(&dr->ix.classes);

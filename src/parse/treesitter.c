@@ -431,7 +431,6 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 				  "(tree-sitter 0.20.7 fails at 65,535 levels)", path);
 		goto done;
 	}
-	ts_parser_reset(ts->parser);
 	tree = ts_parser_parse_string(ts->parser, NULL, src, (uint32_t)len);
 	if (!tree) {
 		rc = ut_error_set(UT_EINPUT, "%s: the parser gave up (time limit)", path);
