@@ -16,7 +16,11 @@ def page_change(driver, timeout=5):
     """
     old_page = driver.find_element(By.TAG_NAME, "html")
     yield
-    WebDriverWait(driver, timeout, poll_frequency=0.05).until(EC.staleness_of(old_page))
+    wait = WebDriverWait(driver, timeout, poll_frequency=0.05)
+    wait.until(EC.staleness_of(old_page))
+    # elements of a page that is still loading can vanish under the next command
+    # ("Node with given id does not belong to the document")
+    wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
 class LoginPage:
