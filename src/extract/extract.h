@@ -1,0 +1,65 @@
+/* extract.h: candidate dependencies from the suite model (thesis 5.2.1): sub-use string
+ * analysis (Alg. 4) and the original-order baseline, and the value statistics behind the
+ * dependency-free value filter (5.2.2.1). */
+#ifndef UT_EXTRACT_H
+#define UT_EXTRACT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "graph/graph.h"
+#include "model/suite.h"
+#include "util/map.h"
+
+/* How the tests of a suite use one string value. */
+typedef struct {
+	const char *value;    /* borrowed from the suite */
+	size_t users;         /* tests that use it anywhere (submitted values included) */
+	size_t submitters;    /* tests that submit it */
+	size_t setup_users;   /* tests that use it only in setup code */
+	long first_submitter; /* the earliest test that submits it, or -1 */
+	bool everywhere;      /* used by every test: dependency-free, dropped automatically */
+	bool ignored;         /* listed in values.ignore */
+} ut_value_stat;
+
+typedef struct {
+	ut_value_stat *v; /* ranked: most users first, then most submitters, then by value */
+	size_t n;
+	ut_map index; /* value -> ut_value_stat * */
+	size_t ntests;
+} ut_value_stats;
+
+/* Counts every value of the suite. `ignore` are the configured values.ignore. */
+int ut_value_stats_build(ut_value_stats *out, const ut_suite *s, const char *const *ignore,
+			 size_t nignore);
+void ut_value_stats_dispose(ut_value_stats *st);
+/* The statistics of one value, or NULL. */
+const ut_value_stat *ut_value_stats_get(const ut_value_stats *st, const char *value);
+/* Whether the value filter drops the value (everywhere or ignored). */
+bool ut_value_dropped(const ut_value_stat *v);
+
+/* A graph holding the suite's tests in original order and no edges. */
+int ut_graph_from_suite(ut_graph **out, const ut_suite *s);
+
+typedef struct {
+	/* Values not paired at all (NULL: none). Used to keep huge suites linear when a
+	 * dependency-free value would connect every pair of tests. */
+	bool (*skip)(const char *value, void *ctx);
+	void *ctx;
+} ut_extract_opts;
+
+typedef struct {
+	size_t edges;       /* edges added */
+	size_t pairs;       /* (edge, value) pairs visited */
+	size_t skipped;     /* values not paired because of opts.skip */
+} ut_extract_stats;
+
+/* Thesis Alg. 4: an edge later -> earlier for every value the later test uses anywhere
+ * that the earlier test submitted, carrying those values. Output-sensitive: built from an
+ * index of value to submitting tests, never by comparing every pair of tests. */
+int ut_extract_string(ut_graph *g, const ut_suite *s, const ut_extract_opts *opts,
+		      ut_extract_stats *stats);
+/* The baseline: every later test depends on every earlier one (n(n-1)/2 edges). */
+int ut_extract_order(ut_graph *g, ut_extract_stats *stats);
+
+#endif

@@ -1,0 +1,358 @@
+/* graph.c: the dependency graph: tests, edges keyed by (dependent, dependee), closures. */
+#include "graph/graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/map.h"
+#include "util/banned.h"
+
+static const char *const status_names[] = {"candidate", "manifest", "false"};
+static const char *const origin_names[] = {"string-analysis", "original-order", "recovered",
+					    "recovered-disconnected", "declared"};
+
+const char *ut_edge_status_name(ut_edge_status s)
+{
+	return (unsigned)s < 3 ? status_names[s] : "?";
+}
+
+const char *ut_edge_origin_name(ut_edge_origin o)
+{
+	return (unsigned)o < 5 ? origin_names[o] : "?";
+}
+
+static int parse_name(const char *name, const char *const *names, int n, int *out)
+{
+	int i;
+
+	for (i = 0; name && i < n; i++) {
+		if (!strcmp(name, names[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	return ut_error_set(UT_EINPUT, "unknown name '%s'", name ? name : "");
+}
+
+int ut_edge_status_parse(const char *name, ut_edge_status *out)
+{
+	int v = 0, rc = parse_name(name, status_names, 3, &v);
+
+	*out = (ut_edge_status)v;
+	return rc;
+}
+
+int ut_edge_origin_parse(const char *name, ut_edge_origin *out)
+{
+	int v = 0, rc = parse_name(name, origin_names, 5, &v);
+
+	*out = (ut_edge_origin)v;
+	return rc;
+}
+
+typedef struct {
+	ut_map map;
+} intern_table;
+
+int ut_graph_new(ut_graph **out, size_t ntests)
+{
+	ut_graph *g = calloc(1, sizeof(*g));
+	intern_table *t = NULL;
+
+	*out = NULL;
+	if (!g)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	ut_arena_init(&g->arena);
+	g->ntests = ntests;
+	g->tests = ntests ? ut_arena_alloc(&g->arena, ntests * sizeof(*g->tests)) : NULL;
+	t = ut_arena_alloc(&g->arena, sizeof(*t));
+	if ((ntests && !g->tests) || !t) {
+		ut_graph_free(g);
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < ntests; i++)
+		g->tests[i].duration_s = -1;
+	g->intern_ = t;
+	*out = g;
+	return 0;
+}
+
+void ut_graph_free(ut_graph *g)
+{
+	size_t i;
+
+	if (!g)
+		return;
+	for (i = 0; i < g->edges.n; i++)
+		ut_vec_free(&g->edges.v[i].evidence);
+	ut_vec_free(&g->edges);
+	if (g->intern_)
+		ut_map_dispose(&((intern_table *)g->intern_)->map);
+	free(g->keys);
+	free(g->slots);
+	ut_arena_dispose(&g->arena);
+	free(g);
+}
+
+const char *ut_graph_intern(ut_graph *g, const char *s)
+{
+	intern_table *t = g->intern_;
+	size_t n = strlen(s);
+	char *copy = ut_map_get(&t->map, s, n);
+
+	if (copy)
+		return copy;
+	copy = ut_arena_strndup(&g->arena, s, n);
+	if (!copy || ut_map_put(&t->map, copy, n, copy) < 0)
+		return NULL;
+	return copy;
+}
+
+int ut_graph_set_test(ut_graph *g, size_t index, const char *id, const char *name,
+		      const char *file, unsigned line, unsigned end_line)
+{
+	ut_graph_test *t;
+
+	if (index >= g->ntests)
+		return ut_error_set(UT_EINPUT, "test index %zu out of range", index);
+	t = &g->tests[index];
+	t->id = ut_arena_strdup(&g->arena, id ? id : "");
+	t->name = ut_arena_strdup(&g->arena, name ? name : "");
+	t->file = ut_arena_strdup(&g->arena, file ? file : "");
+	t->line = line;
+	t->end_line = end_line;
+	if (!t->id || !t->name || !t->file)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	return 0;
+}
+
+static uint64_t edge_key(uint32_t dependent, uint32_t dependee)
+{
+	return ((uint64_t)dependent << 32) | dependee;
+}
+
+static size_t key_slot(uint64_t key, size_t cap)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdULL;
+	key ^= key >> 33;
+	return (size_t)key & (cap - 1);
+}
+
+/* Open addressing; slots[i] == 0 means empty, otherwise edge index + 1. */
+static int table_grow(ut_graph *g)
+{
+	size_t cap = g->cap ? g->cap * 2 : 64, i;
+	uint64_t *keys = calloc(cap, sizeof(*keys));
+	uint32_t *slots = calloc(cap, sizeof(*slots));
+
+	if (!keys || !slots) {
+		free(keys);
+		free(slots);
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < g->cap; i++) {
+		size_t s;
+
+		if (!g->slots[i])
+			continue;
+		s = key_slot(g->keys[i], cap);
+		while (slots[s])
+			s = (s + 1) & (cap - 1);
+		slots[s] = g->slots[i];
+		keys[s] = g->keys[i];
+	}
+	free(g->keys);
+	free(g->slots);
+	g->keys = keys;
+	g->slots = slots;
+	g->cap = cap;
+	return 0;
+}
+
+ut_edge *ut_graph_find(ut_graph *g, uint32_t dependent, uint32_t dependee)
+{
+	uint64_t key = edge_key(dependent, dependee);
+	size_t s;
+
+	if (!g->cap)
+		return NULL;
+	for (s = key_slot(key, g->cap); g->slots[s]; s = (s + 1) & (g->cap - 1)) {
+		if (g->keys[s] == key)
+			return &g->edges.v[g->slots[s] - 1];
+	}
+	return NULL;
+}
+
+int ut_graph_add(ut_graph *g, uint32_t dependent, uint32_t dependee, ut_edge_origin origin,
+		 ut_edge **out)
+{
+	uint64_t key = edge_key(dependent, dependee);
+	ut_edge e;
+	size_t s;
+
+	*out = NULL;
+	if (dependent >= g->ntests || dependee >= dependent)
+		return ut_error_set(UT_EINPUT, "edge %u -> %u goes against the original order",
+				    dependent, dependee);
+	*out = ut_graph_find(g, dependent, dependee);
+	if (*out)
+		return 0;
+	if ((g->edges.n + 1) * 2 > g->cap && table_grow(g) < 0)
+		return UT_ENOMEM;
+	memset(&e, 0, sizeof(e));
+	e.dependent = dependent;
+	e.dependee = dependee;
+	e.status = UT_EDGE_CANDIDATE;
+	e.origin = origin;
+	if (ut_vec_push(&g->edges, e) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (s = key_slot(key, g->cap); g->slots[s]; s = (s + 1) & (g->cap - 1))
+		;
+	g->keys[s] = key;
+	g->slots[s] = (uint32_t)g->edges.n;
+	*out = &g->edges.v[g->edges.n - 1];
+	return 0;
+}
+
+int ut_graph_add_value(ut_graph *g, ut_edge *e, const char *value, bool setup)
+{
+	const char *v = ut_graph_intern(g, value);
+	ut_edge_value *grown;
+	uint32_t i;
+
+	if (!v)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (i = 0; i < e->nvalues; i++) {
+		if (e->values[i].value == v) {
+			e->values[i].setup = e->values[i].setup && setup;
+			return 0;
+		}
+	}
+	/* Arena arrays grow by doubling at powers of two; few edges carry many values. */
+	if ((e->nvalues & (e->nvalues - 1)) == 0) {
+		size_t cap = e->nvalues ? (size_t)e->nvalues * 2 : 1;
+
+		grown = ut_arena_alloc(&g->arena, cap * sizeof(*grown));
+		if (!grown)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+		if (e->nvalues)
+			memcpy(grown, e->values, e->nvalues * sizeof(*grown));
+		e->values = grown;
+	}
+	e->values[e->nvalues].value = v;
+	e->values[e->nvalues].setup = setup;
+	e->nvalues++;
+	return 0;
+}
+
+int ut_graph_add_evidence(ut_edge *e, long run_id)
+{
+	size_t i;
+
+	for (i = 0; i < e->evidence.n; i++) {
+		if (e->evidence.v[i] == run_id)
+			return 0;
+	}
+	if (ut_vec_push(&e->evidence, run_id) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	return 0;
+}
+
+long ut_graph_test_index(const ut_graph *g, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < g->ntests; i++) {
+		if (!strcmp(g->tests[i].id, id))
+			return (long)i;
+	}
+	return -1;
+}
+
+bool ut_edge_active(const ut_edge *e)
+{
+	return !e->filtered_by && e->status != UT_EDGE_FALSE;
+}
+
+static bool keep_active(const ut_edge *e, void *ctx)
+{
+	(void)ctx;
+	return ut_edge_active(e);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int ut_adjacency_build(ut_adjacency *adj, const ut_graph *g,
+		       bool (*keep)(const ut_edge *e, void *ctx), void *ctx)
+{
+	size_t i, n = g->ntests, total = 0;
+	uint32_t *fill = NULL;
+
+	memset(adj, 0, sizeof(*adj));
+	if (!keep)
+		keep = keep_active;
+	adj->ntests = n;
+	adj->start = calloc(n + 1, sizeof(*adj->start));
+	fill = calloc(n + 1, sizeof(*fill));
+	if (!adj->start || !fill)
+		goto nomem;
+	for (i = 0; i < g->edges.n; i++) {
+		if (keep(&g->edges.v[i], ctx)) {
+			adj->start[g->edges.v[i].dependent + 1]++;
+			total++;
+		}
+	}
+	for (i = 0; i < n; i++)
+		adj->start[i + 1] += adj->start[i];
+	adj->deps = malloc((total ? total : 1) * sizeof(*adj->deps));
+	if (!adj->deps)
+		goto nomem;
+	memcpy(fill, adj->start, (n + 1) * sizeof(*fill));
+	for (i = 0; i < g->edges.n; i++) {
+		const ut_edge *e = &g->edges.v[i];
+
+		if (keep(e, ctx))
+			adj->deps[fill[e->dependent]++] = e->dependee;
+	}
+	for (i = 0; i < n; i++)
+		qsort(adj->deps + adj->start[i], adj->start[i + 1] - adj->start[i],
+		      sizeof(*adj->deps), cmp_u32);
+	free(fill);
+	return 0;
+nomem:
+	free(fill);
+	ut_adjacency_dispose(adj);
+	return ut_error_set(UT_ENOMEM, "out of memory");
+}
+
+void ut_adjacency_dispose(ut_adjacency *adj)
+{
+	if (!adj)
+		return;
+	free(adj->start);
+	free(adj->deps);
+	memset(adj, 0, sizeof(*adj));
+}
+
+int ut_adjacency_closure(const ut_adjacency *adj, unsigned char *in)
+{
+	size_t i;
+	uint32_t k;
+
+	/* Prerequisites always come earlier in the original order, so one pass from the
+	 * last test down reaches every transitive prerequisite. */
+	for (i = adj->ntests; i-- > 0;) {
+		if (!in[i])
+			continue;
+		for (k = adj->start[i]; k < adj->start[i + 1]; k++)
+			in[adj->deps[k]] = 1;
+	}
+	return 0;
+}

@@ -1,0 +1,119 @@
+/* graph.h: the test dependency graph (DESIGN.md "Data model"): the tests, in original
+ * order, and edges `dependent -> dependee` with their status, origin, values, filter
+ * verdict and evidence. Candidates, validation, the stored graph and every report use it.
+ *
+ * Tests are referred to by their index in the original order. Everything a graph holds
+ * (strings included) lives in its own arena, so a graph outlives the suite it came from. */
+#ifndef UT_GRAPH_H
+#define UT_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/arena.h"
+#include "util/vec.h"
+
+typedef enum { UT_EDGE_CANDIDATE, UT_EDGE_MANIFEST, UT_EDGE_FALSE } ut_edge_status;
+
+typedef enum {
+	UT_ORIGIN_STRING,       /* string-analysis */
+	UT_ORIGIN_ORDER,        /* original-order */
+	UT_ORIGIN_RECOVERED,    /* recovered (thesis Alg. 5) */
+	UT_ORIGIN_DISCONNECTED, /* recovered-disconnected (thesis Alg. 6) */
+	UT_ORIGIN_DECLARED      /* declared by the user */
+} ut_edge_origin;
+
+typedef struct {
+	const char *value;
+	bool setup; /* submitted only by the dependee's setup code, or used only in the
+	             * dependent's setup code: weighed apart from the tests' own values */
+} ut_edge_value;
+
+typedef struct {
+	uint32_t dependent, dependee; /* test indices; dependee < dependent in original order */
+	ut_edge_status status;
+	ut_edge_origin origin;
+	ut_edge_value *values; /* arena; the values that caused a string-analysis edge */
+	uint32_t nvalues;
+	const char *filtered_by; /* "values", "verb", "dobj", "noun", or NULL: kept */
+	const char *reason;      /* why the filter removed it, or why the status changed */
+	UT_VEC(long) evidence;   /* run ids that proved the status */
+} ut_edge;
+
+typedef struct {
+	const char *id, *name, *file;
+	unsigned line, end_line;
+	double duration_s; /* < 0: unknown */
+	bool flaky;        /* did not pass every time in the original order: left out */
+} ut_graph_test;
+
+typedef struct {
+	ut_arena arena;
+	ut_graph_test *tests;
+	size_t ntests;
+	UT_VEC(ut_edge) edges;
+	const char *commit; /* NULL when unknown */
+	struct {
+		const char *strategy; /* NULL until validated */
+		long schedules_run, test_executions;
+		double wall_s;
+	} stats;
+	/* private: (dependent, dependee) -> edge index + 1 */
+	uint64_t *keys;
+	uint32_t *slots;
+	size_t cap;
+	void *intern_; /* value string -> interned copy */
+} ut_graph;
+
+const char *ut_edge_status_name(ut_edge_status s);
+const char *ut_edge_origin_name(ut_edge_origin o);
+/* 0 and the enum value, or UT_EINPUT for an unknown name. */
+int ut_edge_status_parse(const char *name, ut_edge_status *out);
+int ut_edge_origin_parse(const char *name, ut_edge_origin *out);
+
+/* An empty graph with room for ntests tests (filled by the caller through
+ * ut_graph_set_test). */
+int ut_graph_new(ut_graph **out, size_t ntests);
+void ut_graph_free(ut_graph *g);
+/* Copies the strings into the graph's arena. */
+int ut_graph_set_test(ut_graph *g, size_t index, const char *id, const char *name,
+		      const char *file, unsigned line, unsigned end_line);
+
+/* The edge dependent -> dependee, or NULL. The pointer is valid until the next add. */
+ut_edge *ut_graph_find(ut_graph *g, uint32_t dependent, uint32_t dependee);
+/* Adds dependent -> dependee with the given origin and status candidate, or returns the
+ * existing edge. *out is valid until the next add. UT_EINPUT when dependee is not before
+ * dependent or an index is out of range. */
+int ut_graph_add(ut_graph *g, uint32_t dependent, uint32_t dependee, ut_edge_origin origin,
+		 ut_edge **out);
+/* Appends a value to an edge (the string is copied unless already interned by the
+ * caller through ut_graph_intern). Duplicates are ignored; a setup mark is cleared when
+ * the value is seen outside setup code. */
+int ut_graph_add_value(ut_graph *g, ut_edge *e, const char *value, bool setup);
+/* A copy of s in the graph's arena, the same pointer for equal strings. */
+const char *ut_graph_intern(ut_graph *g, const char *s);
+int ut_graph_add_evidence(ut_edge *e, long run_id);
+/* The index of the test with this id, or -1. */
+long ut_graph_test_index(const ut_graph *g, const char *id);
+
+/* Whether the edge counts as a prerequisite now: not filtered and not false. */
+bool ut_edge_active(const ut_edge *e);
+
+/* A per-test adjacency view of the active edges, rebuilt on demand. */
+typedef struct {
+	uint32_t *start; /* ntests + 1 offsets into deps */
+	uint32_t *deps;  /* dependee indices, ascending per test */
+	size_t ntests;
+} ut_adjacency;
+
+/* Builds the prerequisites of every test from the edges for which keep(e, ctx) is true
+ * (ut_edge_active when keep is NULL). */
+int ut_adjacency_build(ut_adjacency *adj, const ut_graph *g,
+		       bool (*keep)(const ut_edge *e, void *ctx), void *ctx);
+void ut_adjacency_dispose(ut_adjacency *adj);
+/* Marks in `in` (ntests bytes, zeroed by the caller) every transitive prerequisite of the
+ * tests already marked. */
+int ut_adjacency_closure(const ut_adjacency *adj, unsigned char *in);
+
+#endif

@@ -1,0 +1,331 @@
+/* graph_json.c: graph.json, written with util/jsonw and read with the cJSON adapter. */
+#include "graph/graph_json.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "json/json.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include "util/map.h"
+#include "util/banned.h"
+
+#define GRAPH_VERSION 1
+#define GRAPH_MAX_BYTES (1024u * 1024u * 1024u)
+
+static void write_test(ut_jsonw *w, const ut_graph *g, size_t i)
+{
+	const ut_graph_test *t = &g->tests[i];
+
+	ut_jsonw_obj_begin(w);
+	ut_jsonw_key(w, "id");
+	ut_jsonw_str(w, t->id);
+	ut_jsonw_key(w, "name");
+	ut_jsonw_str(w, t->name);
+	ut_jsonw_key(w, "file");
+	ut_jsonw_str(w, t->file);
+	ut_jsonw_key(w, "line");
+	ut_jsonw_int(w, t->line);
+	ut_jsonw_key(w, "index");
+	ut_jsonw_int(w, (long long)i);
+	ut_jsonw_key(w, "duration_s");
+	if (t->duration_s >= 0)
+		ut_jsonw_double(w, t->duration_s);
+	else
+		ut_jsonw_null(w);
+	if (t->flaky) {
+		ut_jsonw_key(w, "flaky");
+		ut_jsonw_bool(w, true);
+	}
+	ut_jsonw_obj_end(w);
+}
+
+static void write_edge(ut_jsonw *w, const ut_graph *g, const ut_edge *e)
+{
+	uint32_t k;
+	size_t i;
+	bool any_setup = false;
+
+	ut_jsonw_obj_begin(w);
+	ut_jsonw_key(w, "dependent");
+	ut_jsonw_str(w, g->tests[e->dependent].id);
+	ut_jsonw_key(w, "dependee");
+	ut_jsonw_str(w, g->tests[e->dependee].id);
+	ut_jsonw_key(w, "status");
+	ut_jsonw_str(w, ut_edge_status_name(e->status));
+	ut_jsonw_key(w, "origin");
+	ut_jsonw_str(w, ut_edge_origin_name(e->origin));
+	ut_jsonw_key(w, "values");
+	ut_jsonw_arr_begin(w);
+	for (k = 0; k < e->nvalues; k++) {
+		ut_jsonw_str(w, e->values[k].value);
+		any_setup = any_setup || e->values[k].setup;
+	}
+	ut_jsonw_arr_end(w);
+	if (any_setup) {
+		ut_jsonw_key(w, "setup_values");
+		ut_jsonw_arr_begin(w);
+		for (k = 0; k < e->nvalues; k++) {
+			if (e->values[k].setup)
+				ut_jsonw_str(w, e->values[k].value);
+		}
+		ut_jsonw_arr_end(w);
+	}
+	if (e->filtered_by) {
+		ut_jsonw_key(w, "filtered_by");
+		ut_jsonw_str(w, e->filtered_by);
+	}
+	if (e->reason) {
+		ut_jsonw_key(w, "reason");
+		ut_jsonw_str(w, e->reason);
+	}
+	ut_jsonw_key(w, "evidence");
+	ut_jsonw_arr_begin(w);
+	for (i = 0; i < e->evidence.n; i++)
+		ut_jsonw_int(w, e->evidence.v[i]);
+	ut_jsonw_arr_end(w);
+	ut_jsonw_obj_end(w);
+}
+
+void ut_graph_write_members(ut_jsonw *w, const ut_graph *g)
+{
+	size_t i;
+
+	ut_jsonw_key(w, "tests");
+	ut_jsonw_arr_begin(w);
+	for (i = 0; i < g->ntests; i++)
+		write_test(w, g, i);
+	ut_jsonw_arr_end(w);
+	ut_jsonw_key(w, "edges");
+	ut_jsonw_arr_begin(w);
+	for (i = 0; i < g->edges.n; i++)
+		write_edge(w, g, &g->edges.v[i]);
+	ut_jsonw_arr_end(w);
+}
+
+int ut_graph_write_json(ut_buf *out, const ut_graph *g)
+{
+	ut_jsonw w;
+
+	ut_jsonw_init(&w, out, true);
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "version");
+	ut_jsonw_int(&w, GRAPH_VERSION);
+	ut_jsonw_key(&w, "commit");
+	ut_jsonw_str(&w, g->commit);
+	ut_graph_write_members(&w, g);
+	ut_jsonw_key(&w, "stats");
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "strategy");
+	ut_jsonw_str(&w, g->stats.strategy);
+	ut_jsonw_key(&w, "schedules_run");
+	ut_jsonw_int(&w, g->stats.schedules_run);
+	ut_jsonw_key(&w, "test_executions");
+	ut_jsonw_int(&w, g->stats.test_executions);
+	ut_jsonw_key(&w, "wall_s");
+	ut_jsonw_double(&w, g->stats.wall_s);
+	ut_jsonw_obj_end(&w);
+	ut_jsonw_obj_end(&w);
+	ut_buf_putc(out, '\n');
+	return out->failed ? ut_error_set(UT_ENOMEM, "graph too large to write") : 0;
+}
+
+typedef struct {
+	const char *path, *text;
+	size_t len;
+} reader;
+
+static int bad(const reader *r, const char *key, const char *fmt, const char *what)
+{
+	return ut_error_set(UT_EINPUT, "%s:%u: %s%s", r->path,
+			    ut_json_key_line(r->text, r->len, key), fmt, what ? what : "");
+}
+
+static const char *get_str(const ut_json *obj, const char *key)
+{
+	const ut_json *v = ut_json_get(obj, key);
+
+	return v && ut_json_is_string(v) ? ut_json_string(v) : NULL;
+}
+
+static int read_tests(ut_graph **out, const reader *r, const ut_json *tests, ut_map *ids)
+{
+	const ut_json *t;
+	size_t n = 0, i = 0;
+	int rc;
+
+	for (t = ut_json_first(tests); t; t = ut_json_next(t))
+		n++;
+	rc = ut_graph_new(out, n);
+	if (rc < 0)
+		return rc;
+	for (t = ut_json_first(tests); t; t = ut_json_next(t), i++) {
+		const char *id = get_str(t, "id");
+		const ut_json *line = ut_json_get(t, "line"), *dur = ut_json_get(t, "duration_s");
+		const ut_json *flaky = ut_json_get(t, "flaky");
+
+		if (!ut_json_is_object(t) || !id)
+			return bad(r, "tests", "'tests' entries need a string 'id'", NULL);
+		rc = ut_graph_set_test(*out, i, id, get_str(t, "name"), get_str(t, "file"),
+				       line && ut_json_is_number(line) ? (unsigned)ut_json_number(line) : 0,
+				       0);
+		if (rc < 0)
+			return rc;
+		if (dur && ut_json_is_number(dur) && ut_json_number(dur) >= 0)
+			(*out)->tests[i].duration_s = ut_json_number(dur);
+		(*out)->tests[i].flaky = flaky && ut_json_true(flaky);
+		if (ut_map_get(ids, (*out)->tests[i].id, strlen((*out)->tests[i].id)))
+			return bad(r, id, "duplicate test id ", id);
+		if (ut_map_put(ids, (*out)->tests[i].id, strlen((*out)->tests[i].id), (void *)(i + 1)) < 0)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static int read_edge(ut_graph *g, const reader *r, const ut_json *e, const ut_map *ids)
+{
+	const char *a = get_str(e, "dependent"), *b = get_str(e, "dependee");
+	const char *status = get_str(e, "status"), *origin = get_str(e, "origin");
+	const char *filtered = get_str(e, "filtered_by"), *reason = get_str(e, "reason");
+	const ut_json *v;
+	size_t ia, ib;
+	ut_edge *edge;
+	ut_edge_status st;
+	ut_edge_origin og;
+	int rc;
+
+	if (!a || !b)
+		return bad(r, "edges", "'edges' entries need 'dependent' and 'dependee'", NULL);
+	ia = (size_t)ut_map_get(ids, a, strlen(a));
+	ib = (size_t)ut_map_get(ids, b, strlen(b));
+	if (!ia)
+		return bad(r, a, "edge names an unknown test ", a);
+	if (!ib)
+		return bad(r, b, "edge names an unknown test ", b);
+	if (ut_edge_status_parse(status ? status : "candidate", &st) < 0)
+		return bad(r, "status", "unknown edge status ", status);
+	if (ut_edge_origin_parse(origin ? origin : "string-analysis", &og) < 0)
+		return bad(r, "origin", "unknown edge origin ", origin);
+	rc = ut_graph_add(g, (uint32_t)(ia - 1), (uint32_t)(ib - 1), og, &edge);
+	if (rc < 0)
+		return bad(r, a, "edge against the original order from ", a);
+	edge->status = st;
+	if (filtered) {
+		static const char *const known[] = {"values", "verb", "dobj", "noun"};
+		size_t i;
+
+		for (i = 0; i < 4 && strcmp(filtered, known[i]); i++)
+			;
+		if (i == 4)
+			return bad(r, "filtered_by", "unknown filter ", filtered);
+		edge->filtered_by = known[i];
+	}
+	if (reason && !(edge->reason = ut_arena_strdup(&g->arena, reason)))
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (v = ut_json_first(ut_json_get(e, "values")); v; v = ut_json_next(v)) {
+		if (ut_json_is_string(v) && (rc = ut_graph_add_value(g, edge, ut_json_string(v), false)) < 0)
+			return rc;
+	}
+	for (v = ut_json_first(ut_json_get(e, "setup_values")); v; v = ut_json_next(v)) {
+		const char *sv = ut_json_string(v);
+		uint32_t k;
+
+		for (k = 0; sv && k < edge->nvalues; k++)
+			edge->values[k].setup = edge->values[k].setup || !strcmp(edge->values[k].value, sv);
+	}
+	for (v = ut_json_first(ut_json_get(e, "evidence")); v; v = ut_json_next(v)) {
+		if (ut_json_is_number(v) && (rc = ut_graph_add_evidence(edge, (long)ut_json_number(v))) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int ut_graph_read_json(ut_graph **out, const char *text, size_t len, const char *path)
+{
+	reader r = {path, text, len};
+	ut_json *doc = NULL;
+	ut_map ids = UT_MAP_INIT;
+	const ut_json *v, *e, *stats;
+	ut_graph *g = NULL;
+	int rc;
+
+	*out = NULL;
+	rc = ut_json_parse(&doc, text, len, path);
+	if (rc < 0)
+		goto done;
+	if (!ut_json_is_object(doc)) {
+		rc = bad(&r, "", "a graph must be a JSON object", NULL);
+		goto done;
+	}
+	v = ut_json_get(doc, "version");
+	if (!v || !ut_json_is_number(v) || ut_json_number(v) != GRAPH_VERSION) {
+		rc = bad(&r, "version", "unsupported graph version (this untangle reads version 1)",
+			 NULL);
+		goto done;
+	}
+	v = ut_json_get(doc, "tests");
+	if (!v || !ut_json_is_array(v)) {
+		rc = bad(&r, "tests", "'tests' must be an array", NULL);
+		goto done;
+	}
+	rc = read_tests(&g, &r, v, &ids);
+	if (rc < 0)
+		goto done;
+	v = ut_json_get(doc, "edges");
+	if (v && !ut_json_is_array(v)) {
+		rc = bad(&r, "edges", "'edges' must be an array", NULL);
+		goto done;
+	}
+	for (e = v ? ut_json_first(v) : NULL; e; e = ut_json_next(e)) {
+		rc = read_edge(g, &r, e, &ids);
+		if (rc < 0)
+			goto done;
+	}
+	if (get_str(doc, "commit"))
+		g->commit = ut_arena_strdup(&g->arena, get_str(doc, "commit"));
+	stats = ut_json_get(doc, "stats");
+	if (stats && ut_json_is_object(stats)) {
+		if (get_str(stats, "strategy"))
+			g->stats.strategy = ut_arena_strdup(&g->arena, get_str(stats, "strategy"));
+		if ((v = ut_json_get(stats, "schedules_run")) && ut_json_is_number(v))
+			g->stats.schedules_run = (long)ut_json_number(v);
+		if ((v = ut_json_get(stats, "test_executions")) && ut_json_is_number(v))
+			g->stats.test_executions = (long)ut_json_number(v);
+		if ((v = ut_json_get(stats, "wall_s")) && ut_json_is_number(v))
+			g->stats.wall_s = ut_json_number(v);
+	}
+	*out = g;
+	g = NULL;
+done:
+	ut_graph_free(g);
+	ut_map_dispose(&ids);
+	ut_json_free(doc);
+	return rc;
+}
+
+int ut_graph_load(ut_graph **out, const char *path)
+{
+	ut_buf text = UT_BUF_INIT;
+	int rc;
+
+	*out = NULL;
+	if (!ut_fs_exists(path))
+		return ut_error_set(UT_ENOTFOUND, "%s: no graph yet (run 'untangle detect')", path);
+	rc = ut_fs_read(&text, path, GRAPH_MAX_BYTES);
+	if (rc == 0)
+		rc = ut_graph_read_json(out, text.ptr ? text.ptr : "", text.len, path);
+	ut_buf_dispose(&text);
+	return rc;
+}
+
+int ut_graph_save(const ut_graph *g, const char *path)
+{
+	ut_buf out = UT_BUF_INIT;
+	int rc = ut_graph_write_json(&out, g);
+
+	if (rc == 0)
+		rc = ut_fs_write_atomic(path, out.ptr, out.len);
+	ut_buf_dispose(&out);
+	return rc;
+}
