@@ -177,6 +177,7 @@ typedef struct {
 	ut_suite *suite;
 	ut_diags *diags;
 	const char *framework; /* preset from the configuration, or NULL */
+	ut_map ids;            /* ids of the tests appended so far (values unused) */
 } ut_discover;
 
 int ut_java_discover(ut_discover *d);

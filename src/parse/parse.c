@@ -29,14 +29,12 @@ int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char
 {
 	ut_test t;
 	ut_arena *a = &d->suite->arena;
-	size_t i;
 
-	for (i = 0; i < d->suite->tests.n; i++)
-		if (strcmp(d->suite->tests.v[i].id, id) == 0) {
-			ut_diags_add(d->diags, UT_DIAG_WARNING, f->rel, node->line,
-				     "test '%s' is defined twice; the first definition is kept", id);
-			return 0;
-		}
+	if (ut_map_find(&d->ids, id, strlen(id), NULL)) {
+		ut_diags_add(d->diags, UT_DIAG_WARNING, f->rel, node->line,
+			     "test '%s' is defined twice; the first definition is kept", id);
+		return 0;
+	}
 	memset(&t, 0, sizeof(t));
 	t.id = ut_arena_strdup(a, id);
 	t.name = ut_arena_strdup(a, name);
@@ -52,7 +50,9 @@ int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char
 		ut_diags_add(d->diags, UT_DIAG_WARNING, f->rel, node->line,
 			     "test '%s' nests deeper than %d levels; the rest is not analysed", id,
 			     UT_MAX_WALK_DEPTH);
-	return ut_vec_push(&d->suite->tests, t) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+	if (ut_vec_push(&d->suite->tests, t) < 0 || ut_map_put(&d->ids, t.id, strlen(t.id), NULL) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	return 0;
 }
 
 typedef struct {
@@ -179,11 +179,13 @@ static int discover(driver *dr, ut_suite *suite, const ut_parse_opts *opts)
 	d.suite = suite;
 	d.diags = dr->diags;
 	d.framework = opts ? opts->framework : NULL;
+	memset(&d.ids, 0, sizeof(d.ids));
 	rc = ut_java_discover(&d);
 	if (rc == 0)
 		rc = ut_python_discover(&d);
 	if (rc == 0)
 		rc = ut_js_discover(&d);
+	ut_map_dispose(&d.ids);
 	return rc;
 }
 
