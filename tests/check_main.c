@@ -5,6 +5,7 @@
 Suite *util_suite(void);
 Suite *config_suite(void);
 Suite *parse_suite(void);
+Suite *nlp_suite(void);
 
 int main(void)
 {
@@ -13,6 +14,7 @@ int main(void)
 
 	srunner_add_suite(sr, config_suite());
 	srunner_add_suite(sr, parse_suite());
+	srunner_add_suite(sr, nlp_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
