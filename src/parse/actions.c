@@ -74,7 +74,7 @@ static bool recv_has_call(const ut_file *f, const ut_syn *recv, const char *cons
 		if (nm && ut_text_in(f, nm, names))
 			return true;
 	}
-	for (c = recv->first; c; c = c->next)
+	for (c = ut_syn_first(recv); c; c = ut_syn_next(c))
 		if (!ut_syn_is(c, UT_R_CALL_ARGS) && recv_has_call(f, c, names))
 			return true;
 	return false;
@@ -106,7 +106,7 @@ static const ut_syn *first_arg(const ut_syn *args)
 {
 	const ut_syn *c;
 
-	for (c = args ? args->first : NULL; c; c = c->next)
+	for (c = args ? ut_syn_first(args) : NULL; c; c = ut_syn_next(c))
 		if (ut_syn_is(c, UT_R_ARG))
 			return c;
 	return NULL;
@@ -158,7 +158,7 @@ static int emit(ut_walker *w, const ut_file *f, const ut_syn *n, ut_action_kind 
 
 	memset(&a, 0, sizeof(a));
 	a.kind = kind;
-	a.line = w->depth ? w->site_line : n->line;
+	a.line = w->depth ? w->site_line : ut_syn_line(f->tree, n);
 	a.file = strcmp(where->rel, w->test_file) == 0 ? NULL : where->rel;
 	a.setup = w->setup;
 	a.via = w->depth ? w->via : NULL;
@@ -219,7 +219,7 @@ static int collect_assert(ut_walker *w, ut_env *env, const ut_file *f, const ut_
 
 	if (depth > UT_MAX_EVAL_DEPTH)
 		return 0;
-	for (c = n->first; c && rc == 0; c = c->next) {
+	for (c = ut_syn_first(n); c && rc == 0; c = ut_syn_next(c)) {
 		if (ut_syn_is(c, UT_R_CALL)) {
 			ut_action_kind k = classify(w->ix, f, c);
 
@@ -248,7 +248,7 @@ static int collect_args(ut_walker *w, ut_env *env, const ut_file *f, const ut_sy
 	bool first = true;
 	int rc = 0;
 
-	for (c = args ? args->first : NULL; c && rc == 0; c = c->next) {
+	for (c = args ? ut_syn_first(args) : NULL; c && rc == 0; c = ut_syn_next(c)) {
 		const ut_syn *e;
 		ut_val v;
 
@@ -262,7 +262,7 @@ static int collect_args(ut_walker *w, ut_env *env, const ut_file *f, const ut_sy
 			continue;
 		}
 		/* find_element("id", "x"): the first string names the strategy */
-		if (kind == UT_ACT_LOCATE && first && ut_syn_is(e, UT_R_STR) && c->next &&
+		if (kind == UT_ACT_LOCATE && first && ut_syn_is(e, UT_R_STR) && ut_syn_next(c) &&
 		    ut_syn_is(args, UT_R_CALL_ARGS) && f->lang == UT_LANG_PYTHON) {
 			first = false;
 			continue;
@@ -301,7 +301,7 @@ static int locate_from_node(ut_walker *w, const ut_val *v)
 	/* only a locator object (By.id("x")); an element found earlier was counted there */
 	if (recv && in_set(ut_compact_text(w->ix, v->file, recv), locate_recv)) {
 		rc = collect_args(w, &scope, v->file, ut_call_args(n), UT_ACT_LOCATE, &values, &unres);
-	} else if (ut_syn_is(n, UT_R_SEQ) && n->first && is_by_member(v->file, n->first)) {
+	} else if (ut_syn_is(n, UT_R_SEQ) && ut_syn_first(n) && is_by_member(v->file, ut_syn_first(n))) {
 		rc = collect_args(w, &scope, v->file, n, UT_ACT_LOCATE, &values, &unres);
 	} else {
 		goto done;
@@ -369,7 +369,7 @@ static int inline_helper(ut_walker *w, ut_env *env, const ut_file *f, const ut_s
 	int rc = 0;
 
 	ut_env_init(&callee, NULL, fn->file, fn->cls);
-	for (c = args ? args->first : NULL; c && rc == 0; c = c->next) {
+	for (c = args ? ut_syn_first(args) : NULL; c && rc == 0; c = ut_syn_next(c)) {
 		ut_val v;
 
 		if (!ut_syn_is(c, UT_R_ARG))
@@ -397,7 +397,7 @@ static int inline_helper(ut_walker *w, ut_env *env, const ut_file *f, const ut_s
 			const ut_syn *nm = ut_call_name(call);
 
 			w->site_file = f;
-			w->site_line = call->line;
+			w->site_line = ut_syn_line(f->tree, call);
 			w->via = fn->cls && fn->cls->name[0]
 					 ? ut_arena_printf(w->ix->arena, "%s.%s", fn->cls->name, fn->name)
 					 : ut_arena_strndup(w->ix->arena, f->src.ptr + nm->start,
@@ -427,7 +427,7 @@ static size_t count_positional(const ut_syn *args)
 	const ut_syn *c;
 	size_t n = 0;
 
-	for (c = args ? args->first : NULL; c; c = c->next)
+	for (c = args ? ut_syn_first(args) : NULL; c; c = ut_syn_next(c))
 		if (ut_syn_is(c, UT_R_ARG) && !ut_syn_is(c, UT_R_ARG_KW))
 			n++;
 	return n;
@@ -452,7 +452,7 @@ static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 	if (rc < 0)
 		goto done;
 	w->cur_file = f;
-	w->cur_line = call->line;
+	w->cur_line = ut_syn_line(f->tree, call);
 	if (kind == UT_ACT_OTHER && !ut_syn_is(call, UT_R_NEW)) {
 		fn = find_helper(w, f, call, count_positional(args));
 		if (fn && !on_stack(w, fn) && w->depth < UT_MAX_INLINE_DEPTH) {
@@ -520,7 +520,7 @@ static int walk_node(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 		if (rc == 0 && !w->in_assert)
 			rc = emit(w, f, n, UT_ACT_ASSERT, &values, &none);
 		ut_vec_free(&values);
-	} else if (ut_syn_is(n, UT_R_SEQ) && n->first && is_by_member(f, n->first)) {
+	} else if (ut_syn_is(n, UT_R_SEQ) && ut_syn_first(n) && is_by_member(f, ut_syn_first(n))) {
 		strvec values = {0}, unres = {0};
 
 		rc = collect_args(w, env, f, n, UT_ACT_LOCATE, &values, &unres);
@@ -541,7 +541,7 @@ static int walk_children(ut_walker *w, ut_env *env, const ut_file *f, const ut_s
 	const ut_syn *c;
 	int rc = 0;
 
-	for (c = n ? n->first : NULL; c && rc == 0; c = c->next)
+	for (c = n ? ut_syn_first(n) : NULL; c && rc == 0; c = ut_syn_next(c))
 		rc = walk_node(w, env, f, c);
 	return rc;
 }

@@ -97,9 +97,9 @@ const ut_syn *ut_arg_expr(const ut_syn *arg)
 {
 	int guard = 0;
 
-	while (arg && !(arg->roles & VALUE_ROLES) && arg->first && !arg->first->next &&
+	while (arg && !(arg->roles & VALUE_ROLES) && ut_syn_first(arg) && !ut_syn_next(ut_syn_first(arg)) &&
 	       guard++ < 8)
-		arg = arg->first;
+		arg = ut_syn_first(arg);
 	return arg;
 }
 
@@ -293,14 +293,14 @@ static ut_val eval_str(const ut_index *ix, const ut_env *env, const ut_file *f,
 			fstring |= s[i] == 'f' || s[i] == 'F';
 		}
 	}
-	for (c = n->first; c; c = c->next) {
+	for (c = ut_syn_first(n); c; c = ut_syn_next(c)) {
 		if (ut_syn_is(c, UT_R_STR_TEXT)) {
 			uint32_t pos = c->start;
 			const ut_syn *e;
 
 			parts = true;
 			/* escapes nested in the fragment (Python) are decoded in place */
-			for (e = c->first; e; e = e->next) {
+			for (e = ut_syn_first(c); e; e = ut_syn_next(e)) {
 				if (!ut_syn_is(e, UT_R_STR_ESC))
 					continue;
 				put_capped(&b, f->src.ptr + pos, e->start - pos);
@@ -351,7 +351,7 @@ static ut_val eval_concat(const ut_index *ix, const ut_env *env, const ut_file *
 	ut_val v;
 
 	ut_buf_init(&b, UT_MAX_VALUE_LEN * 2);
-	for (c = n->first; c; c = c->next) {
+	for (c = ut_syn_first(n); c; c = ut_syn_next(c)) {
 		ut_val part;
 
 		if (!ut_syn_is(c, UT_R_CONCAT_PART))
@@ -534,7 +534,7 @@ static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f
 		const ut_syn *c, *only = NULL;
 		int count = 0;
 
-		for (c = n->first; c; c = c->next)
+		for (c = ut_syn_first(n); c; c = ut_syn_next(c))
 			if (c->roles & VALUE_ROLES) {
 				only = c;
 				count++;

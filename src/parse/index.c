@@ -39,7 +39,7 @@ static void collect_params(ut_fn *fn, const ut_syn *n, int depth)
 {
 	const ut_syn *c;
 
-	for (c = n->first; c && depth < 8; c = c->next) {
+	for (c = ut_syn_first(n); c && depth < 8; c = ut_syn_next(c)) {
 		if (ut_syn_is(c, UT_R_PARAM)) {
 			if (fn->nparams < sizeof(fn->params) / sizeof(fn->params[0]))
 				fn->params[fn->nparams++] = c;
@@ -143,11 +143,11 @@ static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut
 	int rc = 0;
 
 	if (depth > UT_MAX_WALK_DEPTH) {
-		ut_diags_add(ix->diags, UT_DIAG_WARNING, f->rel, n->line,
+		ut_diags_add(ix->diags, UT_DIAG_WARNING, f->rel, ut_syn_line(f->tree, n),
 			     "nesting deeper than %d levels is not analysed", UT_MAX_WALK_DEPTH);
 		return 0;
 	}
-	for (c = n->first; c && rc == 0; c = c->next) {
+	for (c = ut_syn_first(n); c && rc == 0; c = ut_syn_next(c)) {
 		if (ut_syn_is(c, UT_R_CLASS)) {
 			rc = index_class(ix, f, c, cls, depth);
 		} else if (ut_syn_is(c, UT_R_FUNC)) {
@@ -166,7 +166,7 @@ static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut
 			if (strncmp(t, "package", 7) == 0)
 				t += 7;
 			f->package = ut_arena_strndup(&ix->scratch, t, strcspn(t, ";"));
-		} else if (c->first) {
+		} else if (ut_syn_first(c)) {
 			rc = index_node(ix, f, c, cls, fn, depth + 1);
 		}
 	}

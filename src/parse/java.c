@@ -45,7 +45,7 @@ static const ut_syn *annotation(const ut_index *ix, const ut_file *f, const ut_s
 	const ut_syn *c;
 	size_t len = strlen(name);
 
-	for (c = n->first; c; c = c->next) {
+	for (c = ut_syn_first(n); c; c = ut_syn_next(c)) {
 		const char *dn;
 		size_t dl;
 
@@ -90,7 +90,7 @@ static long number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, co
 {
 	const ut_syn *args = a ? ut_syn_child(a, UT_R_DECO_ARGS) : NULL, *c;
 
-	for (c = args ? args->first : NULL; c; c = c->next) {
+	for (c = args ? ut_syn_first(args) : NULL; c; c = ut_syn_next(c)) {
 		const ut_syn *v = NULL;
 		ut_env env;
 		ut_val val;
@@ -127,7 +127,7 @@ static const char *framework_of(const ut_index *ix, const ut_file *f)
 	const ut_syn *c;
 	const char *fw = "junit4";
 
-	for (c = f->tree->root->first; c; c = c->next) {
+	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
 		const char *t;
 
 		if (!ut_syn_is(c, UT_R_IMPORT))
@@ -185,7 +185,7 @@ static int collect_class(ut_discover *d, const ut_file *f, ut_cls *k, const char
 	jc.cls = k;
 	jc.file = f;
 	jc.framework = fw;
-	for (c = k->node->first; c; c = c->next) {
+	for (c = ut_syn_first(k->node); c; c = ut_syn_next(c)) {
 		ut_fn *fn;
 		const ut_syn *t;
 		jmethod m;
@@ -244,7 +244,7 @@ static int collect_file(ut_discover *d, const ut_file *f, const ut_syn *n, jclas
 	const ut_syn *c;
 	int rc = 0;
 
-	for (c = n->first; c && rc == 0 && depth < 32; c = c->next) {
+	for (c = ut_syn_first(n); c && rc == 0 && depth < 32; c = ut_syn_next(c)) {
 		if (ut_syn_is(c, UT_R_CLASS)) {
 			ut_cls *k = ut_index_class_of(d->ix, f, c);
 
@@ -252,7 +252,7 @@ static int collect_file(ut_discover *d, const ut_file *f, const ut_syn *n, jclas
 				rc = collect_class(d, f, k, fw, out);
 			if (rc == 0)
 				rc = collect_file(d, f, c, out, fw, depth + 1);
-		} else if (!ut_syn_is(c, UT_R_FUNC) && c->first) {
+		} else if (!ut_syn_is(c, UT_R_FUNC) && ut_syn_first(c)) {
 			rc = collect_file(d, f, c, out, fw, depth + 1);
 		}
 	}
@@ -309,7 +309,7 @@ static int walk_hooks(ut_discover *d, ut_walker *w, const ut_cls *k, const char 
 	if (super_first)
 		rc = walk_hooks(d, w, super, kinds, super_first, depth + 1);
 	for (h = 0; kinds[h] && rc == 0; h++)
-		for (c = k->node->first; c && rc == 0; c = c->next) {
+		for (c = ut_syn_first(k->node); c && rc == 0; c = ut_syn_next(c)) {
 			ut_fn *fn;
 
 			if (!ut_syn_is(c, UT_R_FUNC) || !(fn = ut_index_fn_of(d->ix, k->file, c)))
@@ -366,7 +366,7 @@ static int emit_suite(ut_discover *d, const ut_cls *suite, jclasses *all, int de
 			       name_start(suite->node, UT_R_CLASS_NAME));
 	if (!a)
 		return 0;
-	for (c = ut_syn_find(a, UT_R_CLASSREF, 0); c && rc == 0; c = c->next) {
+	for (c = ut_syn_find(a, UT_R_CLASSREF, 0); c && rc == 0; c = ut_syn_next(c)) {
 		const char *ref;
 		const char *dot;
 		size_t len;
@@ -392,7 +392,8 @@ static int emit_suite(ut_discover *d, const ut_cls *suite, jclasses *all, int de
 		} else if ((k = ut_index_class(d->ix, dot, strlen(dot))) != NULL) {
 			rc = emit_suite(d, k, all, depth + 1);
 		} else {
-			ut_diags_add(d->diags, UT_DIAG_WARNING, suite->file->rel, c->line,
+			ut_diags_add(d->diags, UT_DIAG_WARNING, suite->file->rel,
+				     ut_syn_line(suite->file->tree, c),
 				     "suite class '%s' is not among the analysed sources", dot);
 		}
 	}
@@ -428,7 +429,7 @@ int ut_java_discover(ut_discover *d)
 
 		if (f->lang != UT_LANG_JAVA || !f->test_file)
 			continue;
-		for (c = f->tree->root->first; c && rc == 0; c = c->next) {
+		for (c = ut_syn_first(f->tree->root); c && rc == 0; c = ut_syn_next(c)) {
 			ut_cls *k = ut_syn_is(c, UT_R_CLASS) ? ut_index_class_of(d->ix, f, c) : NULL;
 
 			if (k && (class_has(d->ix, k, "SuiteClasses") ||

@@ -67,7 +67,7 @@ static const ut_syn *func_arg(const ut_syn *call)
 {
 	const ut_syn *args = ut_call_args(call), *a, *last = NULL;
 
-	for (a = args ? args->first : NULL; a; a = a->next) {
+	for (a = args ? ut_syn_first(args) : NULL; a; a = ut_syn_next(a)) {
 		const ut_syn *e = ut_arg_expr(a);
 
 		if (e && ut_syn_is(e, UT_R_FUNC))
@@ -80,7 +80,7 @@ static const char *title_of(jsctx *c, jsuite *s, const ut_syn *call)
 {
 	const ut_syn *args = ut_call_args(call), *a;
 
-	for (a = args ? args->first : NULL; a; a = a->next) {
+	for (a = args ? ut_syn_first(args) : NULL; a; a = ut_syn_next(a)) {
 		ut_val v;
 
 		if (!ut_syn_is(a, UT_R_ARG))
@@ -178,7 +178,7 @@ static int scan(jsctx *c, jsuite *s, const ut_syn *n, int depth)
 		return 0;
 	if (ut_syn_is(n, UT_R_CALL))
 		return scan_call(c, s, n, depth);
-	for (ch = n->first; ch && rc == 0; ch = ch->next) {
+	for (ch = ut_syn_first(n); ch && rc == 0; ch = ut_syn_next(ch)) {
 		if (ut_syn_is(ch, UT_R_CALL)) {
 			rc = scan_call(c, s, ch, depth);
 		} else if (ut_syn_is(ch, UT_R_ASSIGN)) {
@@ -293,7 +293,7 @@ static const char *framework_of(const ut_discover *d, const ut_file *f)
 
 	if (d->framework)
 		return d->framework;
-	for (c = f->tree->root->first; c; c = c->next) {
+	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
 		if (!ut_syn_is(c, UT_R_IMPORT) && !ut_syn_is(c, UT_R_ASSIGN) && !ut_syn_is(c, UT_R_CALL))
 			continue;
 		if (memmem(f->src.ptr + c->start, c->end - c->start, "@jest/globals", 13) ||

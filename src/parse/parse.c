@@ -31,7 +31,7 @@ int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char
 	ut_arena *a = &d->suite->arena;
 
 	if (ut_map_find(&d->ids, id, strlen(id), NULL)) {
-		ut_diags_add(d->diags, UT_DIAG_WARNING, f->rel, node->line,
+		ut_diags_add(d->diags, UT_DIAG_WARNING, f->rel, ut_syn_line(f->tree, node),
 			     "test '%s' is defined twice; the first definition is kept", id);
 		return 0;
 	}
@@ -39,15 +39,15 @@ int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char
 	t.id = ut_arena_strdup(a, id);
 	t.name = ut_arena_strdup(a, name);
 	t.file = f->rel;
-	t.line = node->line;
-	t.end_line = node->end_line;
+	t.line = ut_syn_line(f->tree, node);
+	t.end_line = ut_syn_end_line(f->tree, node);
 	t.index = d->suite->tests.n;
 	t.language = f->lang == UT_LANG_TSX ? UT_LANG_TYPESCRIPT : f->lang;
 	t.framework = framework;
 	if (!t.id || !t.name || ut_walker_finish(w, &t, a) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	if (w->truncated)
-		ut_diags_add(d->diags, UT_DIAG_WARNING, f->rel, node->line,
+		ut_diags_add(d->diags, UT_DIAG_WARNING, f->rel, ut_syn_line(f->tree, node),
 			     "test '%s' nests deeper than %d levels; the rest is not analysed", id,
 			     UT_MAX_WALK_DEPTH);
 	if (ut_vec_push(&d->suite->tests, t) < 0 || ut_map_put(&d->ids, t.id, strlen(t.id), NULL) < 0)

@@ -25,12 +25,12 @@ typedef struct {
 /* Decorators stand before the definition as siblings in the role tree. */
 static size_t decorators_of(const ut_syn *fn_node, const ut_syn **out, size_t max)
 {
-	const ut_syn *c, *parent = fn_node->parent;
+	const ut_syn *c, *parent = ut_syn_parent(fn_node);
 	size_t n = 0;
 
 	if (!parent)
 		return 0;
-	for (c = parent->first; c && c != fn_node; c = c->next) {
+	for (c = ut_syn_first(parent); c && c != fn_node; c = ut_syn_next(c)) {
 		if (ut_syn_is(c, UT_R_DECO)) {
 			if (n < max)
 				out[n++] = c;
@@ -77,7 +77,7 @@ static int add_fixtures(pyctx *p, const ut_file *f, const ut_syn *n, const ut_cl
 {
 	const ut_syn *c;
 
-	for (c = n->first; c; c = c->next) {
+	for (c = ut_syn_first(n); c; c = ut_syn_next(c)) {
 		ut_fn *fn;
 		const char *t = NULL, *nm;
 		fixture fx;
@@ -198,7 +198,7 @@ static int usefixtures(const pyctx *p, const ut_file *f, const ut_syn *node, fxl
 
 		if (!strstr(ut_compact_text(p->d->ix, f, decos[i]), "usefixtures("))
 			continue;
-		for (s = ut_syn_find(decos[i], UT_R_STR, 0); s && rc == 0; s = s->next) {
+		for (s = ut_syn_find(decos[i], UT_R_STR, 0); s && rc == 0; s = ut_syn_next(s)) {
 			ut_env env;
 			ut_val v;
 
@@ -234,7 +234,7 @@ static ut_fn *method(const pyctx *p, const ut_cls *k, const char *name)
 	for (; k && guard < 16; guard++) {
 		const ut_syn *c;
 
-		for (c = k->node->first; c; c = c->next) {
+		for (c = ut_syn_first(k->node); c; c = ut_syn_next(c)) {
 			ut_fn *fn;
 
 			if (ut_syn_is(c, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, k->file, c)) &&
@@ -250,7 +250,7 @@ static ut_fn *module_fn(const pyctx *p, const ut_file *f, const char *name)
 {
 	const ut_syn *c;
 
-	for (c = f->tree->root->first; c; c = c->next) {
+	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
 		ut_fn *fn;
 
 		if (ut_syn_is(c, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, f, c)) && fn->name &&
@@ -349,7 +349,7 @@ static int discover_class(pyctx *p, const ut_file *f, const ut_cls *k, const cha
 		return 0;
 	if (!unittest && (strncmp(k->name, "Test", 4) != 0 || method(p, k, "__init__")))
 		return 0;
-	for (c = k->node->first; c && rc == 0; c = c->next) {
+	for (c = ut_syn_first(k->node); c && rc == 0; c = ut_syn_next(c)) {
 		ut_fn *fn;
 
 		if (ut_syn_is(c, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, f, c)) && fn->name &&
@@ -363,7 +363,7 @@ static int discover_class(pyctx *p, const ut_file *f, const ut_cls *k, const cha
 		qsort(tests.v, tests.n, sizeof(ut_fn *), cmp_fn_name);
 	for (i = 0; i < tests.n && rc == 0; i++)
 		rc = emit_test(p, f, k, tests.v[i], id_prefix, unittest);
-	for (c = k->node->first; c && rc == 0 && !unittest; c = c->next) {
+	for (c = ut_syn_first(k->node); c && rc == 0 && !unittest; c = ut_syn_next(c)) {
 		ut_cls *inner;
 
 		if (ut_syn_is(c, UT_R_CLASS) && (inner = ut_index_class_of(p->d->ix, f, c)))
@@ -378,7 +378,7 @@ static int discover_file(pyctx *p, const ut_file *f)
 	const ut_syn *c;
 	int rc = 0;
 
-	for (c = f->tree->root->first; c && rc == 0; c = c->next) {
+	for (c = ut_syn_first(f->tree->root); c && rc == 0; c = ut_syn_next(c)) {
 		if (ut_syn_is(c, UT_R_FUNC)) {
 			ut_fn *fn = ut_index_fn_of(p->d->ix, f, c);
 
@@ -402,7 +402,7 @@ static void mark_tests(pyctx *p, const ut_file *f)
 	const ut_syn *c, *m;
 
 	/* test functions must never be inlined as helpers, whatever the order */
-	for (c = f->tree->root->first; c; c = c->next) {
+	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
 		ut_fn *fn;
 
 		if (ut_syn_is(c, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, f, c)) && fn->name &&
@@ -410,7 +410,7 @@ static void mark_tests(pyctx *p, const ut_file *f)
 			fn->is_test = true;
 		if (!ut_syn_is(c, UT_R_CLASS))
 			continue;
-		for (m = c->first; m; m = m->next)
+		for (m = ut_syn_first(c); m; m = ut_syn_next(m))
 			if (ut_syn_is(m, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, f, m)) &&
 			    fn->name && strncmp(fn->name, "test", 4) == 0)
 				fn->is_test = true;
@@ -433,7 +433,7 @@ int ut_python_discover(ut_discover *d)
 			continue;
 		rc = add_fixtures(&p, f, f->tree->root, NULL,
 				  strcmp(ut_path_basename(f->rel), "conftest.py") == 0);
-		for (c = f->tree->root->first; c && rc == 0; c = c->next) {
+		for (c = ut_syn_first(f->tree->root); c && rc == 0; c = ut_syn_next(c)) {
 			ut_cls *k = ut_syn_is(c, UT_R_CLASS) ? ut_index_class_of(d->ix, f, c) : NULL;
 
 			if (k)

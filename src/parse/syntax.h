@@ -12,7 +12,6 @@
 #include <stdint.h>
 
 #include "model/lang.h"
-#include "util/arena.h"
 #include "util/diag.h"
 
 typedef enum {
@@ -62,23 +61,26 @@ typedef enum {
 
 #define UT_ROLE(r) ((uint64_t)1 << (r))
 
+/* The nodes of a tree are one array in pre-order (source order): a node's first child
+ * follows it, its next sibling follows its subtree. 24 bytes a node: a test of 30
+ * statements has about 575. */
 typedef struct ut_syn ut_syn;
 struct ut_syn {
 	uint64_t roles;
-	uint32_t start, end;     /* byte range in the source */
-	uint32_t line, end_line; /* 1-based */
-	const char *type;        /* the grammar's node type, for diagnostics */
-	ut_syn *parent, *first, *last, *next;
+	uint32_t start, end; /* byte range in the source */
+	uint32_t size;       /* nodes in the subtree, this one included */
+	uint32_t up;         /* how many nodes back the parent is; 0 for the root */
 };
 
 typedef struct {
-	ut_arena arena;
 	ut_lang lang;
 	const char *path;  /* borrowed */
 	const char *src;   /* borrowed; must outlive the tree */
 	size_t len;
-	ut_syn *root;      /* covers the whole file, no roles */
-	size_t nnodes;
+	ut_syn *root;      /* the array; the root covers the whole file and has no roles */
+	size_t nnodes;     /* nodes below the root */
+	uint32_t *lines;   /* byte offset where each line starts: lines[0] = 0 */
+	size_t nlines;
 	bool has_error;    /* the grammar reported a syntax error */
 	unsigned error_line;
 } ut_syn_tree;
@@ -102,6 +104,24 @@ static inline bool ut_syn_is(const ut_syn *n, ut_role r)
 	return n && (n->roles & UT_ROLE(r)) != 0;
 }
 
+/* First child, next sibling, parent; NULL when there is none. */
+static inline const ut_syn *ut_syn_first(const ut_syn *n)
+{
+	return n->size > 1 ? n + 1 : NULL;
+}
+
+static inline const ut_syn *ut_syn_parent(const ut_syn *n)
+{
+	return n->up ? n - n->up : NULL;
+}
+
+static inline const ut_syn *ut_syn_next(const ut_syn *n)
+{
+	const ut_syn *p = ut_syn_parent(n);
+
+	return p && n + n->size < p + p->size ? n + n->size : NULL;
+}
+
 /* First child with role r, or NULL. */
 const ut_syn *ut_syn_child(const ut_syn *n, ut_role r);
 /* First descendant with role r (depth first, in source order), not looking inside
@@ -115,5 +135,17 @@ static inline const char *ut_syn_text(const ut_syn_tree *t, const ut_syn *n, siz
 }
 /* True when the node's text equals s. */
 bool ut_syn_text_eq(const ut_syn_tree *t, const ut_syn *n, const char *s);
+/* The 1-based line of a byte offset of the source. */
+unsigned ut_syn_line_at(const ut_syn_tree *t, uint32_t offset);
+/* The line the node starts on and the line it ends on. */
+static inline unsigned ut_syn_line(const ut_syn_tree *t, const ut_syn *n)
+{
+	return ut_syn_line_at(t, n->start);
+}
+
+static inline unsigned ut_syn_end_line(const ut_syn_tree *t, const ut_syn *n)
+{
+	return ut_syn_line_at(t, n->end);
+}
 
 #endif

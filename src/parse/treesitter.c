@@ -63,9 +63,8 @@ struct ut_ts {
 };
 
 typedef struct {
-	uint32_t start, end, line, end_line, seq;
+	uint32_t start, end, seq;
 	const void *id;
-	const char *type;
 	uint64_t roles;
 } capture;
 
@@ -198,7 +197,8 @@ void ut_syn_tree_free(ut_syn_tree *t)
 {
 	if (!t)
 		return;
-	ut_arena_dispose(&t->arena);
+	free(t->root);
+	free(t->lines);
 	free(t);
 }
 
@@ -327,54 +327,96 @@ static void check_utf8(const char *path, const char *src, size_t len, ut_diags *
 	}
 }
 
-/* Nests the sorted captures by range into role nodes below t->root. */
+/* Where each line starts, for the line numbers of nodes: counted, then recorded. */
+static int index_lines(ut_syn_tree *t)
+{
+	const char *end = t->src + t->len;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		const char *p = t->src;
+		size_t n = 1;
+
+		for (;;) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+			if (!nl)
+				break;
+			p = nl + 1;
+			if (pass)
+				t->lines[n] = (uint32_t)(p - t->src);
+			n++;
+		}
+		if (pass)
+			break;
+		t->lines = malloc(n * sizeof(*t->lines));
+		if (!t->lines)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+		t->lines[0] = 0;
+		t->nlines = n;
+	}
+	return 0;
+}
+
+/* Nests the sorted captures by range into the node array below the root. */
 static int build(ut_syn_tree *t, capture *caps, size_t n)
 {
-	UT_VEC(ut_syn *) stack = {0};
-	size_t i;
+	UT_VEC(uint32_t) stack = {0};
+	ut_syn *nodes = calloc(n + 1, sizeof(*nodes));
+	size_t i, count = 1;
 	int rc = 0;
 
-	if (ut_vec_push(&stack, t->root) < 0)
-		return ut_error_set(UT_ENOMEM, "out of memory");
+	if (!nodes || ut_vec_push(&stack, 0) < 0) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	nodes[0].end = (uint32_t)t->len;
 	for (i = 0; i < n; i++) {
 		capture *c = &caps[i];
-		ut_syn *node, *parent;
+		ut_syn *node;
+		uint32_t top;
 
 		if (i + 1 < n && caps[i + 1].id == c->id && caps[i + 1].start == c->start &&
 		    caps[i + 1].end == c->end) {
 			caps[i + 1].roles |= c->roles; /* the same node captured twice */
 			continue;
 		}
-		while (stack.n > 1 && stack.v[stack.n - 1]->end <= c->start)
+		/* close the nodes that end before this one: their subtrees are complete; a node
+		 * that is not inside the top of the stack cannot be nested in it either */
+		for (;;) {
+			top = stack.v[stack.n - 1];
+			if (stack.n == 1 || (nodes[top].end > c->start && nodes[top].end >= c->end))
+				break;
+			nodes[top].size = (uint32_t)(count - top);
 			stack.n--;
-		/* a node that is not inside the top of the stack cannot be nested in it */
-		while (stack.n > 1 && stack.v[stack.n - 1]->end < c->end)
-			stack.n--;
-		parent = stack.v[stack.n - 1];
-		node = ut_arena_alloc(&t->arena, sizeof(*node));
-		if (!node) {
-			rc = ut_error_set(UT_ENOMEM, "out of memory");
-			goto done;
 		}
+		node = &nodes[count];
 		node->roles = c->roles;
 		node->start = c->start;
 		node->end = c->end;
-		node->line = c->line;
-		node->end_line = c->end_line;
-		node->type = c->type;
-		node->parent = parent;
-		if (parent->last)
-			parent->last->next = node;
-		else
-			parent->first = node;
-		parent->last = node;
-		t->nnodes++;
-		if (ut_vec_push(&stack, node) < 0) {
+		node->up = (uint32_t)(count - top);
+		if (ut_vec_push(&stack, (uint32_t)count) < 0) {
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
 			goto done;
 		}
+		count++;
+	}
+	while (stack.n > 0) {
+		stack.n--;
+		nodes[stack.v[stack.n]].size = (uint32_t)(count - stack.v[stack.n]);
+	}
+	t->root = nodes;
+	t->nnodes = count - 1;
+	nodes = NULL;
+	/* give back what merged captures did not use */
+	if (count < n + 1) {
+		ut_syn *fit = realloc(t->root, count * sizeof(*fit));
+
+		if (fit)
+			t->root = fit;
 	}
 done:
+	free(nodes);
 	ut_vec_free(&stack);
 	return rc;
 }
@@ -405,19 +447,13 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return ut_error_set(UT_ENOMEM, "out of memory");
-	ut_arena_init(&t->arena);
 	t->lang = lang;
 	t->path = path;
 	t->src = src;
 	t->len = len;
-	t->root = ut_arena_alloc(&t->arena, sizeof(*t->root));
-	if (!t->root) {
-		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	rc = index_lines(t);
+	if (rc < 0)
 		goto done;
-	}
-	t->root->end = (uint32_t)len;
-	t->root->line = 1;
-	t->root->type = "file";
 
 	check_utf8(path, src, len, diags);
 	ts_parser_reset(ts->parser);
@@ -448,7 +484,6 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 			goto done;
 		}
 	}
-	t->root->end_line = ts_node_end_point(root).row + 1;
 	if (ts_node_has_error(root)) {
 		t->has_error = true;
 		t->error_line = first_error_line(root);
@@ -465,10 +500,7 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 		c.end = ts_node_end_byte(node);
 		if (c.end <= c.start || ts_node_is_missing(node))
 			continue;
-		c.line = ts_node_start_point(node).row + 1;
-		c.end_line = ts_node_end_point(node).row + 1;
 		c.id = node.id;
-		c.type = ts_node_type(node);
 		c.roles = lq->capture_roles[m.captures[ci].index];
 		c.seq = (uint32_t)caps.n;
 		if (ut_vec_push(&caps, c) < 0) {
@@ -477,7 +509,7 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 		}
 	}
 	if (ts_query_cursor_did_exceed_match_limit(ts->cursor))
-		ut_diags_add(diags, UT_DIAG_WARNING, path, t->root->end_line,
+		ut_diags_add(diags, UT_DIAG_WARNING, path, ts_node_end_point(root).row + 1,
 			     "nesting too deep to analyse completely; some code is not read");
 	if (caps.n)
 		qsort(caps.v, caps.n, sizeof(capture), cmp_capture);
@@ -497,7 +529,7 @@ const ut_syn *ut_syn_child(const ut_syn *n, ut_role r)
 {
 	const ut_syn *c;
 
-	for (c = n ? n->first : NULL; c; c = c->next)
+	for (c = n ? ut_syn_first(n) : NULL; c; c = ut_syn_next(c))
 		if (ut_syn_is(c, r))
 			return c;
 	return NULL;
@@ -505,24 +537,14 @@ const ut_syn *ut_syn_child(const ut_syn *n, ut_role r)
 
 const ut_syn *ut_syn_find(const ut_syn *n, ut_role r, uint64_t stop)
 {
-	const ut_syn *c = n ? n->first : NULL;
+	const ut_syn *c, *end;
 
-	/* iterative pre-order walk below n */
-	while (c) {
+	if (!n)
+		return NULL;
+	/* the subtree is the array slice after n, in pre-order */
+	for (c = n + 1, end = n + n->size; c < end; c = c->roles & stop ? c + c->size : c + 1)
 		if (ut_syn_is(c, r))
 			return c;
-		if (c->first && !(c->roles & stop)) {
-			c = c->first;
-			continue;
-		}
-		while (c && !c->next) {
-			c = c->parent;
-			if (c == n)
-				return NULL;
-		}
-		if (c)
-			c = c->next;
-	}
 	return NULL;
 }
 
@@ -531,4 +553,20 @@ bool ut_syn_text_eq(const ut_syn_tree *t, const ut_syn *n, const char *s)
 	size_t len = n->end - n->start;
 
 	return strlen(s) == len && memcmp(t->src + n->start, s, len) == 0;
+}
+
+unsigned ut_syn_line_at(const ut_syn_tree *t, uint32_t offset)
+{
+	size_t lo = 0, hi = t->nlines;
+
+	/* the number of lines that start at or before offset */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->lines[mid] <= offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (unsigned)lo;
 }
