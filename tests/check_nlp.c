@@ -90,8 +90,11 @@ START_TEST(lemmas_and_tags)
 	ck_assert_str_eq(i->dobj, "todo");
 	ck_assert(!i->tokens[2].in_wordnet);
 	ck_assert_int_eq(i->tokens[2].tag, UT_NLP_TAG_NOUN);
+	i = an("clears completed todos");
+	ck_assert_uint_eq(i->nnouns, 1);
+	ck_assert_str_eq(i->nouns[0], "todo");
 	/* the same name gives the same analysis */
-	ck_assert_ptr_eq(an("creates a todo"), i);
+	ck_assert_ptr_eq(an("clears completed todos"), i);
 }
 END_TEST
 

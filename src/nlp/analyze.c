@@ -263,6 +263,7 @@ static void tag_word(const ctx *c, size_t i, ut_nlp_token *t)
 		t->lemma = w->verb;
 	} else if (nounish(w)) {
 		t->tag = UT_NLP_TAG_NOUN;
+		t->lemma = w->plain;
 	}
 }
 

@@ -64,6 +64,7 @@ typedef struct {
 	const char *text;
 	const char *noun, *verb, *adj; /* WordNet lemmas, or NULL */
 	bool adv;		       /* WordNet knows it as an adverb */
+	const char *plain; /* the word, or for one WordNet does not know its singular ("todos") */
 	int noun_senses, verb_senses;
 	ut_nlp_wordclass wclass;
 	const char *stop;     /* "stop word", "number" or NULL (suite words aside) */

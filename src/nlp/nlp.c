@@ -197,6 +197,22 @@ static void guess_bases(ut_nlp *nlp, ut_nlp_word *w)
 			w->bases[w->nbases++] = cand[i];
 }
 
+/* The singular of a plural that WordNet does not know ("todos", "repos", "wishlists"),
+ * so that domain nouns match across names; NULL when it does not look plural. */
+static char *singular(ut_nlp *nlp, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 4 || s[n - 1] != 's' || strchr("siu", s[n - 2]))
+		return NULL;
+	if (strcmp(s + n - 3, "ies") == 0)
+		return ut_arena_printf(&nlp->arena, "%.*sy", (int)n - 3, s);
+	if (n > 4 && (strcmp(s + n - 4, "ches") == 0 || strcmp(s + n - 4, "shes") == 0 ||
+		      strcmp(s + n - 3, "xes") == 0 || strcmp(s + n - 4, "sses") == 0))
+		return ut_arena_strndup(&nlp->arena, s, n - 2);
+	return ut_arena_strndup(&nlp->arena, s, n - 1);
+}
+
 static int lookup_word(ut_nlp *nlp, const char *text, ut_nlp_word *w)
 {
 	char lemma[UT_WN_MAXWORD + 1];
@@ -209,6 +225,7 @@ static int lookup_word(ut_nlp *nlp, const char *text, ut_nlp_word *w)
 	else if (w->wclass != UT_NLP_WORD || strlen(text) < 2)
 		w->stop = "stop word";
 	w->bases[w->nbases++] = text;
+	w->plain = text;
 	if (w->stop)
 		return 0;
 	if (ut_wordnet_lemma(text, UT_WN_NOUN, lemma, sizeof(lemma))) {
@@ -229,6 +246,12 @@ static int lookup_word(ut_nlp *nlp, const char *text, ut_nlp_word *w)
 			return UT_ENOMEM;
 	}
 	w->adv = ut_wordnet_lemma(text, UT_WN_ADV, NULL, 0);
+	w->plain = text;
+	if (!w->noun && !w->verb && !w->adj && !w->adv) {
+		w->plain = singular(nlp, text);
+		if (!w->plain)
+			w->plain = text;
+	}
 	if (w->verb && strcmp(w->verb, text) != 0)
 		w->bases[w->nbases++] = w->verb;
 	else if (!w->verb)

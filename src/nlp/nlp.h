@@ -22,8 +22,9 @@ typedef struct ut_nlp ut_nlp;
 
 typedef struct {
 	const char *text;  /* the word as split from the name, lower case */
-	const char *lemma; /* its base form for its tag ("boards" -> "board"); == text when
-			    * WordNet does not know the word */
+	const char *lemma; /* its base form for its tag ("boards" -> "board"); for a word
+			    * WordNet does not know, the word or its singular ("todos" ->
+			    * "todo") */
 	ut_nlp_tag tag;	   /* the name's verb (both words of "log in") is VERB; other words
 			    * are NOUN when WordNet has them as nouns (an adjective that is
 			    * also a noun is ADJ before a noun: "duplicate user") or does
