@@ -1,6 +1,7 @@
-/* treesitter.c: the tree-sitter adapter. Parses a file and turns the captures of our
- * queries (grammars/queries/<language>.scm) into the role tree of syntax.h. This is the
- * only file that includes tree-sitter's header. */
+/* treesitter.c: the tree-sitter adapter. Parses a file, copies the syntax tree into a
+ * flat array, matches our queries (grammars/queries/<language>.scm, see query.h) over it
+ * and keeps the captured nodes as the role tree of syntax.h. This is the only file that
+ * includes tree-sitter's header. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <tree_sitter/api.h>
 #include <unistd.h>
 
+#include "parse/query.h"
 #include "parse/syntax.h"
 #include "util/error.h"
 #include "util/jsonw.h"
@@ -27,46 +29,13 @@ extern const size_t ut_query_java_len, ut_query_python_len, ut_query_javascript_
 
 /* A parse that takes longer than this is given up (pathological input). */
 #define UT_PARSE_TIMEOUT_US (20 * 1000 * 1000)
-/* In-progress query matches kept at once. Without a bound, tree-sitter's query cursor
- * slows down quadratically with nesting depth (100,000 nested brackets ran for hours);
- * ordinary sources never come near it. */
-#define UT_QUERY_MATCH_LIMIT 1024
-
-static const char *const role_names[UT_R__COUNT] = {
-	[UT_R_STR] = "str", [UT_R_STR_TEXT] = "str.text", [UT_R_STR_ESC] = "str.esc",
-	[UT_R_STR_INTERP] = "str.interp", [UT_R_CONCAT] = "concat",
-	[UT_R_CONCAT_PART] = "concat.part", [UT_R_IDENT] = "ident", [UT_R_MEMBER] = "member",
-	[UT_R_MEMBER_OBJ] = "member.obj", [UT_R_MEMBER_PROP] = "member.prop", [UT_R_NUM] = "num",
-	[UT_R_PAREN] = "paren", [UT_R_SEQ] = "seq", [UT_R_ELEM] = "elem", [UT_R_CALL] = "call",
-	[UT_R_CALL_NAME] = "call.name", [UT_R_CALL_RECV] = "call.recv",
-	[UT_R_CALL_ARGS] = "call.args", [UT_R_NEW] = "new", [UT_R_ARG] = "arg",
-	[UT_R_ARG_KW] = "arg.kw", [UT_R_ARG_KW_NAME] = "arg.kw.name",
-	[UT_R_ARG_KW_VALUE] = "arg.kw.value", [UT_R_FUNC] = "func",
-	[UT_R_FUNC_NAME] = "func.name", [UT_R_FUNC_PARAMS] = "func.params",
-	[UT_R_PARAM] = "param", [UT_R_FUNC_BODY] = "func.body", [UT_R_CLASS] = "class",
-	[UT_R_CLASS_NAME] = "class.name", [UT_R_CLASS_SUPER] = "class.super",
-	[UT_R_DECO] = "deco", [UT_R_DECO_NAME] = "deco.name", [UT_R_DECO_ARGS] = "deco.args",
-	[UT_R_ASSIGN] = "assign", [UT_R_ASSIGN_TARGET] = "assign.target",
-	[UT_R_ASSIGN_VALUE] = "assign.value", [UT_R_ASSERT] = "assert",
-	[UT_R_IMPORT] = "import", [UT_R_PACKAGE] = "package", [UT_R_CLASSREF] = "classref",
-};
-
-typedef struct {
-	TSQuery *query;
-	uint64_t *capture_roles; /* capture id -> role bits */
-} lang_query;
 
 struct ut_ts {
 	TSParser *parser;
-	TSQueryCursor *cursor;
-	lang_query q[UT_LANG__COUNT];
+	ut_query *q[UT_LANG__COUNT];
+	UT_VEC(ut_qnode) flat;   /* the file being read, reused from file to file */
+	UT_VEC(uint32_t) stack;
 };
-
-typedef struct {
-	uint32_t start, end, seq;
-	const void *id;
-	uint64_t roles;
-} capture;
 
 static const TSLanguage *grammar(ut_lang lang)
 {
@@ -93,86 +62,46 @@ static const char *query_source(ut_lang lang, size_t *len)
 	}
 }
 
-static const char *query_error_name(TSQueryError e)
+static uint16_t symbol_id(const void *ctx, const char *name, size_t len, bool named)
 {
-	switch (e) {
-	case TSQueryErrorSyntax: return "syntax error";
-	case TSQueryErrorNodeType: return "unknown node type";
-	case TSQueryErrorField: return "unknown field";
-	case TSQueryErrorCapture: return "unknown capture";
-	case TSQueryErrorStructure: return "impossible pattern";
-	default: return "error";
-	}
+	return ts_language_symbol_for_name(ctx, name, (uint32_t)len, named);
 }
 
-static int compile_query(lang_query *lq, ut_lang lang)
+static uint16_t field_id(const void *ctx, const char *name, size_t len)
 {
+	return ts_language_field_id_for_name(ctx, name, (uint32_t)len);
+}
+
+static int compile_query(ut_ts *ts, ut_lang lang)
+{
+	ut_query_grammar g;
 	size_t len;
 	const char *src = query_source(lang, &len);
-	uint32_t err_off = 0, i, n;
-	TSQueryError err = TSQueryErrorNone;
 
-	TSQuery *q = ts_query_new(grammar(lang), src, (uint32_t)len, &err_off, &err);
-
-	if (!q) {
-		unsigned line = 1;
-
-		for (i = 0; i < err_off && i < len; i++)
-			line += src[i] == '\n';
-		return ut_error_set(UT_ERROR, "grammars/queries/%s.scm:%u: %s",
-				    lang == UT_LANG_TSX ? "typescript" : ut_lang_name(lang), line,
-				    query_error_name(err));
-	}
-	n = ts_query_capture_count(q);
-	free(lq->capture_roles);
-	lq->capture_roles = calloc(n ? n : 1, sizeof(uint64_t));
-	if (!lq->capture_roles) {
-		ts_query_delete(q);
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	}
-	for (i = 0; i < n; i++) {
-		uint32_t nlen;
-		const char *name = ts_query_capture_name_for_id(q, i, &nlen);
-		int r;
-
-		for (r = 0; r < UT_R__COUNT; r++)
-			if (strlen(role_names[r]) == nlen && memcmp(role_names[r], name, nlen) == 0)
-				break;
-		if (r == UT_R__COUNT) {
-			ts_query_delete(q);
-			return ut_error_set(UT_ERROR, "query for %s: unknown capture '@%.*s'",
-					    ut_lang_name(lang), (int)nlen, name);
-		}
-		lq->capture_roles[i] = UT_ROLE(r);
-	}
+	g.ctx = grammar(lang);
+	g.symbol = symbol_id;
+	g.field = field_id;
 	/* set only when complete: a failed compilation is retried, never half used */
-	lq->query = q;
-	return 0;
+	return ut_query_new(&ts->q[lang], src, len, &g,
+			    lang == UT_LANG_TSX ? "typescript" : ut_lang_name(lang));
 }
 
 int ut_ts_new(ut_ts **out)
 {
 	ut_ts *ts = calloc(1, sizeof(*ts));
-	int rc = 0;
 
 	*out = NULL;
 	if (!ts)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	ts->parser = ts_parser_new();
-	ts->cursor = ts_query_cursor_new();
-	if (!ts->parser || !ts->cursor) {
-		rc = ut_error_set(UT_ENOMEM, "out of memory");
-		goto done;
+	if (!ts->parser) {
+		ut_ts_free(ts);
+		return ut_error_set(UT_ENOMEM, "out of memory");
 	}
 	ts_parser_set_timeout_micros(ts->parser, UT_PARSE_TIMEOUT_US);
-	ts_query_cursor_set_match_limit(ts->cursor, UT_QUERY_MATCH_LIMIT);
 	/* the queries are compiled on first use (ut_ts_parse): most runs read one language */
-done:
-	if (rc < 0)
-		ut_ts_free(ts);
-	else
-		*out = ts;
-	return rc;
+	*out = ts;
+	return 0;
 }
 
 void ut_ts_free(ut_ts *ts)
@@ -181,13 +110,10 @@ void ut_ts_free(ut_ts *ts)
 
 	if (!ts)
 		return;
-	for (l = 0; l < UT_LANG__COUNT; l++) {
-		if (ts->q[l].query)
-			ts_query_delete(ts->q[l].query);
-		free(ts->q[l].capture_roles);
-	}
-	if (ts->cursor)
-		ts_query_cursor_delete(ts->cursor);
+	for (l = 0; l < UT_LANG__COUNT; l++)
+		ut_query_free(ts->q[l]);
+	ut_vec_free(&ts->flat);
+	ut_vec_free(&ts->stack);
 	if (ts->parser)
 		ts_parser_delete(ts->parser);
 	free(ts);
@@ -232,43 +158,51 @@ static bool parse_survives(TSParser *parser, const char *src, uint32_t len)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-static int cmp_capture(const void *pa, const void *pb)
-{
-	const capture *a = pa, *b = pb;
-
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	if (a->end != b->end)
-		return a->end > b->end ? -1 : 1;
-	if (a->id != b->id)
-		return a->seq < b->seq ? -1 : 1;
-	return 0;
-}
-
-/* Real test code nests a few dozen levels. Queries over trees nested thousands of levels
- * deep take time that grows faster than the square of the depth, so such files are not
- * analysed: the limit keeps a hostile file from stalling a run. */
+/* Real test code nests a few dozen levels. Trees nested thousands of levels deep are
+ * not analysed: the limit keeps a hostile file from stalling a run. */
 #define UT_MAX_TREE_DEPTH 1500
 
-/* The depth of the tree, iteratively; stops counting once past the limit. *line gets the
- * line where the limit was passed. */
-static unsigned tree_depth(TSNode root, unsigned *line)
+/* Copies the tree into ts->flat in pre-order. Returns the line where the nesting passes
+ * UT_MAX_TREE_DEPTH (the tree is not copied then), 0 when it does not, or UT_ENOMEM. */
+static int flatten(ut_ts *ts, TSNode root)
 {
 	TSTreeCursor c = ts_tree_cursor_new(root);
-	unsigned depth = 0, max = 0;
+	unsigned depth = 0;
+	int rc = 0;
 
+	ts->flat.n = 0;
+	ts->stack.n = 0;
 	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&c);
+		ut_qnode q;
+
+		q.roles = 0;
+		q.start = ts_node_start_byte(n);
+		q.end = ts_node_end_byte(n);
+		q.size = 0;
+		q.symbol = ts_node_symbol(n);
+		q.field = ts_tree_cursor_current_field_id(&c);
+		q.named = ts_node_is_named(n);
+		q.missing = ts_node_is_missing(n);
+		if (ut_vec_push(&ts->flat, q) < 0 ||
+		    ut_vec_push(&ts->stack, (uint32_t)(ts->flat.n - 1)) < 0) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			goto done;
+		}
 		if (ts_tree_cursor_goto_first_child(&c)) {
-			if (++depth > max) {
-				max = depth;
-				if (max > UT_MAX_TREE_DEPTH) {
-					*line = ts_node_start_point(ts_tree_cursor_current_node(&c)).row + 1;
-					break;
-				}
+			if (++depth > UT_MAX_TREE_DEPTH) {
+				rc = (int)ts_node_start_point(ts_tree_cursor_current_node(&c)).row + 1;
+				goto done;
 			}
 			continue;
 		}
-		while (!ts_tree_cursor_goto_next_sibling(&c)) {
+		/* close the node and the ancestors it is the last child of */
+		for (;;) {
+			uint32_t open = ts->stack.v[--ts->stack.n];
+
+			ts->flat.v[open].size = (uint32_t)(ts->flat.n - open);
+			if (ts_tree_cursor_goto_next_sibling(&c))
+				break;
 			if (!ts_tree_cursor_goto_parent(&c))
 				goto done;
 			depth--;
@@ -276,7 +210,7 @@ static unsigned tree_depth(TSNode root, unsigned *line)
 	}
 done:
 	ts_tree_cursor_delete(&c);
-	return max;
+	return rc;
 }
 
 /* The first ERROR or MISSING node, iteratively (the tree may be very deep). */
@@ -358,67 +292,58 @@ static int index_lines(ut_syn_tree *t)
 	return 0;
 }
 
-/* Nests the sorted captures by range into the node array below the root. */
-static int build(ut_syn_tree *t, capture *caps, size_t n)
+/* Keeps the captured nodes of the flat tree, nested as in it, as the role tree. Nodes
+ * inserted by error recovery are empty and are left out. */
+static int keep(ut_syn_tree *t, ut_ts *ts)
 {
-	UT_VEC(uint32_t) stack = {0};
-	ut_syn *nodes = calloc(n + 1, sizeof(*nodes));
-	size_t i, count = 1;
-	int rc = 0;
+	const ut_qnode *flat = ts->flat.v;
+	size_t i, n = ts->flat.n, count = 1;
+	ut_syn *nodes;
 
-	if (!nodes || ut_vec_push(&stack, 0) < 0) {
-		rc = ut_error_set(UT_ENOMEM, "out of memory");
-		goto done;
-	}
+	for (i = 0; i < n; i++)
+		count += flat[i].roles && !flat[i].missing && flat[i].end > flat[i].start;
+	nodes = calloc(count, sizeof(*nodes));
+	if (!nodes)
+		return ut_error_set(UT_ENOMEM, "out of memory");
 	nodes[0].end = (uint32_t)t->len;
+	/* the stack holds the kept ancestors as pairs: node index, end of its flat subtree */
+	ts->stack.n = 0;
+	if (ut_vec_push(&ts->stack, 0) < 0 || ut_vec_push(&ts->stack, (uint32_t)n) < 0) {
+		free(nodes);
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	count = 1;
 	for (i = 0; i < n; i++) {
-		capture *c = &caps[i];
-		ut_syn *node;
 		uint32_t top;
 
-		if (i + 1 < n && caps[i + 1].id == c->id && caps[i + 1].start == c->start &&
-		    caps[i + 1].end == c->end) {
-			caps[i + 1].roles |= c->roles; /* the same node captured twice */
+		if (!flat[i].roles || flat[i].missing || flat[i].end <= flat[i].start)
 			continue;
-		}
-		/* close the nodes that end before this one: their subtrees are complete; a node
-		 * that is not inside the top of the stack cannot be nested in it either */
 		for (;;) {
-			top = stack.v[stack.n - 1];
-			if (stack.n == 1 || (nodes[top].end > c->start && nodes[top].end >= c->end))
+			top = ts->stack.v[ts->stack.n - 2];
+			if (ts->stack.n == 2 || i < ts->stack.v[ts->stack.n - 1])
 				break;
 			nodes[top].size = (uint32_t)(count - top);
-			stack.n--;
+			ts->stack.n -= 2;
 		}
-		node = &nodes[count];
-		node->roles = c->roles;
-		node->start = c->start;
-		node->end = c->end;
-		node->up = (uint32_t)(count - top);
-		if (ut_vec_push(&stack, (uint32_t)count) < 0) {
-			rc = ut_error_set(UT_ENOMEM, "out of memory");
-			goto done;
+		nodes[count].roles = flat[i].roles;
+		nodes[count].start = flat[i].start;
+		nodes[count].end = flat[i].end;
+		nodes[count].up = (uint32_t)(count - top);
+		if (ut_vec_push(&ts->stack, (uint32_t)count) < 0 ||
+		    ut_vec_push(&ts->stack, (uint32_t)(i + flat[i].size)) < 0) {
+			free(nodes);
+			return ut_error_set(UT_ENOMEM, "out of memory");
 		}
 		count++;
 	}
-	while (stack.n > 0) {
-		stack.n--;
-		nodes[stack.v[stack.n]].size = (uint32_t)(count - stack.v[stack.n]);
+	for (; ts->stack.n >= 2; ts->stack.n -= 2) {
+		uint32_t open = ts->stack.v[ts->stack.n - 2];
+
+		nodes[open].size = (uint32_t)(count - open);
 	}
 	t->root = nodes;
 	t->nnodes = count - 1;
-	nodes = NULL;
-	/* give back what merged captures did not use */
-	if (count < n + 1) {
-		ut_syn *fit = realloc(t->root, count * sizeof(*fit));
-
-		if (fit)
-			t->root = fit;
-	}
-done:
-	free(nodes);
-	ut_vec_free(&stack);
-	return rc;
+	return 0;
 }
 
 int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, const char *src,
@@ -427,10 +352,6 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 	ut_syn_tree *t = NULL;
 	TSTree *tree = NULL;
 	TSNode root;
-	TSQueryMatch m;
-	uint32_t ci;
-	UT_VEC(capture) caps = {0};
-	lang_query *lq;
 	int rc = 0;
 
 	*out = NULL;
@@ -438,9 +359,8 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 		return ut_error_set(UT_EINPUT, "'%s': unsupported language", path);
 	if (len > UINT32_MAX / 2)
 		return ut_error_set(UT_EINPUT, "'%s' is too large to parse", path);
-	lq = &ts->q[lang];
-	if (!lq->query) {
-		rc = compile_query(lq, lang);
+	if (!ts->q[lang]) {
+		rc = compile_query(ts, lang);
 		if (rc < 0)
 			return rc;
 	}
@@ -473,49 +393,30 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 		goto done;
 	}
 	root = ts_tree_root_node(tree);
-	{
-		unsigned line = 1;
+	rc = flatten(ts, root);
+	if (rc > 0) {
+		unsigned line = (unsigned)rc;
 
-		if (tree_depth(root, &line) > UT_MAX_TREE_DEPTH) {
-			ut_diags_add(diags, UT_DIAG_WARNING, path, line,
-				     "skipped: nesting deeper than %d levels", UT_MAX_TREE_DEPTH);
-			rc = ut_error_set(UT_EINPUT, "%s:%u: nesting deeper than %d levels", path,
-					  line, UT_MAX_TREE_DEPTH);
-			goto done;
-		}
+		ut_diags_add(diags, UT_DIAG_WARNING, path, line,
+			     "skipped: nesting deeper than %d levels", UT_MAX_TREE_DEPTH);
+		rc = ut_error_set(UT_EINPUT, "%s:%u: nesting deeper than %d levels", path, line,
+				  UT_MAX_TREE_DEPTH);
+		goto done;
 	}
+	if (rc < 0)
+		goto done;
 	if (ts_node_has_error(root)) {
 		t->has_error = true;
 		t->error_line = first_error_line(root);
 		ut_diags_add(diags, UT_DIAG_WARNING, path, t->error_line,
 			     "syntax error; the rest of the file is read as far as possible");
 	}
-
-	ts_query_cursor_exec(ts->cursor, lq->query, root);
-	while (ts_query_cursor_next_capture(ts->cursor, &m, &ci)) {
-		TSNode node = m.captures[ci].node;
-		capture c;
-
-		c.start = ts_node_start_byte(node);
-		c.end = ts_node_end_byte(node);
-		if (c.end <= c.start || ts_node_is_missing(node))
-			continue;
-		c.id = node.id;
-		c.roles = lq->capture_roles[m.captures[ci].index];
-		c.seq = (uint32_t)caps.n;
-		if (ut_vec_push(&caps, c) < 0) {
-			rc = ut_error_set(UT_ENOMEM, "out of memory");
-			goto done;
-		}
-	}
-	if (ts_query_cursor_did_exceed_match_limit(ts->cursor))
-		ut_diags_add(diags, UT_DIAG_WARNING, path, ts_node_end_point(root).row + 1,
-			     "nesting too deep to analyse completely; some code is not read");
-	if (caps.n)
-		qsort(caps.v, caps.n, sizeof(capture), cmp_capture);
-	rc = build(t, caps.v, caps.n);
+	/* the syntax tree is copied: give its memory back before the role tree is made */
+	ts_tree_delete(tree);
+	tree = NULL;
+	ut_query_match(ts->q[lang], ts->flat.v, ts->flat.n);
+	rc = keep(t, ts);
 done:
-	ut_vec_free(&caps);
 	if (tree)
 		ts_tree_delete(tree);
 	if (rc < 0)

@@ -1,0 +1,48 @@
+/* query.h: the part of tree-sitter's query language that grammars/queries use
+ * (node patterns, fields, anonymous nodes, wildcards, captures), compiled once per
+ * language and matched in one pass over a flat copy of a syntax tree.
+ *
+ * Matching gives what tree-sitter's query cursor gives: a node gets the roles of every
+ * capture of every match, over all the ways a pattern's children can be matched in
+ * order. It takes time linear in the nodes (a cursor holds every unfinished match: a
+ * list of 2,000 elements holds 2,000 and it had to be capped) and needs no sorting,
+ * because the flat tree is already in source order. Kept apart from tree-sitter: the
+ * adapter (treesitter.c) resolves names and fills the nodes. */
+#ifndef UT_QUERY_H
+#define UT_QUERY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One node of the concrete syntax tree. A tree is an array of them in pre-order: a
+ * node's first child follows it, its next sibling follows its subtree. */
+typedef struct {
+	uint64_t roles;  /* set by ut_query_match: UT_ROLE bits of syntax.h */
+	uint32_t start, end; /* byte range */
+	uint32_t size;   /* nodes in the subtree, this one included */
+	uint16_t symbol; /* the grammar's public symbol; 0xffff for ERROR */
+	uint16_t field;  /* the field it has in its parent, 0 for none */
+	bool named;
+	bool missing;    /* inserted by error recovery, empty */
+} ut_qnode;
+
+/* What the compiler needs from the grammar: ids for names, 0 when unknown. */
+typedef struct {
+	const void *ctx;
+	uint16_t (*symbol)(const void *ctx, const char *name, size_t len, bool named);
+	uint16_t (*field)(const void *ctx, const char *name, size_t len);
+} ut_query_grammar;
+
+typedef struct ut_query ut_query;
+
+/* Compiles query text for a grammar. Errors (UT_ERROR, with the message set) name
+ * grammars/queries/<name>.scm and the line. *out belongs to the caller. */
+int ut_query_new(ut_query **out, const char *src, size_t len, const ut_query_grammar *g,
+		 const char *name);
+void ut_query_free(ut_query *q);
+
+/* ORs into nodes[i].roles the roles every match captures in the tree of n nodes. */
+void ut_query_match(const ut_query *q, ut_qnode *nodes, size_t n);
+
+#endif
