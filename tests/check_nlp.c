@@ -374,6 +374,8 @@ START_TEST(hostile_names)
 	free(big);
 	an("\xff\xfe\x80 caf\xc3\xa9 \xe2\x80\x99\xe2\x80");
 	an("'s 'add' ''board");
+	ck_assert_int_eq(ut_nlp_analyze(nlp, NULL, &info), 0);
+	ck_assert_uint_eq(info->ntokens, 0);
 }
 END_TEST
 

@@ -381,9 +381,12 @@ done:
 
 int ut_nlp_analyze(ut_nlp *nlp, const char *name, const ut_name_info **out)
 {
-	ut_name_info *info = ut_map_get(&nlp->names, name, strlen(name));
+	ut_name_info *info = NULL;
 	int rc = 0;
 
+	if (!name)
+		name = "";
+	info = ut_map_get(&nlp->names, name, strlen(name));
 	if (!info) {
 		rc = ut_nlp_analyze_name(nlp, name, &info);
 		if (!rc && ut_map_put(&nlp->names, info->name, strlen(info->name), info))

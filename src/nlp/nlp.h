@@ -99,7 +99,7 @@ int ut_nlp_set_suite_names(ut_nlp *nlp, const char *const *names, size_t n);
  * by Wu-Palmer similarity to create/read/update/delete (read counts READ, the others
  * WRITE; a tie is UNKNOWN).
  * *out is borrowed from nlp (valid until ut_nlp_free); the same name gives the same
- * pointer. Returns 0 or UT_ENOMEM.
+ * pointer; NULL is analyzed as "". Returns 0 or UT_ENOMEM.
  */
 int ut_nlp_analyze(ut_nlp *nlp, const char *name, const ut_name_info **out);
 
