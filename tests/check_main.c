@@ -5,6 +5,9 @@
 Suite *util_suite(void);
 Suite *config_suite(void);
 Suite *parse_suite(void);
+Suite *junit_suite(void);
+Suite *process_suite(void);
+Suite *runner_suite(void);
 Suite *nlp_suite(void);
 
 int main(void)
@@ -14,6 +17,9 @@ int main(void)
 
 	srunner_add_suite(sr, config_suite());
 	srunner_add_suite(sr, parse_suite());
+	srunner_add_suite(sr, junit_suite());
+	srunner_add_suite(sr, process_suite());
+	srunner_add_suite(sr, runner_suite());
 	srunner_add_suite(sr, nlp_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

@@ -10,7 +10,8 @@ enum {
 	UT_EINPUT = -3,    /* bad input: config, source, graph or report file */
 	UT_ENOTFOUND = -4, /* a named thing does not exist */
 	UT_ETIMEOUT = -5,  /* a child or an operation ran out of time */
-	UT_EENV = -6       /* the environment failed: a program would not start, a reset failed */
+	UT_EENV = -6,      /* the environment failed: a program would not start, a reset failed */
+	UT_EINTR = -7      /* interrupted (ut_proc_interrupt): children stopped, nothing new starts */
 };
 
 /* Sets the message for the current thread and returns `code`, so that callers can

@@ -1,0 +1,53 @@
+/* internal.h: what the files of the runner module share; not for other modules. */
+#ifndef UT_RUNNER_INTERNAL_H
+#define UT_RUNNER_INTERNAL_H
+
+#include <stdint.h>
+
+#include "runner/junit.h"
+#include "util/arena.h"
+#include "util/map.h"
+#include "util/vec.h"
+
+/* Map values are case indices + 1, so that 0 (NULL) means absent. */
+#define UT_JUNIT_SLOT(i) ((void *)(uintptr_t)((i) + 1))
+#define UT_JUNIT_INDEX(v) ((size_t)(uintptr_t)(v)-1)
+
+struct ut_junit {
+	ut_arena arena;           /* every string of the report */
+	UT_VEC(ut_junit_case) cases;
+	ut_map by_record;         /* classname "\x01" name -> case, while reading */
+	ut_map by_join;           /* every joined spelling -> case (junit_match.c) */
+	ut_map by_name;           /* name -> case, or ambiguous (junit_match.c) */
+};
+
+/* Builds by_join and by_name once the report is read. 0 or UT_ENOMEM. */
+int ut_junit__index(ut_junit *j);
+
+/* The values of the templates of a run (template.c). */
+typedef struct {
+	const char *const *tests;
+	size_t ntests;
+	const char *report;
+	int worker;
+	const char *runners; /* the helpers folder */
+} ut_template_vars;
+
+/* Expands the n templates into a NULL-terminated argv in the arena: an element that is
+ * exactly "{tests}" becomes the test ids, "{report}", "{worker}" and "{runners}" are
+ * replaced wherever they appear. NULL when out of memory. */
+const char **ut_template_expand(ut_arena *a, const char *const *tmpl, size_t n,
+				const ut_template_vars *v);
+
+/* Checks the templates of runner.command (whole == true: "{tests}" required, as a whole
+ * element), runner.reset (whole elements only) or env values (never); key names the config
+ * key in the message. Counts "{report}" occurrences into *reports. 0 or UT_EINPUT. */
+int ut_template_check(const char *const *tmpl, size_t n, const char *key, int tests_rule,
+		      size_t *reports);
+
+enum { UT_TESTS_REQUIRED, UT_TESTS_ALLOWED, UT_TESTS_FORBIDDEN };
+
+/* Creates dir and its parents; 0 or UT_EENV. */
+int ut_runner__mkdirs(const char *dir);
+
+#endif

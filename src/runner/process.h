@@ -1,0 +1,79 @@
+/* process.h: runs one child process from an argv array (never a shell) in its own process
+ * group, with a timeout, an interrupt and a bounded tail of its output. */
+#ifndef UT_PROCESS_H
+#define UT_PROCESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef enum {
+	UT_PROC_EXITED,      /* it exited by itself: exit_code */
+	UT_PROC_SIGNALED,    /* a signal untangle did not send ended it: signal */
+	UT_PROC_TIMEOUT,     /* it ran past timeout_s; its process group was killed */
+	UT_PROC_INTERRUPTED, /* ut_proc_interrupt() stopped it, or refused to start it */
+	UT_PROC_NOSTART      /* it could not be started: start_errno */
+} ut_proc_state;
+
+typedef struct {
+	/* argv[0] is looked up like execvpe(3) does, in the PATH of the child's environment
+	 * (the overrides included) when it holds no '/'; relative paths, in argv[0] and in
+	 * PATH, are relative to cwd. NULL-terminated, at least one element. */
+	const char *const *argv;
+	const char *cwd;          /* NULL: the caller's working directory */
+	const char *const *env;   /* "NAME=VALUE" overrides of the caller's environment,
+				   * NULL-terminated; NULL: none */
+	double timeout_s;         /* <= 0: none */
+	double grace_s;           /* SIGTERM to SIGKILL on timeout or interrupt; 0: 2 s */
+	size_t tail_max;          /* output bytes kept (the last ones); 0: 64 KiB */
+	/* After the child exits, SIGKILL what is left of its process group (a browser the
+	 * tests did not quit). Leave false for commands that start daemons in their own group. */
+	bool kill_group_after_exit;
+} ut_proc_opts;
+
+typedef struct {
+	ut_proc_state state;
+	int exit_code;   /* EXITED, or TIMEOUT/INTERRUPTED when it exited during the grace; else -1 */
+	int signal;      /* the signal that ended it (also for TIMEOUT/INTERRUPTED), else 0 */
+	int start_errno; /* NOSTART: errno of chdir or exec */
+	pid_t pid;       /* 0 when it did not start */
+	double wall_s;   /* from start to reaped */
+	char *tail;      /* the last tail_max bytes of stdout and stderr (interleaved as written),
+			  * NUL-terminated, never NULL after ut_proc_run; owned by the result */
+	size_t tail_len;
+	size_t dropped;  /* output bytes before the tail that were not kept */
+} ut_proc_result;
+
+/* Runs opts->argv to its end and fills *out (always; dispose it whatever the return).
+ * stdin is /dev/null, stdout and stderr go to one pipe read into out->tail. Once the child
+ * has exited, output still held open by its descendants is drained for 0.2 s, then the
+ * pipe is closed: a daemon the child leaves running must not write to the inherited
+ * stdout or stderr (it would get EPIPE); redirect its output to a file.
+ * Returns 0 when the child ran and ended by itself (any exit status, or a signal),
+ * UT_ETIMEOUT when it ran past the timeout, UT_EINTR when interrupted (or when
+ * ut_proc_interrupt() was called before: nothing starts), UT_EENV when it could not start
+ * (a missing program, a bad cwd; the message names it and the errno text), UT_EINPUT for
+ * an empty argv, UT_ENOMEM or UT_ERROR when the parent ran out of resources.
+ * Thread-safe: any number of runs may go on at once in different threads. */
+int ut_proc_run(ut_proc_result *out, const ut_proc_opts *opts);
+
+/* Frees the tail. Accepts NULL. */
+void ut_proc_result_dispose(ut_proc_result *res);
+
+/* Async-signal-safe (call it from a SIGINT/SIGTERM handler): every ut_proc_run under way
+ * sends its group SIGTERM, then SIGKILL after the grace, and returns UT_EINTR; later calls
+ * return UT_EINTR without starting anything. Takes effect within 50 ms. */
+void ut_proc_interrupt(void);
+bool ut_proc_interrupted(void);
+/* Lets runs start again (for a caller that handled the interrupt and goes on). */
+void ut_proc_interrupt_clear(void);
+
+/* "exited", "signaled", "timeout", "interrupted", "could-not-start". */
+const char *ut_proc_state_name(ut_proc_state s);
+
+/* One line for a message: "exit status 3", "killed by signal 9 (Killed)", "timed out
+ * after 5 s", "interrupted", "could not start: No such file or directory". Into buf,
+ * which is returned. */
+const char *ut_proc_describe(const ut_proc_result *res, char *buf, size_t size);
+
+#endif

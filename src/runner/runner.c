@@ -1,0 +1,429 @@
+/* runner.c: one schedule through the project's own test command (reset, command, report,
+ * outcomes per id) with the retries of the runner contract. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "runner/runner.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner/internal.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/banned.h"
+
+#define MESSAGE_TAIL 600 /* bytes of output quoted in an error message */
+
+struct ut_runner {
+	ut_arena arena;
+	const char **command, **reset, **env; /* templates; env as NAME=VALUE */
+	size_t ncommand, nreset, nenv;
+	const char *root, *work, *runners;
+	double timeout_s;
+};
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const char **copy_list(ut_arena *a, const char *const *items, size_t n)
+{
+	const char **out = ut_arena_alloc(a, (n + 1) * sizeof(char *));
+	size_t i;
+
+	for (i = 0; out && i < n; i++) {
+		out[i] = ut_arena_strdup(a, items[i]);
+		if (!out[i])
+			return NULL;
+	}
+	return out;
+}
+
+/* An absolute, resolved copy of an existing folder. */
+static const char *absolute(ut_arena *a, const char *dir, const char *what)
+{
+	char *real = realpath(dir, NULL);
+	const char *copy;
+
+	if (!real) {
+		ut_error_set(UT_EENV, "%s '%s': %s", what, dir, strerror(errno));
+		return NULL;
+	}
+	copy = ut_arena_strdup(a, real);
+	free(real);
+	if (!copy)
+		ut_error_set(UT_ENOMEM, "out of memory");
+	return copy;
+}
+
+/* A preset's helper (the element with {runners}) must exist. */
+static int check_helpers(ut_runner *r, const char *preset)
+{
+	ut_template_vars v = {NULL, 0, "", 0, r->runners};
+	const char **argv = ut_template_expand(&r->arena, r->command, r->ncommand, &v);
+	size_t i;
+
+	if (!argv)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (i = 0; i < r->ncommand; i++)
+		if (strstr(r->command[i], "{runners}") && access(argv[i], R_OK) < 0)
+			return ut_error_set(UT_EENV,
+					    "runner.preset '%s' needs '%s', which is missing (set "
+					    "UNTANGLE_RUNNERS to untangle's ci/runners folder)",
+					    preset, argv[i]);
+	return 0;
+}
+
+static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const char *work_dir)
+{
+	const char *const *cmd = cfg->runner.command.items;
+	size_t ncmd = cfg->runner.command.n, reports = 0, i;
+	const char *preset = cfg->runner.preset;
+	int rc;
+
+	if (ncmd == 0) {
+		cmd = ut_runner_preset(preset);
+		if (!cmd)
+			return ut_error_set(UT_EINPUT, "'runner.command' is empty and "
+					    "'runner.preset' is not set: untangle cannot run the tests");
+		while (cmd[ncmd])
+			ncmd++;
+	}
+	rc = ut_template_check(cmd, ncmd, "runner.command", UT_TESTS_REQUIRED, &reports);
+	if (rc == 0)
+		rc = ut_template_check(cfg->runner.reset.items, cfg->runner.reset.n, "runner.reset",
+				       UT_TESTS_ALLOWED, &reports);
+	r->nenv = cfg->runner.nenv;
+	r->env = ut_arena_alloc(&r->arena, (r->nenv + 1) * sizeof(char *));
+	if (!r->env)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (i = 0; rc == 0 && i < r->nenv; i++) {
+		r->env[i] = ut_arena_printf(&r->arena, "%s=%s", cfg->runner.env[i].name,
+					    cfg->runner.env[i].value);
+		if (!r->env[i])
+			return ut_error_set(UT_ENOMEM, "out of memory");
+		rc = ut_template_check(&r->env[i], 1, "runner.env", UT_TESTS_FORBIDDEN, &reports);
+	}
+	if (rc < 0)
+		return rc;
+	if (reports == 0)
+		return ut_error_set(UT_EINPUT, "neither 'runner.command' nor 'runner.env' has "
+				    "{report}: the command must be told where to write its JUnit "
+				    "XML report");
+	r->ncommand = ncmd;
+	r->nreset = cfg->runner.reset.n;
+	r->command = copy_list(&r->arena, cmd, ncmd);
+	r->reset = copy_list(&r->arena, cfg->runner.reset.items, r->nreset);
+	r->runners = ut_arena_strdup(&r->arena, ut_runner_helpers_dir());
+	if (!r->command || !r->reset || !r->runners)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	r->timeout_s = cfg->runner.timeout_s;
+	r->root = absolute(&r->arena, root_dir, "project folder");
+	if (!r->root)
+		return ut_error_code();
+	rc = ut_runner__mkdirs(work_dir);
+	if (rc < 0)
+		return rc;
+	r->work = absolute(&r->arena, work_dir, "work folder");
+	if (!r->work)
+		return ut_error_code();
+	return cfg->runner.command.n == 0 ? check_helpers(r, preset) : 0;
+}
+
+int ut_runner_new(ut_runner **out, const ut_config *cfg, const char *root_dir,
+		  const char *work_dir)
+{
+	ut_runner *r = calloc(1, sizeof(*r));
+	int rc;
+
+	*out = NULL;
+	if (!r)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	ut_arena_init(&r->arena);
+	rc = load(r, cfg, root_dir, work_dir);
+	if (rc < 0) {
+		ut_runner_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+void ut_runner_free(ut_runner *r)
+{
+	if (!r)
+		return;
+	ut_arena_dispose(&r->arena);
+	free(r);
+}
+
+const char *const *ut_runner_command(const ut_runner *r)
+{
+	return r->command;
+}
+
+/* argv as a shell would need it quoted, for messages only. */
+static void quote(ut_buf *b, const char *const *argv)
+{
+	const char *p;
+	size_t i;
+
+	for (i = 0; argv[i]; i++) {
+		if (i)
+			ut_buf_putc(b, ' ');
+		if (argv[i][0] && !argv[i][strcspn(argv[i], " \t\n'\"\\$`*?[]{}()<>|&;")]) {
+			ut_buf_puts(b, argv[i]);
+			continue;
+		}
+		ut_buf_putc(b, '\'');
+		for (p = argv[i]; *p; p++)
+			ut_buf_puts(b, *p == '\'' ? "'\\''" : (char[]){*p, 0});
+		ut_buf_putc(b, '\'');
+	}
+}
+
+static const char *tail_end(const ut_proc_result *p)
+{
+	return p->tail_len > MESSAGE_TAIL ? p->tail + p->tail_len - MESSAGE_TAIL : p->tail;
+}
+
+static int reset_failed(const char *const *argv, const ut_proc_result *p)
+{
+	ut_buf cmd = UT_BUF_INIT;
+	char how[300];
+	int rc;
+
+	ut_buf_init(&cmd, 300);
+	quote(&cmd, argv);
+	rc = ut_error_set(UT_EENV, "the reset failed twice: %s%s: %s; its output ends with:\n%s",
+			  cmd.ptr, cmd.failed ? "..." : "", ut_proc_describe(p, how, sizeof(how)),
+			  p->tail ? tail_end(p) : "");
+	ut_buf_dispose(&cmd);
+	return rc;
+}
+
+/* Runs the reset, again once if it fails. 0, UT_EENV or UT_EINTR. */
+static int run_reset(const ut_runner *r, const ut_proc_opts *opts, ut_run_result *out)
+{
+	int attempt, rc = 0;
+
+	if (r->nreset == 0)
+		return 0;
+	for (attempt = 0; attempt < 2; attempt++) {
+		ut_proc_result_dispose(&out->proc);
+		rc = ut_proc_run(&out->proc, opts);
+		out->reset_s += out->proc.wall_s;
+		if (rc == UT_EINTR || rc == UT_ENOMEM)
+			return rc;
+		if (out->proc.state == UT_PROC_EXITED && out->proc.exit_code == 0) {
+			ut_proc_result_dispose(&out->proc);
+			memset(&out->proc, 0, sizeof(out->proc));
+			return 0;
+		}
+	}
+	out->status = UT_RUN_RESET_FAILED;
+	return reset_failed(opts->argv, &out->proc);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* Outcomes from the report; UT_ENOTFOUND, UT_EINPUT or UT_ENOMEM when it cannot be read. */
+static int read_report(ut_run_result *out, const char *const *ids, const char *path)
+{
+	bool complete = out->proc.state == UT_PROC_EXITED;
+	ut_map seen = UT_MAP_INIT;
+	ut_junit *j = NULL;
+	bool *used = NULL;
+	size_t i, k;
+	int rc;
+
+	rc = ut_junit_read(&j, path);
+	if (rc < 0)
+		goto done;
+	used = calloc(ut_junit_count(j) + 1, sizeof(bool));
+	if (!used) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < out->n; i++) /* how often each id is scheduled, against reruns */
+		if (ut_map_put(&seen, ids[i], strlen(ids[i]),
+			       (void *)((uintptr_t)ut_map_get(&seen, ids[i], strlen(ids[i])) + 1)) < 0) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			goto done;
+		}
+	for (i = 0; i < out->n; i++) {
+		const ut_junit_case *c = ut_junit_match(j, ids[i]);
+		ut_test_result *t = &out->tests[i];
+		size_t times = (uintptr_t)ut_map_get(&seen, ids[i], strlen(ids[i]));
+
+		if (!c) {
+			t->absent = complete;
+			continue;
+		}
+		used[c->index] = true;
+		t->outcome = c->outcome;
+		t->duration_s = c->time_s;
+		t->message = dup_or_null(c->message);
+		t->flaky = c->outcome == UT_OUT_PASS &&
+			   (c->failed_attempts > 0 || c->records > times);
+	}
+	for (k = 0; k < ut_junit_count(j); k++) {
+		const ut_junit_case *c = ut_junit_case_at(j, k);
+		ut_buf b = UT_BUF_INIT;
+
+		if (used[k])
+			continue;
+		out->unmatched++;
+		if (out->unmatched_first || (c->outcome != UT_OUT_FAIL && c->outcome != UT_OUT_ERROR))
+			continue;
+		ut_buf_init(&b, 1000);
+		ut_buf_printf(&b, "%s%s%s: %s", c->classname, *c->classname ? " " : "", c->name,
+			      c->message ? c->message : ut_outcome_name(c->outcome));
+		out->unmatched_first = ut_buf_detach(&b, NULL);
+	}
+done:
+	free(used);
+	ut_map_dispose(&seen);
+	ut_junit_free(j);
+	return rc;
+}
+
+static void clear_outcomes(ut_run_result *out)
+{
+	size_t i;
+
+	for (i = 0; i < out->n; i++) {
+		free(out->tests[i].message);
+		memset(&out->tests[i], 0, sizeof(out->tests[i]));
+		out->tests[i].outcome = UT_OUT_NOTRUN;
+	}
+	free(out->unmatched_first);
+	free(out->report_error);
+	out->unmatched_first = out->report_error = NULL;
+	out->unmatched = 0;
+}
+
+/* One attempt: reset, command, report. 1 when it is worth another attempt, else 0 or an
+ * error code (the result says how it went). */
+static int attempt(const ut_runner *r, const ut_template_vars *v, ut_arena *a,
+		   ut_run_result *out)
+{
+	ut_proc_opts ropts = {NULL, r->root, NULL, r->timeout_s, 0, 0, false};
+	ut_proc_opts copts = {NULL, r->root, NULL, r->timeout_s, 0, 0, true};
+	int rc;
+
+	ropts.argv = ut_template_expand(a, r->reset, r->nreset, v);
+	copts.argv = ut_template_expand(a, r->command, r->ncommand, v);
+	copts.env = ropts.env = ut_template_expand(a, r->env, r->nenv, v);
+	if (!ropts.argv || !copts.argv || !copts.env)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	clear_outcomes(out);
+	rc = run_reset(r, &ropts, out);
+	if (rc < 0)
+		goto done;
+	if (unlink(v->report) < 0 && errno != ENOENT)
+		return ut_error_set(UT_EENV, "cannot remove the old report '%s': %s", v->report,
+				    strerror(errno));
+	ut_proc_result_dispose(&out->proc);
+	rc = ut_proc_run(&out->proc, &copts);
+	if (out->proc.state == UT_PROC_NOSTART) {
+		out->status = UT_RUN_NOSTART;
+		goto done;
+	}
+	if (rc < 0 && rc != UT_ETIMEOUT && rc != UT_EINTR)
+		goto done;
+	rc = read_report(out, v->tests, v->report);
+	out->status = rc == 0 ? UT_RUN_OK : rc == UT_ENOTFOUND ? UT_RUN_NO_REPORT
+							       : UT_RUN_BAD_REPORT;
+	if (rc < 0)
+		out->report_error = strdup(ut_error_message());
+	if (out->proc.state == UT_PROC_INTERRUPTED) {
+		rc = UT_EINTR;
+		goto done;
+	}
+	if (out->status == UT_RUN_OK || out->proc.state == UT_PROC_TIMEOUT)
+		return 0;
+	return rc == UT_ENOMEM ? rc : 1;
+done:
+	if (rc == UT_EINTR) {
+		out->status = UT_RUN_INTERRUPTED;
+		ut_error_set(UT_EINTR, "interrupted");
+	}
+	return rc;
+}
+
+int ut_runner_run(ut_runner *r, int worker, const char *const *ids, size_t n,
+		  ut_run_result *out)
+{
+	ut_template_vars v = {ids, n, NULL, worker, r->runners};
+	ut_arena a = UT_ARENA_INIT;
+	size_t i;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->worker = worker;
+	out->start = wall_now();
+	out->status = UT_RUN_NO_REPORT;
+	if (n == 0 || !ids || worker < 0) {
+		rc = ut_error_set(UT_EINPUT, "nothing to run (%zu tests, worker %d)", n, worker);
+		goto done;
+	}
+	out->tests = calloc(n, sizeof(ut_test_result));
+	if (!out->tests) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	out->n = n;
+	for (i = 0; i < n; i++)
+		out->tests[i].outcome = UT_OUT_NOTRUN;
+	v.report = ut_arena_printf(&a, "%s/report-w%d.xml", r->work, worker);
+	if (!v.report) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (out->attempts = 1; out->attempts <= 2; out->attempts++) {
+		rc = attempt(r, &v, &a, out);
+		if (rc != 1)
+			break;
+	}
+	if (rc == 1 || out->attempts > 2) {
+		out->attempts = 2;
+		rc = 0;
+	}
+done:
+	if (!out->proc.tail)
+		out->proc.tail = calloc(1, 1);
+	ut_arena_dispose(&a);
+	out->end = wall_now();
+	return rc;
+}
+
+void ut_run_result_dispose(ut_run_result *res)
+{
+	if (!res)
+		return;
+	clear_outcomes(res);
+	free(res->tests);
+	res->tests = NULL;
+	res->n = 0;
+	ut_proc_result_dispose(&res->proc);
+}
+
+const char *ut_run_status_name(ut_run_status s)
+{
+	static const char *const names[] = {"ok",		"no-report",	   "bad-report",
+					    "reset-failed", "could-not-start", "interrupted"};
+
+	return (unsigned)s <= UT_RUN_INTERRUPTED ? names[s] : "unknown";
+}

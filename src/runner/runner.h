@@ -1,0 +1,106 @@
+/* runner.h: running one schedule through the project's own test command (DESIGN.md,
+ * "Runner contract"): reset, command, JUnit report, an outcome per test id. */
+#ifndef UT_RUNNER_H
+#define UT_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config/config.h"
+#include "runner/junit.h"
+#include "runner/process.h"
+
+typedef struct ut_runner ut_runner;
+
+/* Creates a runner from cfg->runner. Copies what it needs: cfg may be disposed after.
+ * - The command is runner.command, or when that is empty the preset's (ut_runner_preset).
+ * - Templates, in command, reset and env values: "{tests}" must be a whole element of
+ *   command (or reset) and becomes one element per test id, in schedule order; "{report}"
+ *   (the absolute path of the JUnit XML file the command must write) and "{worker}" (the
+ *   worker index) may sit inside an element or an env value. Other braces stay as written.
+ * - Children run with cwd = root_dir (the folder of untangle.json), so relative paths in
+ *   command and reset are relative to it; env is the caller's environment with runner.env
+ *   applied (PATH from runner.env also decides where argv[0] is found).
+ * - Reports go to work_dir (created when missing), one file per worker.
+ * Returns UT_EINPUT (message names the key) when there is neither a command nor a preset,
+ * when "{tests}" is missing from the command or not a whole element, or "{report}" appears
+ * in neither the command nor env; UT_EENV when a preset's helper in the runners folder is
+ * missing or work_dir cannot be created; UT_ENOMEM. *out belongs to the caller. */
+int ut_runner_new(ut_runner **out, const ut_config *cfg, const char *root_dir,
+		  const char *work_dir);
+
+/* Accepts NULL. */
+void ut_runner_free(ut_runner *r);
+
+/* The command template in use (after the preset), NULL-terminated; borrowed. */
+const char *const *ut_runner_command(const ut_runner *r);
+
+/* The command template of a preset ("pytest", "mocha", "junit4", "junit5") with
+ * "<runners>" replaced by runners_dir, NULL-terminated, in static or runner-owned storage:
+ *   pytest: python3 -m pytest -p no:randomly -p no:cacheprovider --junitxml={report} {tests}
+ *   mocha:  node <runners>/mocha-ordered.js --report {report} -- {tests}
+ *   junit4: java <runners>/OrderedRunner.java --report {report} -- {tests}
+ *   junit5: java <runners>/OrderedPlatformRunner.java --report {report} -- {tests}
+ * (the JUnit helpers take the class path from the CLASSPATH variable; set it in runner.env).
+ * NULL for an unknown preset. Use ut_runner_new for the expanded form. */
+const char *const *ut_runner_preset(const char *preset);
+
+/* The folder of the ordered-runner helpers: $UNTANGLE_RUNNERS when set, else the source
+ * tree's ci/runners (compiled in). Borrowed. */
+const char *ut_runner_helpers_dir(void);
+
+typedef enum {
+	UT_RUN_OK,           /* the report was read; tests it lacks are not-run */
+	UT_RUN_NO_REPORT,    /* no report: on both attempts, or after a timeout */
+	UT_RUN_BAD_REPORT,   /* a report that is not valid JUnit XML, likewise */
+	UT_RUN_RESET_FAILED, /* the reset failed twice: ut_runner_run returned UT_EENV */
+	UT_RUN_NOSTART,      /* the command could not start: UT_EENV */
+	UT_RUN_INTERRUPTED   /* ut_proc_interrupt(): UT_EINTR; outcomes from what was reported */
+} ut_run_status;
+
+typedef struct {
+	ut_outcome outcome;
+	double duration_s; /* the report's time; 0 when not run */
+	char *message;     /* first line of the failure/error/skip message (<= 500 bytes), or NULL */
+	bool flaky;        /* passed after a failed attempt inside the run (runner reruns) */
+	/* not-run although the command ended by itself and wrote a report: the runner did not
+	 * know the id or chose not to run it (e.g. a failing hook); false when the run was cut
+	 * short (timeout, signal, interrupt) or produced no report */
+	bool absent;
+} ut_test_result;
+
+typedef struct {
+	ut_run_status status;
+	size_t n;
+	ut_test_result *tests;  /* n, in schedule order */
+	size_t unmatched;       /* report testcases that matched no id (hooks, class fixtures) */
+	char *unmatched_first;  /* "classname name: message" of the first such failing one, or NULL */
+	char *report_error;     /* why the report could not be read (NO_REPORT, BAD_REPORT), or NULL */
+	ut_proc_result proc;    /* the last command run (the reset's when RESET_FAILED): state,
+				 * exit status, signal, wall time, output tail. Recorded, never
+				 * used for outcomes. */
+	double reset_s;         /* wall time spent in resets, retries included */
+	double start, end;      /* wall clock, seconds since the epoch */
+	int attempts;           /* reset+command attempts: 1, or 2 after a missing/corrupt report */
+	int worker;
+} ut_run_result;
+
+/* Runs one schedule on a worker: reset (a failing reset is retried once), the command
+ * with runner.timeout_s, the report. A missing or corrupt report repeats the whole
+ * attempt once, except after a timeout (a hang would cost the timeout again; the caller
+ * decides). *out is always filled (dispose it whatever the return code).
+ * Returns 0 when the command ran (res->status: OK, NO_REPORT or BAD_REPORT),
+ * UT_EENV when the reset failed twice (the message quotes the reset and its output tail)
+ * or the command could not start, UT_EINTR when interrupted, UT_EINPUT for n == 0 or a
+ * negative worker. Thread-safe for distinct workers on one runner (one report file per
+ * worker: never run two schedules on the same worker at once). */
+int ut_runner_run(ut_runner *r, int worker, const char *const *ids, size_t n,
+		  ut_run_result *out);
+
+/* Frees what the result owns. Accepts NULL. */
+void ut_run_result_dispose(ut_run_result *res);
+
+/* "ok", "no-report", "bad-report", "reset-failed", "could-not-start", "interrupted". */
+const char *ut_run_status_name(ut_run_status s);
+
+#endif

@@ -1,0 +1,165 @@
+/* template.c: the presets and the {tests} {report} {worker} {runners} templates of
+ * runner.command, runner.reset and runner.env. */
+#include "runner/internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "runner/runner.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/banned.h"
+
+#ifndef UT_RUNNERS_DIR
+#define UT_RUNNERS_DIR "ci/runners"
+#endif
+
+static const char *const preset_pytest[] = {
+	"python3", "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider",
+	"--junitxml={report}", "{tests}", NULL};
+static const char *const preset_mocha[] = {
+	"node", "{runners}/mocha-ordered.js", "--report", "{report}", "--", "{tests}", NULL};
+static const char *const preset_junit4[] = {
+	"java", "{runners}/OrderedRunner.java", "--report", "{report}", "--", "{tests}", NULL};
+static const char *const preset_junit5[] = {
+	"java", "{runners}/OrderedPlatformRunner.java", "--report", "{report}", "--", "{tests}",
+	NULL};
+
+static const struct {
+	const char *name;
+	const char *const *command;
+} presets[] = {
+	{"pytest", preset_pytest},
+	{"mocha", preset_mocha},
+	{"junit4", preset_junit4},
+	{"junit5", preset_junit5},
+};
+
+const char *const *ut_runner_preset(const char *preset)
+{
+	size_t i;
+
+	for (i = 0; preset && i < sizeof(presets) / sizeof(presets[0]); i++)
+		if (strcmp(preset, presets[i].name) == 0)
+			return presets[i].command;
+	return NULL;
+}
+
+const char *ut_runner_helpers_dir(void)
+{
+	const char *env = getenv("UNTANGLE_RUNNERS");
+
+	return env && *env ? env : UT_RUNNERS_DIR;
+}
+
+static const char *const names[] = {"{report}", "{worker}", "{runners}"};
+
+const char **ut_template_expand(ut_arena *a, const char *const *tmpl, size_t n,
+				const ut_template_vars *v)
+{
+	ut_buf b = UT_BUF_INIT;
+	const char **argv = NULL;
+	const char *p, *hit;
+	size_t i, k, count = 0, best_k;
+	char worker[24];
+
+	for (i = 0; i < n; i++)
+		count += strcmp(tmpl[i], "{tests}") == 0 ? v->ntests : 1;
+	argv = ut_arena_alloc(a, (count + 1) * sizeof(char *));
+	if (!argv)
+		goto fail;
+	snprintf(worker, sizeof(worker), "%d", v->worker);
+	count = 0;
+	for (i = 0; i < n; i++) {
+		if (strcmp(tmpl[i], "{tests}") == 0) {
+			for (k = 0; k < v->ntests; k++)
+				argv[count++] = v->tests[k];
+			continue;
+		}
+		ut_buf_clear(&b);
+		for (p = tmpl[i]; *p;) {
+			hit = NULL;
+			best_k = 0;
+			for (k = 0; k < 3; k++) {
+				const char *h = strstr(p, names[k]);
+
+				if (h && (!hit || h < hit)) {
+					hit = h;
+					best_k = k;
+				}
+			}
+			if (!hit) {
+				ut_buf_puts(&b, p);
+				break;
+			}
+			ut_buf_put(&b, p, (size_t)(hit - p));
+			ut_buf_puts(&b, best_k == 0 ? v->report : best_k == 1 ? worker : v->runners);
+			p = hit + strlen(names[best_k]);
+		}
+		if (b.failed)
+			goto fail;
+		argv[count] = ut_arena_strndup(a, b.ptr, b.len);
+		if (!argv[count++])
+			goto fail;
+	}
+	argv[count] = NULL;
+	ut_buf_dispose(&b);
+	return argv;
+fail:
+	ut_buf_dispose(&b);
+	return NULL;
+}
+
+int ut_template_check(const char *const *tmpl, size_t n, const char *key, int tests_rule,
+		      size_t *reports)
+{
+	size_t i, whole = 0;
+	const char *p;
+
+	for (i = 0; i < n; i++) {
+		for (p = strstr(tmpl[i], "{report}"); p; p = strstr(p + 1, "{report}"))
+			(*reports)++;
+		if (strcmp(tmpl[i], "{tests}") == 0 && tests_rule != UT_TESTS_FORBIDDEN) {
+			whole++;
+			continue;
+		}
+		if (strstr(tmpl[i], "{tests}"))
+			return ut_error_set(UT_EINPUT,
+					    tests_rule == UT_TESTS_FORBIDDEN
+						? "'%s': {tests} is not allowed here ('%s')"
+						: "'%s': {tests} must be a whole element, not part "
+						  "of '%s' (it becomes one argument per test)",
+					    key, tmpl[i]);
+	}
+	if (tests_rule == UT_TESTS_REQUIRED && whole == 0)
+		return ut_error_set(UT_EINPUT, "'%s' has no {tests} element: the command must "
+				    "receive the test ids", key);
+	return 0;
+}
+
+int ut_runner__mkdirs(const char *dir)
+{
+	ut_buf b = UT_BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (ut_buf_puts(&b, dir) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (i = 1; i <= b.len; i++) {
+		char c = b.ptr[i];
+
+		if (c != '/' && c != '\0')
+			continue;
+		b.ptr[i] = '\0';
+		if (mkdir(b.ptr, 0777) < 0 && errno != EEXIST) {
+			rc = ut_error_set(UT_EENV, "cannot create '%s': %s", b.ptr, strerror(errno));
+			break;
+		}
+		b.ptr[i] = c;
+	}
+	ut_buf_dispose(&b);
+	return rc;
+}

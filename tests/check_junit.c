@@ -1,0 +1,284 @@
+/* check_junit.c: reading JUnit XML in the dialects of pytest, Surefire, mocha, jest-junit
+ * and the ci/runners helpers, matching testcases to test ids, and broken reports. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_runner.h"
+#include "runner/junit.h"
+#include "util/buf.h"
+#include "util/error.h"
+
+Suite *junit_suite(void);
+
+static ut_junit *report;
+
+static void load(const char *name)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), "junit/%s", name);
+	ut_junit_free(report);
+	report = NULL;
+	ck_assert_msg(ut_junit_read(&report, fixture(0, rel)) == 0, "%s: %s", name,
+		      ut_error_message());
+}
+
+static void teardown(void)
+{
+	ut_junit_free(report);
+	report = NULL;
+	runner_fixture_teardown();
+}
+
+/* The case of id, which must exist with the given outcome. */
+static const ut_junit_case *expect(const char *id, ut_outcome outcome)
+{
+	const ut_junit_case *c = ut_junit_match(report, id);
+
+	ck_assert_msg(c != NULL, "no testcase for '%s'", id);
+	ck_assert_msg(c->outcome == outcome, "'%s': %s, expected %s", id,
+		      ut_outcome_name(c->outcome), ut_outcome_name(outcome));
+	return c;
+}
+
+START_TEST(pytest_ids_and_outcomes)
+{
+	const ut_junit_case *c;
+
+	load("pytest.xml");
+	ck_assert_uint_eq(ut_junit_count(report), 10);
+	expect("tests/test_b.py::test_z", UT_OUT_PASS);
+	expect("tests/test_a.py::TestK::test_a", UT_OUT_PASS);
+	c = expect("tests/test_a.py::test_two", UT_OUT_FAIL);
+	ck_assert_str_eq(c->message, "AssertionError: boom");
+	ck_assert_str_eq(c->classname, "tests.test_a");
+	c = expect("tests/test_b.py::test_s", UT_OUT_SKIPPED);
+	ck_assert_str_eq(c->message, "nah");
+	c = expect("tests/test_b.py::test_e", UT_OUT_ERROR);
+	ck_assert_str_eq(c->message, "failed on setup with \"RuntimeError: fixture broke\"");
+	c = expect("tests/test_c.py::test_param[a/b]", UT_OUT_PASS);
+	ck_assert(c->time_s > 0.0009 && c->time_s < 0.0011);
+	expect("tests/test_c.py::test_param[x::y]", UT_OUT_FAIL);
+	expect("tests/test_c.py::test_teardown", UT_OUT_ERROR);
+	/* by its name alone, which no other testcase has (DESIGN.md) */
+	ck_assert_str_eq(expect("tests/test_a.py::test_a", UT_OUT_PASS)->classname,
+			 "tests.test_a.TestK");
+	ck_assert_ptr_null(ut_junit_match(report, "tests/test_a.py::test_three"));
+	ck_assert_str_eq(ut_outcome_name(UT_OUT_NOTRUN), "not-run");
+}
+END_TEST
+
+START_TEST(pytest_reruns)
+{
+	const ut_junit_case *c;
+
+	load("pytest-reruns.xml");
+	ck_assert_uint_eq(ut_junit_count(report), 4);
+	c = expect("tests/test_boards.py::test_add_user", UT_OUT_PASS);
+	ck_assert_uint_eq(c->records, 2);
+	ck_assert(c->time_s > 1.19 && c->time_s < 1.21);
+	c = expect("tests/test_boards.py::test_login_user", UT_OUT_FAIL);
+	ck_assert_uint_eq(c->records, 2);
+	ck_assert_str_eq(c->message, "AssertionError: assert 'John Admin' == 'Jane Doe'");
+	c = expect("tests/test_boards.py::test_add_board", UT_OUT_PASS);
+	ck_assert_uint_eq(c->failed_attempts, 1);
+	ck_assert_str_eq(c->message, "selenium.common.exceptions.TimeoutException: Message: page load");
+	c = expect("tests/test_boards.py::test_count_boards", UT_OUT_FAIL);
+	ck_assert_uint_eq(c->failed_attempts, 2);
+	ck_assert_str_eq(c->message, "AssertionError: You have 1 board");
+}
+END_TEST
+
+START_TEST(surefire_reruns_and_errors)
+{
+	const ut_junit_case *c;
+
+	load("surefire.xml");
+	c = expect("boards.AddUserTest#addUserTest", UT_OUT_PASS);
+	ck_assert(c->time_s > 1234.49 && c->time_s < 1234.51);
+	ck_assert_uint_eq(c->failed_attempts, 0);
+	c = expect("boards.LoginUserTest#loginUserTest", UT_OUT_FAIL);
+	ck_assert_uint_eq(c->failed_attempts, 1);
+	ck_assert_str_eq(c->message, "expected:<[Jane Doe]> but was:<[John Admin]>");
+	c = expect("boards.AddBoardTest#addBoardTest", UT_OUT_PASS);
+	ck_assert_uint_eq(c->failed_attempts, 1);
+	ck_assert_str_eq(c->message, "no such element: Unable to locate element: #board_name");
+	c = expect("boards.ShareBoardTest#shareBoardTest", UT_OUT_ERROR);
+	ck_assert_str_eq(c->message, "org.openqa.selenium.WebDriverException: chrome not reachable");
+	c = expect("boards.ViewBoardsTest#viewBoardsTest", UT_OUT_SKIPPED);
+	ck_assert_str_eq(c->message, "not on CI");
+	c = expect("boards.CountBoardsTest#countBoardsTest", UT_OUT_PASS);
+	ck_assert_uint_eq(c->failed_attempts, 2);
+	/* Surefire's other spellings of the same id */
+	ck_assert_ptr_eq(ut_junit_match(report, "boards.AddUserTest.addUserTest"),
+			 ut_junit_match(report, "boards.AddUserTest#addUserTest"));
+}
+END_TEST
+
+START_TEST(ordered_runner_and_junit5_names)
+{
+	const ut_junit_case *c;
+
+	load("ordered-runner.xml");
+	ck_assert_uint_eq(ut_junit_count(report), 4);
+	c = expect("p.ATest#fails", UT_OUT_FAIL);
+	ck_assert_str_eq(c->message, "count expected:<1> but was:<2>");
+	c = expect("p.ATest#passes", UT_OUT_PASS);
+	ck_assert_uint_eq(c->records, 2); /* the id was listed twice */
+	c = expect("p.ATest#errors", UT_OUT_ERROR);
+	ck_assert_str_eq(c->message, "no board");
+	c = expect("p.ATest#ignored", UT_OUT_SKIPPED);
+	ck_assert_str_eq(c->message, "later");
+
+	load("junit5-console.xml");
+	expect("boards.AddUserTest#addUserTest", UT_OUT_PASS);
+	expect("boards.ListTest#renameList", UT_OUT_PASS);
+	c = expect("boards.LoginUserTest#loginUserTest", UT_OUT_FAIL);
+	ck_assert_str_eq(c->message, "expected: <Jane Doe> but was: <John Admin>");
+}
+END_TEST
+
+START_TEST(mocha_xunit)
+{
+	const ut_junit_case *c;
+
+	load("mocha-xunit.xml");
+	c = expect("test/a.spec.js::Boards adds a user", UT_OUT_PASS);
+	ck_assert_str_eq(c->classname, "Boards");
+	c = expect("test/a.spec.js::Other adds a user", UT_OUT_PASS);
+	ck_assert_str_eq(c->classname, "Other");
+	c = expect("test/a.spec.js::Boards logs in the new user", UT_OUT_FAIL);
+	ck_assert_str_eq(c->message, "expected \"Jane Doe\" & <b>");
+	ck_assert(c->time_s > 0.0019 && c->time_s < 0.0021);
+	c = expect("test/a.spec.js::Boards sharing shares a board", UT_OUT_FAIL);
+	ck_assert_str_eq(c->message, "cannot read x");
+	expect("test/a.spec.js::Boards is pending", UT_OUT_SKIPPED);
+	/* "adds a user" is no unique name: two describes have it */
+	ck_assert_ptr_null(ut_junit_match(report, "test/b.spec.js::adds a user"));
+}
+END_TEST
+
+START_TEST(jest_junit_nested)
+{
+	const ut_junit_case *c;
+
+	load("jest-junit.xml");
+	ck_assert_uint_eq(ut_junit_count(report), 5);
+	expect("test/boards.test.js::Boards adds a user", UT_OUT_PASS);
+	c = expect("test/boards.test.js::Boards logs in the new user", UT_OUT_FAIL);
+	ck_assert_str_eq(c->message, "Error: expect(received).toBe(expected) // Object.is equality");
+	expect("test/boards.test.js::Boards sharing shares a board", UT_OUT_PASS);
+	expect("test/boards.test.js::Boards lists the boards", UT_OUT_SKIPPED);
+	c = expect("test/members.test.js::Members adds a member", UT_OUT_PASS);
+	ck_assert_str_eq(c->file, "test/members.test.js");
+}
+END_TEST
+
+START_TEST(names_alone_only_when_unique)
+{
+	const ut_junit_case *c;
+
+	load("same-names.xml");
+	ck_assert_ptr_null(ut_junit_match(report, "other/x.py::test_login"));
+	c = expect("spec/b.py::test_login", UT_OUT_FAIL); /* by the pytest spelling */
+	ck_assert_str_eq(c->classname, "spec.b");
+	c = expect("elsewhere/c_test.py::test_unique", UT_OUT_PASS); /* by its name alone */
+	ck_assert_str_eq(c->classname, "spec.c");
+	expect("no class", UT_OUT_PASS);
+	ck_assert_ptr_null(ut_junit_match(report, "spec.a"));
+	ck_assert_ptr_null(ut_junit_match(report, ""));
+}
+END_TEST
+
+START_TEST(broken_reports)
+{
+	static const char *const bad[] = {"empty.xml", "corrupt.xml", "truncated.xml",
+					  "entities.xml", "not-junit.xml"};
+	char rel[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(rel, sizeof(rel), "junit/%s", bad[i]);
+		report = (ut_junit *)1;
+		ck_assert_msg(ut_junit_read(&report, fixture(0, rel)) == UT_EINPUT, "%s", bad[i]);
+		ck_assert_ptr_null(report);
+		ck_assert_msg(strstr(ut_error_message(), bad[i]) != NULL, "%s", ut_error_message());
+	}
+	ck_assert_int_eq(ut_junit_read(&report, fixture(0, "junit/corrupt.xml")), UT_EINPUT);
+	ck_assert_msg(strstr(ut_error_message(), "corrupt.xml:4:") != NULL, "%s",
+		      ut_error_message());
+	ck_assert_int_eq(ut_junit_read(&report, fixture(0, "junit/missing.xml")), UT_ENOTFOUND);
+	ck_assert_int_eq(ut_junit_read(&report, fixture(0, "junit")), UT_EINPUT);
+	/* a valid report without tests is not an error */
+	load("no-tests.xml");
+	ck_assert_uint_eq(ut_junit_count(report), 0);
+	ck_assert_ptr_null(ut_junit_match(report, "a.py::b"));
+}
+END_TEST
+
+START_TEST(large_report_in_linear_time)
+{
+	ut_buf xml = UT_BUF_INIT, id = UT_BUF_INIT;
+	int i, n = 20000;
+
+	ut_buf_puts(&xml, "<testsuites><testsuite name=\"big\">");
+	for (i = 0; i < n; i++)
+		ut_buf_printf(&xml,
+			      "<testcase classname=\"pkg.Test%d\" name=\"method\" time=\"0.5\">"
+			      "%s</testcase>",
+			      i, i % 3 ? "" : "<failure message=\"m\"/>");
+	ut_buf_puts(&xml, "</testsuite></testsuites>");
+	ck_assert_int_eq(ut_junit_parse(&report, xml.ptr, xml.len, "big.xml"), 0);
+	ck_assert_uint_eq(ut_junit_count(report), (size_t)n);
+	for (i = 0; i < n; i++) {
+		ut_buf_clear(&id);
+		ut_buf_printf(&id, "pkg.Test%d#method", i);
+		expect(id.ptr, i % 3 ? UT_OUT_PASS : UT_OUT_FAIL);
+	}
+	ut_buf_dispose(&xml);
+	ut_buf_dispose(&id);
+}
+END_TEST
+
+START_TEST(parse_limits_messages)
+{
+	ut_buf xml = UT_BUF_INIT;
+	const ut_junit_case *c;
+	int i;
+
+	ut_buf_puts(&xml, "<testsuite><testcase classname=\"a\" name=\"b\"><failure message=\"");
+	for (i = 0; i < 300; i++)
+		ut_buf_puts(&xml, "\xc3\xa9"); /* 600 bytes of two-byte characters */
+	ut_buf_puts(&xml, "\"/></testcase><testcase classname=\"a\" name=\"c\" time=\"x\">"
+			  "<error>   \n\n  first line  \nsecond</error></testcase></testsuite>");
+	ck_assert_int_eq(ut_junit_parse(&report, xml.ptr, xml.len, "limits.xml"), 0);
+	c = expect("a.b", UT_OUT_FAIL);
+	ck_assert_uint_eq(strlen(c->message), 500);
+	c = expect("a#c", UT_OUT_ERROR);
+	ck_assert_str_eq(c->message, "first line");
+	ck_assert(c->time_s == 0);
+	ut_buf_dispose(&xml);
+}
+END_TEST
+
+Suite *junit_suite(void)
+{
+	Suite *s = suite_create("junit");
+	TCase *tc = tcase_create("junit");
+
+	tcase_add_checked_fixture(tc, runner_fixture_setup, teardown);
+	tcase_add_test(tc, pytest_ids_and_outcomes);
+	tcase_add_test(tc, pytest_reruns);
+	tcase_add_test(tc, surefire_reruns_and_errors);
+	tcase_add_test(tc, ordered_runner_and_junit5_names);
+	tcase_add_test(tc, mocha_xunit);
+	tcase_add_test(tc, jest_junit_nested);
+	tcase_add_test(tc, names_alone_only_when_unique);
+	tcase_add_test(tc, broken_reports);
+	tcase_add_test(tc, large_report_in_linear_time);
+	tcase_add_test(tc, parse_limits_messages);
+	suite_add_tcase(s, tc);
+	return s;
+}

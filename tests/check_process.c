@@ -1,0 +1,270 @@
+/* check_process.c: real child processes: exit status, signals, timeouts that kill a whole
+ * process group, programs that cannot start, bounded output, environment and PATH,
+ * strays holding the pipe, the interrupt, and concurrent runs from threads. */
+#include <check.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_runner.h"
+#include "runner/process.h"
+#include "util/error.h"
+
+Suite *process_suite(void);
+
+static ut_proc_result res;
+
+static void teardown(void)
+{
+	ut_proc_result_dispose(&res);
+	runner_fixture_teardown();
+}
+
+/* Runs sh with a fixture script and arguments, in the fixture folder. */
+static int run_sh(const char *script, const char *arg, double timeout_s, bool kill_strays)
+{
+	const char *argv[] = {"/bin/sh", fixture(1, script), arg, NULL};
+	ut_proc_opts o = {argv, fixture_dir(), NULL, timeout_s, 0.3, 0, kill_strays};
+
+	ut_proc_result_dispose(&res);
+	return ut_proc_run(&res, &o);
+}
+
+START_TEST(exit_status_and_output)
+{
+	ck_assert_int_eq(run_sh("bin/exit3.sh", NULL, 10, false), 0);
+	ck_assert_int_eq(res.state, UT_PROC_EXITED);
+	ck_assert_int_eq(res.exit_code, 3);
+	ck_assert_int_eq(res.signal, 0);
+	ck_assert_ptr_nonnull(strstr(res.tail, "to stdout\n"));
+	ck_assert_ptr_nonnull(strstr(res.tail, "to stderr\n"));
+	ck_assert_uint_eq(res.dropped, 0);
+	ck_assert(res.pid > 0);
+	ck_assert(res.wall_s > 0 && res.wall_s < 5);
+	ck_assert_str_eq(ut_proc_state_name(res.state), "exited");
+}
+END_TEST
+
+START_TEST(killed_by_a_signal)
+{
+	char how[128];
+
+	ck_assert_int_eq(run_sh("bin/selfkill.sh", NULL, 10, false), 0);
+	ck_assert_int_eq(res.state, UT_PROC_SIGNALED);
+	ck_assert_int_eq(res.signal, SIGUSR1);
+	ck_assert_int_eq(res.exit_code, -1);
+	ck_assert_ptr_nonnull(strstr(res.tail, "about to die"));
+	ck_assert_ptr_nonnull(strstr(ut_proc_describe(&res, how, sizeof(how)), "signal 10"));
+}
+END_TEST
+
+START_TEST(timeout_kills_the_group)
+{
+	const char *pidfile = fixture(2, "grandchild.pid");
+	int grandchild;
+
+	ck_assert_int_eq(run_sh("bin/hang.sh", pidfile, 0.5, false), UT_ETIMEOUT);
+	ck_assert_int_eq(res.state, UT_PROC_TIMEOUT);
+	ck_assert_int_eq(res.signal, SIGKILL); /* it ignored SIGTERM */
+	ck_assert_msg(res.wall_s >= 0.5 && res.wall_s < 3, "took %.2f s", res.wall_s);
+	ck_assert_ptr_nonnull(strstr(res.tail, "hanging"));
+	grandchild = pid_from(pidfile);
+	ck_assert_int_gt(grandchild, 0);
+	ck_assert_msg(pid_dies(grandchild), "grandchild %d survived", grandchild);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "timeout"));
+}
+END_TEST
+
+START_TEST(could_not_start)
+{
+	const char *missing[] = {"ut-no-such-program", "x", NULL};
+	const char *relative[] = {"./no/such/script", NULL};
+	const char *noexec[] = {fixture(1, "bin/exit3.sh"), NULL};
+	const char *ok[] = {"/bin/true", NULL};
+	ut_proc_opts o = {missing, NULL, NULL, 10, 0, 0, false};
+
+	ck_assert_int_eq(ut_proc_run(&res, &o), UT_EENV);
+	ck_assert_int_eq(res.state, UT_PROC_NOSTART);
+	ck_assert_int_eq(res.start_errno, ENOENT);
+	ck_assert_int_eq(res.pid, 0);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "ut-no-such-program"));
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "No such file or directory"));
+	ck_assert_str_eq(res.tail, "");
+	ut_proc_result_dispose(&res);
+
+	o.argv = relative;
+	o.cwd = fixture_dir();
+	ck_assert_int_eq(ut_proc_run(&res, &o), UT_EENV);
+	ck_assert_int_eq(res.start_errno, ENOENT);
+	ut_proc_result_dispose(&res);
+
+	o.argv = noexec; /* not executable */
+	ck_assert_int_eq(ut_proc_run(&res, &o), UT_EENV);
+	ck_assert_int_eq(res.start_errno, EACCES);
+	ut_proc_result_dispose(&res);
+
+	o.argv = ok;
+	o.cwd = fixture(0, "no-such-folder");
+	ck_assert_int_eq(ut_proc_run(&res, &o), UT_EENV);
+	ck_assert_int_eq(res.start_errno, ENOENT);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "cannot change to directory"));
+	ut_proc_result_dispose(&res);
+
+	o.argv = NULL;
+	ck_assert_int_eq(ut_proc_run(&res, &o), UT_EINPUT);
+}
+END_TEST
+
+START_TEST(output_tail_is_bounded)
+{
+	const char *argv[] = {"/bin/sh", fixture(1, "bin/bigout.sh"), NULL};
+	ut_proc_opts o = {argv, NULL, NULL, 10, 0, 1000, false};
+
+	ck_assert_int_eq(ut_proc_run(&res, &o), 0);
+	ck_assert_uint_eq(res.tail_len, 1000);
+	ck_assert_uint_eq(strlen(res.tail), 1000);
+	ck_assert_uint_eq(res.dropped, 200004 - 1000);
+	ck_assert_str_eq(res.tail + 996, "END\n");
+	ck_assert_int_eq(res.tail[0], 'x');
+	ut_proc_result_dispose(&res);
+
+	o.tail_max = 0; /* the default, 64 KiB */
+	ck_assert_int_eq(ut_proc_run(&res, &o), 0);
+	ck_assert_uint_eq(res.tail_len, 65536);
+	ck_assert_uint_eq(res.dropped, 200004 - 65536);
+}
+END_TEST
+
+START_TEST(environment_and_path)
+{
+	char path[4200];
+	const char *argv[] = {"/bin/sh", "bin/env.sh", "it's \"quoted\"", "", "*", NULL};
+	const char *hello[] = {"hello", NULL};
+	const char *env[] = {"UT_FOO=first", "UT_FOO=bar baz", NULL, NULL};
+	ut_proc_opts o = {argv, fixture_dir(), env, 10, 0, 0, false};
+
+	ck_assert_int_eq(setenv("UT_KEEP", "kept", 1), 0);
+	ck_assert_int_eq(setenv("UT_FOO", "parent", 1), 0);
+	ck_assert_int_eq(ut_proc_run(&res, &o), 0);
+	ck_assert_msg(strstr(res.tail, "arg=it's \"quoted\"\narg=\narg=*\n") != NULL, "%s", res.tail);
+	ck_assert_ptr_nonnull(strstr(res.tail, "UT_FOO=bar baz\n"));
+	ck_assert_ptr_nonnull(strstr(res.tail, "UT_KEEP=kept\n"));
+	snprintf(path, sizeof(path), "cwd=%s\n", fixture_dir());
+	ck_assert_ptr_nonnull(strstr(res.tail, path));
+	ut_proc_result_dispose(&res);
+
+	/* "hello" is only in bin/, which only the child's PATH names (relative to its cwd) */
+	ck_assert_int_eq(chmod(fixture(1, "bin/hello"), 0755), 0);
+	o.argv = hello;
+	ck_assert_int_eq(ut_proc_run(&res, &o), UT_EENV);
+	ut_proc_result_dispose(&res);
+	env[1] = "PATH=/nonexistent:bin:/usr/bin:/bin";
+	ck_assert_int_eq(ut_proc_run(&res, &o), 0);
+	ck_assert_str_eq(res.tail, "hello from bin/hello\n");
+	ut_proc_result_dispose(&res);
+
+	env[1] = "NOEQUALS";
+	ck_assert_int_eq(ut_proc_run(&res, &o), UT_EINPUT);
+}
+END_TEST
+
+START_TEST(strays_do_not_hang_the_reader)
+{
+	const char *pidfile = fixture(2, "stray.pid");
+	int stray;
+
+	ck_assert_int_eq(run_sh("bin/stray.sh", pidfile, 30, false), 0);
+	ck_assert_int_eq(res.exit_code, 0);
+	ck_assert_msg(res.wall_s < 2, "took %.2f s", res.wall_s);
+	ck_assert_ptr_nonnull(strstr(res.tail, "done"));
+	stray = pid_from(pidfile);
+	ck_assert(pid_alive(stray)); /* left alone: resets start daemons */
+	kill(stray, SIGKILL);
+
+	ck_assert_int_eq(run_sh("bin/stray.sh", pidfile, 30, true), 0);
+	ck_assert_msg(res.wall_s < 2, "took %.2f s", res.wall_s);
+	stray = pid_from(pidfile);
+	ck_assert_msg(pid_dies(stray), "stray %d survived", stray);
+}
+END_TEST
+
+START_TEST(interrupt_stops_runs)
+{
+	const char *pidfile = fixture(2, "grandchild.pid");
+	pthread_t t;
+
+	ck_assert(!ut_proc_interrupted());
+	interrupt_after(&t, 300);
+	ck_assert_int_eq(run_sh("bin/hang.sh", pidfile, 0, false), UT_EINTR);
+	pthread_join(t, NULL);
+	ck_assert_int_eq(res.state, UT_PROC_INTERRUPTED);
+	ck_assert_msg(res.wall_s < 2, "took %.2f s", res.wall_s);
+	ck_assert(pid_dies(pid_from(pidfile)));
+	ck_assert(ut_proc_interrupted());
+	/* nothing new starts */
+	ck_assert_int_eq(run_sh("bin/exit3.sh", NULL, 10, false), UT_EINTR);
+	ck_assert_int_eq(res.state, UT_PROC_INTERRUPTED);
+	ck_assert_int_eq(res.pid, 0);
+	ut_proc_interrupt_clear();
+	ck_assert_int_eq(run_sh("bin/exit3.sh", NULL, 10, false), 0);
+	ck_assert_int_eq(res.exit_code, 3);
+}
+END_TEST
+
+static void *echo_many(void *arg)
+{
+	char word[32];
+	const char *argv[] = {"/bin/echo", word, NULL};
+	ut_proc_opts o = {argv, NULL, NULL, 10, 0, 0, true};
+	ut_proc_result r;
+	long bad = 0;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		snprintf(word, sizeof(word), "thread-%ld-%d", (long)(intptr_t)arg, i);
+		if (ut_proc_run(&r, &o) != 0 || r.exit_code != 0 || strncmp(r.tail, word, strlen(word)))
+			bad++;
+		ut_proc_result_dispose(&r);
+	}
+	return (void *)(intptr_t)bad;
+}
+
+START_TEST(concurrent_runs)
+{
+	pthread_t t[8];
+	void *bad;
+	long i;
+
+	for (i = 0; i < 8; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, echo_many, (void *)(intptr_t)i), 0);
+	for (i = 0; i < 8; i++) {
+		pthread_join(t[i], &bad);
+		ck_assert_int_eq((intptr_t)bad, 0);
+	}
+}
+END_TEST
+
+Suite *process_suite(void)
+{
+	Suite *s = suite_create("process");
+	TCase *tc = tcase_create("process");
+
+	tcase_add_checked_fixture(tc, runner_fixture_setup, teardown);
+	tcase_add_test(tc, exit_status_and_output);
+	tcase_add_test(tc, killed_by_a_signal);
+	tcase_add_test(tc, timeout_kills_the_group);
+	tcase_add_test(tc, could_not_start);
+	tcase_add_test(tc, output_tail_is_bounded);
+	tcase_add_test(tc, environment_and_path);
+	tcase_add_test(tc, strays_do_not_hang_the_reader);
+	tcase_add_test(tc, interrupt_stops_runs);
+	tcase_add_test(tc, concurrent_runs);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,444 @@
+/* check_runner.c: schedules through a scripted runner (tests/fixtures/runner/bin): templates,
+ * outcomes, the retries of missing or corrupt reports and failing resets, timeouts,
+ * interrupts and configuration errors; and the fixture folder the runner suites share. */
+#include <check.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check_runner.h"
+#include "runner/runner.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/fs.h"
+
+Suite *runner_suite(void);
+
+static char tmpdir[256];
+
+void runner_fixture_setup(void)
+{
+	const char *argv[] = {"cp", "-R", UT_FIXTURES "/runner/.", tmpdir, NULL};
+	ut_proc_opts o = {argv, NULL, NULL, 60, 0, 0, false};
+	ut_proc_result r;
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/untangle-runner-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	ck_assert_int_eq(ut_proc_run(&r, &o), 0);
+	ck_assert_msg(r.exit_code == 0, "cp: %s", r.tail);
+	ut_proc_result_dispose(&r);
+}
+
+void runner_fixture_teardown(void)
+{
+	const char *argv[] = {"rm", "-rf", tmpdir, NULL};
+	ut_proc_opts o = {argv, NULL, NULL, 60, 0, 0, false};
+	ut_proc_result r;
+
+	ut_proc_interrupt_clear();
+	if (tmpdir[0] && getenv("UT_KEEP_FIXTURES") == NULL)
+		ut_proc_run(&r, &o);
+	ut_proc_result_dispose(&r);
+}
+
+const char *fixture_dir(void)
+{
+	return tmpdir;
+}
+
+const char *fixture(int slot, const char *rel)
+{
+	static char paths[4][4096];
+
+	snprintf(paths[slot], sizeof(paths[slot]), "%s/%s", tmpdir, rel);
+	return paths[slot];
+}
+
+void msleep(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) < 0)
+		;
+}
+
+int pid_alive(int pid)
+{
+	char path[64], stat[512];
+	ut_buf b = UT_BUF_INIT;
+	const char *paren;
+	int alive;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (pid <= 0 || ut_fs_read(&b, path, sizeof(stat)) < 0) {
+		ut_buf_dispose(&b);
+		return 0;
+	}
+	paren = strrchr(b.ptr, ')');
+	alive = paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+	ut_buf_dispose(&b);
+	return alive;
+}
+
+static void *interrupt_later(void *ms)
+{
+	msleep((int)(intptr_t)ms);
+	ut_proc_interrupt();
+	return NULL;
+}
+
+void interrupt_after(pthread_t *thread, int ms)
+{
+	ck_assert_int_eq(pthread_create(thread, NULL, interrupt_later, (void *)(intptr_t)ms), 0);
+}
+
+int pid_dies(int pid)
+{
+	int i;
+
+	for (i = 0; i < 200 && pid_alive(pid); i++)
+		msleep(10);
+	return !pid_alive(pid);
+}
+
+int pid_from(const char *path)
+{
+	ut_buf b = UT_BUF_INIT;
+	int i, pid = -1;
+
+	for (i = 0; i < 200 && pid < 0; i++) {
+		if (ut_fs_read(&b, path, 64) == 0 && b.len > 1)
+			pid = (int)strtol(b.ptr, NULL, 10);
+		else
+			msleep(10);
+	}
+	ut_buf_dispose(&b);
+	return pid;
+}
+
+/* --- runs through bin/fake-runner.py -------------------------------------------------- */
+
+static const char *fake_command[] = {"/usr/bin/python3", "bin/fake-runner.py", "--tag=w{worker}",
+				     "--report",	 "{report}",		"--",
+				     "{tests}"};
+static const char *reset_command[] = {"/bin/sh", "bin/reset.sh", "{worker}"};
+static const char *ids[] = {"t.py::a", "t.py::it's \"b\" [x y]", "t.py::c"};
+static ut_envvar env[2] = {{"APP_WORKER", "{worker}"}, {"FAKE_LOG", NULL}};
+static ut_config cfg;
+static ut_runner *runner;
+static ut_run_result result;
+
+static void setup(void)
+{
+	runner_fixture_setup();
+	ut_config_init(&cfg);
+	cfg.runner.command.items = fake_command;
+	cfg.runner.command.n = sizeof(fake_command) / sizeof(fake_command[0]);
+	cfg.runner.reset.items = reset_command;
+	cfg.runner.reset.n = 3;
+	env[1].value = strdup(fixture(3, "fake.log"));
+	cfg.runner.env = env;
+	cfg.runner.nenv = 2;
+	cfg.runner.timeout_s = 30;
+}
+
+static void teardown(void)
+{
+	ut_run_result_dispose(&result);
+	ut_runner_free(runner);
+	runner = NULL;
+	ut_config_dispose(&cfg);
+	free((char *)env[1].value);
+	runner_fixture_teardown();
+}
+
+static int run(int worker, size_t n)
+{
+	ut_run_result_dispose(&result);
+	if (!runner)
+		ck_assert_msg(ut_runner_new(&runner, &cfg, fixture_dir(), fixture(0, "work/tmp")) == 0,
+			      "%s", ut_error_message());
+	return ut_runner_run(runner, worker, ids, n, &result);
+}
+
+/* Lines in a file of the fixture folder (0 when it is missing). */
+static int lines(const char *rel)
+{
+	ut_buf b = UT_BUF_INIT;
+	size_t i;
+	int n = 0;
+
+	if (ut_fs_read(&b, fixture(0, rel), 1 << 20) == 0)
+		for (i = 0; i < b.len; i++)
+			n += b.ptr[i] == '\n';
+	ut_buf_dispose(&b);
+	return n;
+}
+
+static int log_has(const char *text)
+{
+	ut_buf b = UT_BUF_INIT;
+	int found;
+
+	found = ut_fs_read(&b, fixture(0, "fake.log"), 1 << 20) == 0 && strstr(b.ptr, text);
+	ut_buf_dispose(&b);
+	return found;
+}
+
+START_TEST(templates_reach_the_command)
+{
+	char text[4200];
+
+	ck_assert_int_eq(run(3, 3), 0);
+	ck_assert_int_eq(result.status, UT_RUN_OK);
+	ck_assert_int_eq(result.worker, 3);
+	/* one argument per id, in order, whatever characters they hold; no shell */
+	ck_assert(log_has("\"ids\": [\"t.py::a\", \"t.py::it's \\\"b\\\" [x y]\", \"t.py::c\"]"));
+	ck_assert(log_has("\"worker\": \"3\""));
+	ck_assert(log_has("\"--tag=w3\""));
+	snprintf(text, sizeof(text), "\"report\": \"%s/work/tmp/report-w3.xml\"", fixture_dir());
+	ck_assert_msg(log_has(text), "no %s", text);
+	ck_assert_int_eq(lines("resets.log"), 1);
+	ck_assert_ptr_nonnull(strstr(result.proc.tail, "fake-runner: 3 tests"));
+	ck_assert_str_eq(ut_runner_command(runner)[0], "/usr/bin/python3");
+}
+END_TEST
+
+START_TEST(outcomes_come_from_the_report)
+{
+	setenv("FAKE_FAIL", "t.py::it's \"b\" [x y]", 1);
+	setenv("FAKE_OMIT", "t.py::c", 1);
+	ck_assert_int_eq(run(0, 3), 0);
+	ck_assert_int_eq(result.status, UT_RUN_OK);
+	ck_assert_uint_eq(result.n, 3);
+	ck_assert_int_eq(result.tests[0].outcome, UT_OUT_PASS);
+	ck_assert(result.tests[0].duration_s > 0.24 && result.tests[0].duration_s < 0.26);
+	ck_assert_ptr_null(result.tests[0].message);
+	ck_assert_int_eq(result.tests[1].outcome, UT_OUT_FAIL);
+	ck_assert_str_eq(result.tests[1].message, "AssertionError: it's \"b\" [x y] failed");
+	ck_assert_int_eq(result.tests[2].outcome, UT_OUT_NOTRUN);
+	ck_assert(result.tests[2].absent); /* the runner ended and did not report it */
+	ck_assert(!result.tests[0].flaky && !result.tests[0].absent);
+	ck_assert_int_eq(result.proc.state, UT_PROC_EXITED);
+	ck_assert_int_eq(result.proc.exit_code, 1); /* recorded, not used */
+	ck_assert_int_eq(result.attempts, 1);
+	ck_assert(result.reset_s > 0);
+	ck_assert(result.start > 1e9 && result.end >= result.start);
+	ck_assert_uint_eq(result.unmatched, 0);
+}
+END_TEST
+
+START_TEST(missing_report_is_retried_once)
+{
+	setenv("FAKE_MODE", "noreport", 1);
+	ck_assert_int_eq(run(1, 2), 0);
+	ck_assert_int_eq(result.status, UT_RUN_NO_REPORT);
+	ck_assert_str_eq(ut_run_status_name(result.status), "no-report");
+	ck_assert_int_eq(result.attempts, 2);
+	ck_assert_int_eq(lines("resets.log"), 2);
+	ck_assert_int_eq(lines("fake.log"), 2);
+	ck_assert_ptr_nonnull(strstr(result.report_error, "report-w1.xml"));
+	ck_assert_int_eq(result.tests[0].outcome, UT_OUT_NOTRUN);
+	ck_assert(!result.tests[0].absent);
+	ck_assert_int_eq(result.proc.exit_code, 4);
+
+	setenv("FAKE_MODE", "noreport-once", 1);
+	ck_assert_int_eq(run(1, 2), 0);
+	ck_assert_int_eq(result.status, UT_RUN_OK);
+	ck_assert_int_eq(result.attempts, 2);
+	ck_assert_int_eq(result.tests[1].outcome, UT_OUT_PASS);
+}
+END_TEST
+
+START_TEST(corrupt_report_is_retried_once)
+{
+	setenv("FAKE_MODE", "corrupt", 1);
+	ck_assert_int_eq(run(0, 3), 0);
+	ck_assert_int_eq(result.status, UT_RUN_BAD_REPORT);
+	ck_assert_int_eq(result.attempts, 2);
+	ck_assert_int_eq(lines("fake.log"), 2);
+	ck_assert_ptr_nonnull(strstr(result.report_error, "invalid JUnit XML"));
+}
+END_TEST
+
+START_TEST(failing_reset_is_retried_once)
+{
+	setenv("FAIL_RESETS", "1", 1);
+	ck_assert_int_eq(run(2, 1), 0);
+	ck_assert_int_eq(result.status, UT_RUN_OK);
+	ck_assert_int_eq(lines("resets.log"), 2);
+	ck_assert_int_eq(result.tests[0].outcome, UT_OUT_PASS);
+}
+END_TEST
+
+START_TEST(reset_that_keeps_failing)
+{
+	char message[1024];
+
+	setenv("FAIL_RESETS", "9", 1);
+	ck_assert_int_eq(run(2, 1), UT_EENV);
+	snprintf(message, sizeof(message), "%s", ut_error_message());
+	ck_assert_int_eq(result.status, UT_RUN_RESET_FAILED);
+	ck_assert_int_eq(lines("resets.log"), 2);
+	ck_assert_int_eq(lines("fake.log"), 0);
+	ck_assert_ptr_nonnull(strstr(message, "/bin/sh bin/reset.sh 2: exit status 1"));
+	ck_assert_ptr_nonnull(strstr(message, "resetting worker 2: database is locked"));
+	ck_assert_ptr_nonnull(strstr(result.proc.tail, "database is locked"));
+	ck_assert_int_eq(result.tests[0].outcome, UT_OUT_NOTRUN);
+}
+END_TEST
+
+START_TEST(timeout_is_not_retried)
+{
+	setenv("FAKE_MODE", "hang", 1);
+	cfg.runner.timeout_s = 1;
+	ck_assert_int_eq(run(0, 2), 0);
+	ck_assert_int_eq(result.status, UT_RUN_NO_REPORT);
+	ck_assert_int_eq(result.proc.state, UT_PROC_TIMEOUT);
+	ck_assert_int_eq(result.attempts, 1);
+	ck_assert(result.end - result.start < 6);
+
+	/* what a killed run reported before it hung still counts */
+	setenv("FAKE_MODE", "partial-hang", 1);
+	ck_assert_int_eq(run(0, 3), 0);
+	ck_assert_int_eq(result.status, UT_RUN_OK);
+	ck_assert_int_eq(result.proc.state, UT_PROC_TIMEOUT);
+	ck_assert_int_eq(result.tests[0].outcome, UT_OUT_PASS);
+	ck_assert_int_eq(result.tests[1].outcome, UT_OUT_NOTRUN);
+	ck_assert(!result.tests[1].absent);
+}
+END_TEST
+
+START_TEST(interrupt_stops_the_run)
+{
+	pthread_t t;
+
+	setenv("FAKE_MODE", "hang", 1);
+	interrupt_after(&t, 500);
+	ck_assert_int_eq(run(0, 2), UT_EINTR);
+	pthread_join(t, NULL);
+	ck_assert_int_eq(result.status, UT_RUN_INTERRUPTED);
+	ck_assert_int_eq(result.attempts, 1);
+	ck_assert(result.end - result.start < 5);
+	ck_assert_int_eq(run(0, 2), UT_EINTR); /* nothing new starts */
+	ck_assert_int_eq(lines("resets.log"), 1);
+}
+END_TEST
+
+START_TEST(command_that_cannot_start)
+{
+	static const char *missing[] = {"bin/no-such-runner", "{report}", "{tests}"};
+
+	cfg.runner.command.items = missing;
+	cfg.runner.command.n = 3;
+	ck_assert_int_eq(run(0, 1), UT_EENV);
+	ck_assert_int_eq(result.status, UT_RUN_NOSTART);
+	ck_assert_int_eq(result.proc.state, UT_PROC_NOSTART);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "bin/no-such-runner"));
+	ut_run_result_dispose(&result);
+	ck_assert_int_eq(ut_runner_run(runner, 0, ids, 0, &result), UT_EINPUT);
+}
+END_TEST
+
+static int new_error(const char *needle)
+{
+	int rc;
+
+	ut_runner_free(runner);
+	runner = NULL;
+	rc = ut_runner_new(&runner, &cfg, fixture_dir(), fixture(0, "work"));
+	if (needle)
+		ck_assert_msg(strstr(ut_error_message(), needle) != NULL, "'%s' not in '%s'", needle,
+			      ut_error_message());
+	return rc;
+}
+
+START_TEST(configuration_errors)
+{
+	static const char *embedded[] = {"run", "--report={report}", "--ids={tests}"};
+	static const char *no_tests[] = {"run", "--report={report}"};
+	static const char *no_report[] = {"run", "{tests}"};
+	static ut_envvar bad_env[] = {{"IDS", "{tests}"}};
+
+	cfg.runner.command.n = 0;
+	ck_assert_int_eq(new_error("'runner.preset' is not set"), UT_EINPUT);
+	cfg.runner.command.items = embedded;
+	cfg.runner.command.n = 3;
+	ck_assert_int_eq(new_error("must be a whole element"), UT_EINPUT);
+	cfg.runner.command.items = no_tests;
+	cfg.runner.command.n = 2;
+	ck_assert_int_eq(new_error("has no {tests}"), UT_EINPUT);
+	cfg.runner.command.items = no_report;
+	ck_assert_int_eq(new_error("{report}"), UT_EINPUT);
+	cfg.runner.env = bad_env;
+	cfg.runner.nenv = 1;
+	ck_assert_int_eq(new_error("'runner.env': {tests} is not allowed"), UT_EINPUT);
+	cfg.runner.env = env;
+	cfg.runner.nenv = 2;
+	cfg.runner.reset.items = embedded + 2;
+	cfg.runner.reset.n = 1;
+	ck_assert_int_eq(new_error("'runner.reset'"), UT_EINPUT);
+	cfg.runner.reset.n = 0;
+	ck_assert_int_eq(new_error("{report}"), UT_EINPUT);
+	cfg.runner.command.items = fake_command;
+	cfg.runner.command.n = sizeof(fake_command) / sizeof(fake_command[0]);
+	ck_assert_int_eq(ut_runner_new(&runner, &cfg, fixture(0, "no/such"), fixture(0, "w")),
+			 UT_EENV);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "no/such"));
+}
+END_TEST
+
+START_TEST(presets_fill_the_command)
+{
+	const char *const *cmd;
+
+	cfg.runner.command.n = 0;
+	cfg.runner.preset = "pytest";
+	ck_assert_int_eq(new_error(NULL), 0);
+	cmd = ut_runner_command(runner);
+	ck_assert_str_eq(cmd[0], "python3");
+	ck_assert_str_eq(cmd[7], "--junitxml={report}");
+	ck_assert_str_eq(cmd[8], "{tests}");
+	ck_assert_ptr_null(cmd[9]);
+
+	cfg.runner.preset = "mocha";
+	ck_assert_int_eq(new_error(NULL), 0);
+	ck_assert_str_eq(ut_runner_command(runner)[1], "{runners}/mocha-ordered.js");
+	ck_assert_int_eq(setenv("UNTANGLE_RUNNERS", fixture_dir(), 1), 0);
+	ck_assert_str_eq(ut_runner_helpers_dir(), fixture_dir());
+	ck_assert_int_eq(new_error("mocha-ordered.js"), UT_EENV);
+	unsetenv("UNTANGLE_RUNNERS");
+	cfg.runner.preset = "junit4";
+	ck_assert_int_eq(new_error(NULL), 0);
+	cfg.runner.preset = "junit5";
+	ck_assert_int_eq(new_error(NULL), 0);
+	ck_assert_ptr_null(ut_runner_preset("nose"));
+}
+END_TEST
+
+Suite *runner_suite(void)
+{
+	Suite *s = suite_create("runner");
+	TCase *tc = tcase_create("runner");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, templates_reach_the_command);
+	tcase_add_test(tc, outcomes_come_from_the_report);
+	tcase_add_test(tc, missing_report_is_retried_once);
+	tcase_add_test(tc, corrupt_report_is_retried_once);
+	tcase_add_test(tc, failing_reset_is_retried_once);
+	tcase_add_test(tc, reset_that_keeps_failing);
+	tcase_add_test(tc, timeout_is_not_retried);
+	tcase_add_test(tc, interrupt_stops_the_run);
+	tcase_add_test(tc, command_that_cannot_start);
+	tcase_add_test(tc, configuration_errors);
+	tcase_add_test(tc, presets_fill_the_command);
+	suite_add_tcase(s, tc);
+	return s;
+}
