@@ -70,6 +70,7 @@ START_TEST(timeout_kills_the_group)
 	int grandchild;
 
 	ck_assert_int_eq(run_sh("bin/hang.sh", pidfile, 0.5, false), UT_ETIMEOUT);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "timeout"));
 	ck_assert_int_eq(res.state, UT_PROC_TIMEOUT);
 	ck_assert_int_eq(res.signal, SIGKILL); /* it ignored SIGTERM */
 	ck_assert_msg(res.wall_s >= 0.5 && res.wall_s < 3, "took %.2f s", res.wall_s);
@@ -77,7 +78,6 @@ START_TEST(timeout_kills_the_group)
 	grandchild = pid_from(pidfile);
 	ck_assert_int_gt(grandchild, 0);
 	ck_assert_msg(pid_dies(grandchild), "grandchild %d survived", grandchild);
-	ck_assert_ptr_nonnull(strstr(ut_error_message(), "timeout"));
 }
 END_TEST
 
