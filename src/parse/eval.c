@@ -67,7 +67,7 @@ const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *
 
 	if (len > UT_MAX_VALUE_LEN)
 		len = UT_MAX_VALUE_LEN;
-	out = ut_arena_alloc(ix->arena, len + 1);
+	out = ut_arena_alloc(ix->temp, len + 1);
 	if (!out)
 		return "";
 	for (i = 0; i < len; i++)
@@ -243,7 +243,7 @@ static ut_val str_val(const ut_index *ix, ut_buf *b)
 	size_t len = b->len > UT_MAX_VALUE_LEN ? UT_MAX_VALUE_LEN : b->len;
 
 	v.kind = UT_V_STR;
-	v.s = ut_arena_strndup(ix->arena, b->ptr, len);
+	v.s = ut_arena_strndup(ix->temp, b->ptr, len);
 	v.n = len;
 	if (!v.s)
 		v.kind = UT_V_NONE;

@@ -8,6 +8,7 @@
 
 #include "model/suite.h"
 #include "parse/syntax.h"
+#include "util/arena.h"
 #include "util/buf.h"
 #include "util/diag.h"
 #include "util/map.h"
@@ -69,6 +70,8 @@ struct ut_cls {
 typedef struct {
 	ut_arena *arena;       /* the suite's: strings that end up in the model */
 	ut_arena scratch;      /* index entries */
+	ut_arena *temp;        /* strings the analysis works with (compact text, values):
+				  what one test adds is given back once it is in the model */
 	UT_VEC(ut_file *) files;
 	ut_map fns;            /* name -> ut_fn* chain */
 	ut_map classes;        /* name -> ut_cls* chain, and node -> ut_cls* */
@@ -124,11 +127,11 @@ ut_cls *ut_index_class(const ut_index *ix, const char *name, size_t nlen);
 ut_cls *ut_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
 ut_fn *ut_index_fn_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
 
-/* Evaluation of an expression node to a value. Strings are allocated in ix->arena. */
+/* Evaluation of an expression node to a value. Strings are allocated in ix->temp. */
 ut_val ut_eval(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
 /* The value a name has in env (locals, enclosing scopes, class, module, globals). */
 ut_val ut_lookup(const ut_index *ix, const ut_env *env, const char *name, size_t nlen);
-/* Text of n with whitespace removed, in the arena (dotted names, callee names). */
+/* Text of n with whitespace removed, in ix->temp (dotted names, callee names). */
 const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n);
 /* Name of a call: the text of its UT_R_CALL_NAME, or "" */
 const ut_syn *ut_call_name(const ut_syn *call);

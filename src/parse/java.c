@@ -275,7 +275,7 @@ static const char *test_id(ut_discover *d, const jclass *jc, const jmethod *m)
 	while (n-- > 0)
 		ut_buf_printf(&b, "%s%s", chain[n]->name, n ? "$" : "");
 	ut_buf_printf(&b, "#%s", m->name);
-	id = ut_arena_strndup(d->ix->arena, b.ptr, b.len);
+	id = ut_arena_strndup(d->ix->temp, b.ptr, b.len);
 	ut_buf_dispose(&b);
 	return id;
 }
@@ -332,6 +332,7 @@ static int emit_class(ut_discover *d, jclass *jc)
 	jc->emitted = true;
 	for (i = 0; i < jc->methods.n && rc == 0; i++) {
 		const jmethod *m = &jc->methods.v[i];
+		ut_arena_mark mark = ut_arena_save(d->ix->temp);
 		ut_walker w;
 
 		ut_walker_init(&w, d->ix, jc->file->rel);
@@ -347,6 +348,7 @@ static int emit_class(ut_discover *d, jclass *jc)
 			rc = ut_suite_append(d, jc->file, test_id(d, jc, m), m->name, m->fn->node,
 					     d->framework ? d->framework : jc->framework, &w);
 		ut_walker_dispose(&w);
+		ut_arena_restore(d->ix->temp, mark); /* the test is in the model now */
 	}
 	return rc;
 }

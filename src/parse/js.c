@@ -227,6 +227,7 @@ static int walk_hooks(jsctx *c, ut_walker *w, const jsuite *s, hook_kind k, bool
 static int emit(jsctx *c, const jtest *t, const char *framework)
 {
 	ut_buf title = UT_BUF_INIT;
+	ut_arena_mark mark = ut_arena_save(c->d->ix->temp);
 	const jsuite *chain[64];
 	const jsuite *s;
 	size_t n = 0;
@@ -241,7 +242,7 @@ static int emit(jsctx *c, const jtest *t, const char *framework)
 	while (n-- > 0)
 		ut_buf_printf(&title, "%s ", chain[n]->title);
 	ut_buf_puts(&title, t->title);
-	id = ut_arena_printf(c->d->ix->arena, "%s::%s", c->file->rel, title.ptr);
+	id = ut_arena_printf(c->d->ix->temp, "%s::%s", c->file->rel, title.ptr);
 
 	ut_walker_init(&w, c->d->ix, c->file->rel);
 	w.setup = true;
@@ -262,6 +263,7 @@ static int emit(jsctx *c, const jtest *t, const char *framework)
 		rc = ut_suite_append(c->d, c->file, id, t->title, t->call, framework, &w);
 	ut_walker_dispose(&w);
 	ut_buf_dispose(&title);
+	ut_arena_restore(c->d->ix->temp, mark); /* the test is in the model now */
 	return rc;
 }
 

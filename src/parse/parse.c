@@ -57,6 +57,7 @@ int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char
 
 typedef struct {
 	ut_index ix;
+	ut_arena temp; /* ix.temp */
 	ut_ts *ts;
 	ut_diags *diags;
 	size_t parsed;
@@ -83,6 +84,7 @@ static void driver_dispose(driver *dr)
 	ut_map_dispose(&dr->ix.classes);
 	ut_map_dispose(&dr->ix.globals);
 	ut_arena_dispose(&dr->ix.scratch);
+	ut_arena_dispose(&dr->temp);
 	ut_ts_free(dr->ts);
 }
 
@@ -299,6 +301,8 @@ static int driver_init(driver *dr, ut_suite *suite, ut_diags *diags, const char 
 	dr->ix.diags = diags;
 	dr->ix.root = root;
 	ut_arena_init(&dr->ix.scratch);
+	ut_arena_init(&dr->temp);
+	dr->ix.temp = &dr->temp;
 	return ut_ts_new(&dr->ts);
 }
 

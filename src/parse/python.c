@@ -272,6 +272,7 @@ static int emit_test(pyctx *p, const ut_file *f, const ut_cls *cls, ut_fn *fn,
 		     const char *id_prefix, bool unittest)
 {
 	fxlist fx = {0};
+	ut_arena_mark mark = ut_arena_save(p->d->ix->temp);
 	ut_walker w;
 	size_t i;
 	int rc = 0;
@@ -318,13 +319,14 @@ static int emit_test(pyctx *p, const ut_file *f, const ut_cls *cls, ut_fn *fn,
 	}
 	if (rc == 0)
 		rc = walk_opt(&w, module_fn(p, f, "teardown_module"));
-	id = ut_arena_printf(p->d->ix->arena, "%s::%s", id_prefix, fn->name);
+	id = ut_arena_printf(p->d->ix->temp, "%s::%s", id_prefix, fn->name);
 	if (rc == 0)
 		rc = ut_suite_append(p->d, f, id, fn->name, fn->node,
 				     p->d->framework ? p->d->framework : unittest ? "unittest" : "pytest",
 				     &w);
 	ut_walker_dispose(&w);
 	ut_vec_free(&fx);
+	ut_arena_restore(p->d->ix->temp, mark); /* the test is in the model now */
 	return rc;
 }
 
@@ -339,7 +341,7 @@ static int discover_class(pyctx *p, const ut_file *f, const ut_cls *k, const cha
 			  int depth)
 {
 	bool unittest = is_testcase(p->d->ix, k);
-	const char *id_prefix = ut_arena_printf(p->d->ix->arena, "%s::%s", prefix, k->name);
+	const char *id_prefix = ut_arena_printf(p->d->ix->temp, "%s::%s", prefix, k->name);
 	UT_VEC(ut_fn *) tests = {0};
 	const ut_syn *c;
 	size_t i;

@@ -97,3 +97,36 @@ char *ut_arena_printf(ut_arena *a, const char *fmt, ...)
 	va_end(ap);
 	return p;
 }
+
+ut_arena_mark ut_arena_save(const ut_arena *a)
+{
+	ut_arena_mark m;
+
+	m.head = a->head;
+	m.next = a->head ? a->head->next : NULL;
+	m.used = a->head ? a->head->used : 0;
+	m.used_total = a->used_total;
+	return m;
+}
+
+void ut_arena_restore(ut_arena *a, ut_arena_mark m)
+{
+	ut_arena_block *b, *next;
+
+	/* blocks made since the mark stand before its block, or right after it (large ones) */
+	for (b = a->head; b && b != m.head; b = next) {
+		next = b->next;
+		free(b);
+	}
+	a->head = b;
+	if (b) {
+		for (next = b->next; next && next != m.next; next = b->next) {
+			b->next = next->next;
+			free(next);
+		}
+		/* memory handed out again must be zero, as from a new block */
+		memset(b->data + m.used, 0, b->used - m.used);
+		b->used = m.used;
+	}
+	a->used_total = m.used_total;
+}

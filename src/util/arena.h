@@ -23,4 +23,15 @@ char *ut_arena_strndup(ut_arena *a, const char *s, size_t n);
 char *ut_arena_strdup(ut_arena *a, const char *s);
 char *ut_arena_printf(ut_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A point to roll the arena back to: scratch data of one step of a loop can live in an
+ * arena that keeps what was there before the step. */
+typedef struct {
+	ut_arena_block *head, *next; /* the current block then, and the one after it */
+	size_t used, used_total;
+} ut_arena_mark;
+
+ut_arena_mark ut_arena_save(const ut_arena *a);
+/* Frees everything allocated since the mark was saved; what was there before stays. */
+void ut_arena_restore(ut_arena *a, ut_arena_mark m);
+
 #endif
