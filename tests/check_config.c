@@ -33,7 +33,7 @@ START_TEST(defaults_without_file)
 	ck_assert_int_eq(ut_config_load(&c, "/nonexistent/untangle.json", true), 0);
 	ck_assert_ptr_null(c.path);
 	ck_assert_str_eq(c.detect.strategy, "fast");
-	ck_assert_str_eq(c.detect.filter, "noun");
+	ck_assert_str_eq(c.detect.filter, "verb");
 	ck_assert_int_eq(c.detect.workers, 1);
 	ck_assert_str_eq(c.store.graph, ".untangle/graph.json");
 	ck_assert_int_eq(ut_config_load(&c, "/nonexistent/untangle.json", false), UT_ENOTFOUND);

@@ -19,7 +19,7 @@ typedef struct {
 
 static const char *const presets[] = {"pytest", "mocha", "junit4", "junit5", NULL};
 static const char *const extracts[] = {"string-analysis", "original-order", NULL};
-static const char *const filters[] = {"none", "verb", "dobj", "noun", NULL};
+static const char *const filters[] = {"none", "values", "verb", "dobj", "noun", NULL};
 static const char *const strategies[] = {"tedd", "fast", NULL};
 static const char *const languages[] = {"java", "python", "javascript", "typescript", NULL};
 
@@ -29,7 +29,7 @@ void ut_config_init(ut_config *cfg)
 	ut_arena_init(&cfg->arena);
 	cfg->runner.timeout_s = 900;
 	cfg->detect.extract = "string-analysis";
-	cfg->detect.filter = "noun";
+	cfg->detect.filter = "verb"; /* noun and dobj drop true edges whose names do not name the shared entity */
 	cfg->detect.strategy = "fast";
 	cfg->detect.workers = 1;
 	cfg->detect.reruns = 1;

@@ -1,0 +1,84 @@
+/* candidates.c: extraction plus filters, with the guard that keeps huge suites linear. */
+#include "filter/candidates.h"
+
+#include <string.h>
+
+#include "util/error.h"
+#include "util/banned.h"
+
+static bool skip_dropped(const char *value, void *ctx)
+{
+	return ut_value_dropped(ut_value_stats_get(ctx, value));
+}
+
+/* Pairs of dropped values: each user of a value pairs with at most every submitter. */
+static size_t dropped_pairs(const ut_value_stats *st)
+{
+	size_t i, total = 0;
+
+	for (i = 0; i < st->n; i++) {
+		if (ut_value_dropped(&st->v[i]))
+			total += st->v[i].users * st->v[i].submitters / 2;
+	}
+	return total;
+}
+
+int ut_candidates_build(ut_graph **out, ut_candidates_report *report, const ut_suite *s,
+			const ut_candidates_opts *opts)
+{
+	ut_graph *g = NULL;
+	ut_nlp *nlp = NULL;
+	ut_extract_opts eo = {0};
+	size_t limit = opts->max_dropped_pairs ? opts->max_dropped_pairs : 1000000;
+	int rc;
+
+	*out = NULL;
+	memset(report, 0, sizeof(*report));
+	rc = ut_value_stats_build(&report->values, s, opts->ignore, opts->nignore);
+	if (rc == 0)
+		rc = ut_graph_from_suite(&g, s);
+	if (rc < 0)
+		goto done;
+	if (opts->original_order) {
+		rc = ut_extract_order(g, &report->extract);
+	} else {
+		if (opts->filter >= UT_FILTER_VALUES) {
+			size_t pairs = dropped_pairs(&report->values);
+
+			if (pairs > limit) {
+				eo.skip = skip_dropped;
+				eo.ctx = &report->values;
+				report->unlisted_pairs = pairs;
+			}
+		}
+		rc = ut_extract_string(g, s, &eo, &report->extract);
+		if (rc == 0 && opts->filter >= UT_FILTER_VALUES)
+			rc = ut_filter_values(g, &report->values, &report->filter);
+	}
+	if (rc < 0)
+		goto done;
+	if (opts->filter >= UT_FILTER_VERB) {
+		rc = ut_nlp_new(&nlp, opts->read_verbs, opts->nread, opts->write_verbs,
+				opts->nwrite);
+		if (rc == 0)
+			rc = ut_filter_nlp(g, nlp, opts->filter, &report->filter);
+		if (rc < 0)
+			goto done;
+	}
+	report->filter.candidates = g->edges.n;
+	ut_filter_count(g, &report->filter);
+	*out = g;
+	g = NULL;
+done:
+	ut_nlp_free(nlp);
+	ut_graph_free(g);
+	if (rc < 0)
+		ut_candidates_report_dispose(report);
+	return rc;
+}
+
+void ut_candidates_report_dispose(ut_candidates_report *r)
+{
+	if (r)
+		ut_value_stats_dispose(&r->values);
+}

@@ -1,0 +1,44 @@
+/* candidates.h: the candidate graph of a suite in one call: extraction (string analysis or
+ * original order), the value filter and an NLP configuration (DESIGN.md pipeline). */
+#ifndef UT_CANDIDATES_H
+#define UT_CANDIDATES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "extract/extract.h"
+#include "filter/filter.h"
+#include "graph/graph.h"
+#include "model/suite.h"
+#include "util/buf.h"
+
+typedef struct {
+	bool original_order;         /* --extract order: every later test on every earlier */
+	ut_filter_level filter;
+	const char *const *ignore;   /* values.ignore */
+	size_t nignore;
+	const char *const *read_verbs, *const *write_verbs; /* nlp.read_verbs, write_verbs */
+	size_t nread, nwrite;
+	/* Above this many (edge, value) pairs, dropped values are not paired at all and their
+	 * edges are counted in unlisted_pairs instead of being listed as filtered (0: 1M). */
+	size_t max_dropped_pairs;
+} ut_candidates_opts;
+
+typedef struct {
+	ut_value_stats values;       /* every value of the suite, ranked */
+	ut_extract_stats extract;
+	ut_filter_stats filter;
+	size_t unlisted_pairs;       /* upper bound of pairs of dropped values not listed */
+} ut_candidates_report;
+
+/* Builds the candidate graph of `s`. *out and report->values belong to the caller
+ * (ut_graph_free, ut_candidates_report_dispose). UT_EENV when an NLP filter is asked for
+ * and WordNet's data is missing. */
+int ut_candidates_build(ut_graph **out, ut_candidates_report *report, const ut_suite *s,
+			const ut_candidates_opts *opts);
+void ut_candidates_report_dispose(ut_candidates_report *r);
+/* `untangle candidates --json`; 0 or UT_ENOMEM. */
+int ut_candidates_write_json(ut_buf *out, const ut_graph *g, const ut_candidates_report *r,
+			     const char *extract, const char *filter);
+
+#endif

@@ -1,0 +1,63 @@
+/* candidates_json.c: `untangle candidates --json`: the graph plus the filter summary. */
+#include "filter/candidates.h"
+
+#include "graph/graph_json.h"
+#include "util/error.h"
+#include "util/jsonw.h"
+#include "util/banned.h"
+
+int ut_candidates_write_json(ut_buf *out, const ut_graph *g, const ut_candidates_report *r,
+			     const char *extract, const char *filter)
+{
+	ut_jsonw w;
+	size_t i;
+
+	ut_jsonw_init(&w, out, true);
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "extract");
+	ut_jsonw_str(&w, extract);
+	ut_jsonw_key(&w, "filter");
+	ut_jsonw_str(&w, filter);
+	ut_graph_write_members(&w, g);
+	ut_jsonw_key(&w, "dropped_values");
+	ut_jsonw_arr_begin(&w);
+	for (i = 0; i < r->values.n; i++) {
+		const ut_value_stat *v = &r->values.v[i];
+
+		if (!ut_value_dropped(v))
+			continue;
+		ut_jsonw_obj_begin(&w);
+		ut_jsonw_key(&w, "value");
+		ut_jsonw_str(&w, v->value);
+		ut_jsonw_key(&w, "why");
+		ut_jsonw_str(&w, v->everywhere ? "used by every test" : "values.ignore");
+		ut_jsonw_key(&w, "users");
+		ut_jsonw_int(&w, (long long)v->users);
+		ut_jsonw_obj_end(&w);
+	}
+	ut_jsonw_arr_end(&w);
+	ut_jsonw_key(&w, "summary");
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "tests");
+	ut_jsonw_int(&w, (long long)g->ntests);
+	ut_jsonw_key(&w, "candidates");
+	ut_jsonw_int(&w, (long long)r->filter.candidates);
+	ut_jsonw_key(&w, "kept");
+	ut_jsonw_int(&w, (long long)r->filter.kept);
+	ut_jsonw_key(&w, "by_values");
+	ut_jsonw_int(&w, (long long)r->filter.by_values);
+	ut_jsonw_key(&w, "by_verb");
+	ut_jsonw_int(&w, (long long)r->filter.by_verb);
+	ut_jsonw_key(&w, "by_dobj");
+	ut_jsonw_int(&w, (long long)r->filter.by_dobj);
+	ut_jsonw_key(&w, "by_noun");
+	ut_jsonw_int(&w, (long long)r->filter.by_noun);
+	ut_jsonw_key(&w, "kept_without_nlp_verdict");
+	ut_jsonw_int(&w, (long long)r->filter.no_verdict);
+	ut_jsonw_key(&w, "unlisted_value_pairs");
+	ut_jsonw_int(&w, (long long)r->unlisted_pairs);
+	ut_jsonw_obj_end(&w);
+	ut_jsonw_obj_end(&w);
+	ut_buf_putc(out, '\n');
+	return out->failed ? ut_error_set(UT_ENOMEM, "output too large") : 0;
+}

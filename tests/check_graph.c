@@ -1,0 +1,325 @@
+/* check_graph.c: the graph, sub-use string analysis, value statistics, the value filter
+ * and graph.json. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "extract/extract.h"
+#include "filter/candidates.h"
+#include "filter/filter.h"
+#include "graph/graph.h"
+#include "graph/graph_json.h"
+#include "util/error.h"
+
+Suite *graph_suite(void);
+
+/* A suite from a compact description: per test, its name, then actions as
+ * "s:value" (submit), "u:value" (locate/assert use), "S:value" (submit in setup code),
+ * "U:value" (use in setup code), ending with NULL. */
+static ut_suite *make_suite(const char *const *spec[], size_t ntests)
+{
+	ut_suite *s = NULL;
+	size_t i, j;
+
+	ck_assert_int_eq(ut_suite_new(&s), 0);
+	for (i = 0; i < ntests; i++) {
+		ut_test t;
+		size_t n = 0;
+
+		memset(&t, 0, sizeof(t));
+		t.name = spec[i][0];
+		t.id = ut_arena_printf(&s->arena, "t.py::%s", spec[i][0]);
+		t.file = "t.py";
+		t.index = i;
+		for (j = 1; spec[i][j]; j++)
+			n++;
+		t.actions = ut_arena_alloc(&s->arena, (n ? n : 1) * sizeof(*t.actions));
+		for (j = 0; j < n; j++) {
+			const char *a = spec[i][j + 1];
+			ut_action *act = &t.actions[j];
+
+			act->kind = (a[0] == 's' || a[0] == 'S') ? UT_ACT_SUBMIT : UT_ACT_LOCATE;
+			act->setup = a[0] == 'S' || a[0] == 'U';
+			act->values = ut_arena_alloc(&s->arena, sizeof(*act->values));
+			act->values[0] = a + 2;
+			act->nvalues = 1;
+		}
+		t.nactions = n;
+		ck_assert_int_eq(ut_vec_push(&s->tests, t), 0);
+	}
+	return s;
+}
+
+START_TEST(graph_edges_are_unique_and_ordered)
+{
+	ut_graph *g = NULL;
+	ut_edge *e = NULL, *again = NULL;
+	unsigned char in[4] = {0, 0, 0, 1};
+	ut_adjacency adj;
+
+	ck_assert_int_eq(ut_graph_new(&g, 4), 0);
+	ck_assert_int_eq(ut_graph_add(g, 2, 1, UT_ORIGIN_STRING, &e), 0);
+	ck_assert_int_eq(ut_graph_add_value(g, e, "x", true), 0);
+	ck_assert_int_eq(ut_graph_add_value(g, e, "x", false), 0);
+	ck_assert_uint_eq(e->nvalues, 1);
+	ck_assert(!e->values[0].setup); /* seen outside setup code too */
+	ck_assert_int_eq(ut_graph_add(g, 2, 1, UT_ORIGIN_ORDER, &again), 0);
+	ck_assert_ptr_eq(again, ut_graph_find(g, 2, 1));
+	ck_assert_uint_eq(g->edges.n, 1);
+	ck_assert_int_eq(ut_graph_add(g, 1, 2, UT_ORIGIN_STRING, &e), UT_EINPUT);
+	ck_assert_int_eq(ut_graph_add(g, 1, 1, UT_ORIGIN_STRING, &e), UT_EINPUT);
+	ck_assert_int_eq(ut_graph_add(g, 3, 2, UT_ORIGIN_STRING, &e), 0);
+	ck_assert_int_eq(ut_graph_add(g, 1, 0, UT_ORIGIN_STRING, &e), 0);
+	ck_assert_ptr_null(ut_graph_find(g, 3, 0));
+	ck_assert_int_eq(ut_adjacency_build(&adj, g, NULL, NULL), 0);
+	ck_assert_int_eq(ut_adjacency_closure(&adj, in), 0);
+	ck_assert(in[0] && in[1] && in[2] && in[3]);
+	ut_adjacency_dispose(&adj);
+	ut_graph_find(g, 2, 1)->status = UT_EDGE_FALSE;
+	memset(in, 0, sizeof(in));
+	in[3] = 1;
+	ck_assert_int_eq(ut_adjacency_build(&adj, g, NULL, NULL), 0);
+	ut_adjacency_closure(&adj, in);
+	ck_assert(!in[0] && !in[1] && in[2]);
+	ut_adjacency_dispose(&adj);
+	ut_graph_free(g);
+}
+END_TEST
+
+START_TEST(graph_table_grows)
+{
+	ut_graph *g = NULL;
+	ut_edge *e;
+	uint32_t i, j;
+
+	ck_assert_int_eq(ut_graph_new(&g, 120), 0);
+	for (i = 1; i < 120; i++)
+		for (j = 0; j < i; j++)
+			ck_assert_int_eq(ut_graph_add(g, i, j, UT_ORIGIN_ORDER, &e), 0);
+	ck_assert_uint_eq(g->edges.n, 120 * 119 / 2);
+	for (i = 1; i < 120; i++)
+		for (j = 0; j < i; j++)
+			ck_assert_uint_eq(ut_graph_find(g, i, j)->dependee, j);
+	ut_graph_free(g);
+}
+END_TEST
+
+/* The running example of thesis Figure 5.1/5.4 in miniature. */
+static const char *const t_add_user[] = {"addUserTest", "S:john@x", "s:foo@bar.com", "s:pw1", NULL};
+static const char *const t_login[] = {"loginUserTest", "S:john@x", "s:foo@bar.com", "s:pw1", NULL};
+static const char *const t_add_board[] = {"addBoardTest", "S:john@x", "s:myproject", NULL};
+static const char *const t_share[] = {"shareBoardTest", "S:john@x", "u:myproject", "s:foo@bar.com", NULL};
+static const char *const t_list[] = {"addListToBoardTest", "S:john@x", "u:myproject", "s:todo", NULL};
+static const char *const *example[] = {t_add_user, t_login, t_add_board, t_share, t_list};
+
+START_TEST(string_analysis_follows_submitted_values)
+{
+	ut_suite *s = make_suite(example, 5);
+	ut_graph *g = NULL;
+	ut_extract_stats st;
+	ut_edge *e;
+
+	ck_assert_int_eq(ut_graph_from_suite(&g, s), 0);
+	ck_assert_int_eq(ut_extract_string(g, s, NULL, &st), 0);
+	/* login uses foo@bar.com and pw1 submitted by addUser, plus the setup login */
+	e = ut_graph_find(g, 1, 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_eq(e->nvalues, 3);
+	ck_assert_str_eq(e->values[0].value, "john@x");
+	ck_assert(e->values[0].setup);
+	ck_assert(!e->values[1].setup);
+	/* share -> addBoard through myproject; share -> login and addUser through foo@bar.com */
+	ck_assert_ptr_nonnull(ut_graph_find(g, 3, 2));
+	ck_assert_uint_eq(ut_graph_find(g, 3, 1)->nvalues, 2);
+	/* addList uses myproject (addBoard) and nothing addUser submitted but the setup login */
+	ck_assert_uint_eq(ut_graph_find(g, 4, 2)->nvalues, 2);
+	ck_assert_uint_eq(ut_graph_find(g, 4, 0)->nvalues, 1);
+	ck_assert_uint_eq(st.edges, 10);
+	ck_assert_uint_eq(g->edges.n, 10);
+	ut_graph_free(g);
+	ut_suite_free(s);
+}
+END_TEST
+
+START_TEST(values_filter_drops_dependency_free_values)
+{
+	ut_suite *s = make_suite(example, 5);
+	ut_candidates_opts o;
+	ut_candidates_report r;
+	ut_graph *g = NULL;
+	const ut_value_stat *v;
+	const char *ignore[] = {"pw1"};
+
+	memset(&o, 0, sizeof(o));
+	o.filter = UT_FILTER_VALUES;
+	o.ignore = ignore;
+	o.nignore = 1;
+	ck_assert_int_eq(ut_candidates_build(&g, &r, s, &o), 0);
+	v = ut_value_stats_get(&r.values, "john@x");
+	ck_assert(v->everywhere);
+	ck_assert_uint_eq(v->users, 5);
+	ck_assert_uint_eq(v->setup_users, 5);
+	ck_assert_str_eq(r.values.v[0].value, "john@x"); /* ranked first */
+	ck_assert(ut_value_stats_get(&r.values, "pw1")->ignored);
+	ck_assert(!ut_value_stats_get(&r.values, "myproject")->everywhere);
+	/* addList -> addUser was only the admin login: filtered, with the value named */
+	ck_assert_str_eq(ut_graph_find(g, 4, 0)->filtered_by, "values");
+	ck_assert_ptr_nonnull(strstr(ut_graph_find(g, 4, 0)->reason, "john@x"));
+	/* addList -> addBoard keeps myproject only */
+	ck_assert_ptr_null(ut_graph_find(g, 4, 2)->filtered_by);
+	ck_assert_uint_eq(ut_graph_find(g, 4, 2)->nvalues, 1);
+	ck_assert_str_eq(ut_graph_find(g, 4, 2)->values[0].value, "myproject");
+	/* login -> addUser keeps foo@bar.com; pw1 is ignored */
+	ck_assert_uint_eq(ut_graph_find(g, 1, 0)->nvalues, 1);
+	ck_assert_uint_eq(r.filter.candidates, 10);
+	ck_assert_uint_eq(r.filter.kept, 5);
+	ck_assert_uint_eq(r.filter.by_values, 5);
+	ut_graph_free(g);
+	ut_candidates_report_dispose(&r);
+	ut_suite_free(s);
+}
+END_TEST
+
+START_TEST(huge_dependency_free_values_are_not_paired)
+{
+	ut_suite *s = make_suite(example, 5);
+	ut_candidates_opts o;
+	ut_candidates_report r;
+	ut_graph *g = NULL;
+
+	memset(&o, 0, sizeof(o));
+	o.filter = UT_FILTER_VALUES;
+	o.max_dropped_pairs = 1; /* as if john@x connected millions of pairs */
+	ck_assert_int_eq(ut_candidates_build(&g, &r, s, &o), 0);
+	ck_assert_uint_gt(r.unlisted_pairs, 0);
+	ck_assert_ptr_null(ut_graph_find(g, 4, 0)); /* never paired */
+	ck_assert_ptr_nonnull(ut_graph_find(g, 4, 2));
+	ck_assert_uint_eq(r.filter.kept, 5);
+	ut_graph_free(g);
+	ut_candidates_report_dispose(&r);
+	ut_suite_free(s);
+}
+END_TEST
+
+START_TEST(nlp_filters_follow_the_thesis_example)
+{
+	ut_suite *s = make_suite(example, 5);
+	ut_candidates_opts o;
+	ut_candidates_report r;
+	ut_graph *g = NULL;
+
+	memset(&o, 0, sizeof(o));
+	o.filter = UT_FILTER_DOBJ;
+	ck_assert_int_eq(ut_candidates_build(&g, &r, s, &o), 0);
+	/* shareBoard -> loginUser: login is a read (verb) */
+	ck_assert_str_eq(ut_graph_find(g, 3, 1)->filtered_by, "verb");
+	/* loginUser -> addUser: read after write, kept */
+	ck_assert_ptr_null(ut_graph_find(g, 1, 0)->filtered_by);
+	/* addListToBoard -> addBoard: list vs board under dobj */
+	ck_assert_str_eq(ut_graph_find(g, 4, 2)->filtered_by, "dobj");
+	ut_graph_free(g);
+	ut_candidates_report_dispose(&r);
+	o.filter = UT_FILTER_NOUN;
+	ck_assert_int_eq(ut_candidates_build(&g, &r, s, &o), 0);
+	ck_assert_ptr_null(ut_graph_find(g, 4, 2)->filtered_by); /* shared noun board */
+	ck_assert_str_eq(ut_graph_find(g, 3, 1)->filtered_by, "verb");
+	ut_graph_free(g);
+	ut_candidates_report_dispose(&r);
+	ut_suite_free(s);
+}
+END_TEST
+
+START_TEST(original_order_connects_every_pair)
+{
+	ut_suite *s = make_suite(example, 5);
+	ut_candidates_opts o;
+	ut_candidates_report r;
+	ut_graph *g = NULL;
+
+	memset(&o, 0, sizeof(o));
+	o.original_order = true;
+	ck_assert_int_eq(ut_candidates_build(&g, &r, s, &o), 0);
+	ck_assert_uint_eq(g->edges.n, 10);
+	ck_assert_int_eq(ut_graph_find(g, 4, 0)->origin, UT_ORIGIN_ORDER);
+	ut_graph_free(g);
+	ut_candidates_report_dispose(&r);
+	ut_suite_free(s);
+}
+END_TEST
+
+START_TEST(graph_json_round_trip)
+{
+	ut_suite *s = make_suite(example, 5);
+	ut_graph *g = NULL, *back = NULL;
+	ut_extract_stats st;
+	ut_buf a = UT_BUF_INIT, b = UT_BUF_INIT;
+	ut_edge *e;
+
+	ck_assert_int_eq(ut_graph_from_suite(&g, s), 0);
+	ck_assert_int_eq(ut_extract_string(g, s, NULL, &st), 0);
+	e = ut_graph_find(g, 3, 2);
+	e->status = UT_EDGE_MANIFEST;
+	ut_graph_add_evidence(e, 7);
+	ut_graph_find(g, 4, 0)->filtered_by = "values";
+	ut_graph_find(g, 4, 0)->reason = "only \"john@x\"";
+	g->tests[2].duration_s = 1.5;
+	g->stats.strategy = "tedd";
+	g->stats.schedules_run = 12;
+	ck_assert_int_eq(ut_graph_write_json(&a, g), 0);
+	ck_assert_int_eq(ut_graph_read_json(&back, a.ptr, a.len, "g.json"), 0);
+	ck_assert_int_eq(ut_graph_write_json(&b, back), 0);
+	if (strcmp(a.ptr, b.ptr))
+		fprintf(stderr, "%s\n----\n%s\n", a.ptr, b.ptr);
+	ck_assert(strcmp(a.ptr, b.ptr) == 0);
+	ck_assert_int_eq(ut_graph_find(back, 3, 2)->status, UT_EDGE_MANIFEST);
+	ck_assert_int_eq(ut_graph_find(back, 3, 2)->evidence.v[0], 7);
+	ut_buf_dispose(&a);
+	ut_buf_dispose(&b);
+	ut_graph_free(back);
+	ut_graph_free(g);
+	ut_suite_free(s);
+}
+END_TEST
+
+START_TEST(graph_json_errors_name_the_line)
+{
+	static const char bad_edge[] =
+		"{\"version\": 1,\n \"tests\": [{\"id\": \"a\"}, {\"id\": \"b\"}],\n"
+		" \"edges\": [{\"dependent\": \"b\",\n  \"dependee\": \"zzz\"}]}\n";
+	static const char backwards[] =
+		"{\"version\": 1, \"tests\": [{\"id\": \"a\"}, {\"id\": \"b\"}],\n"
+		" \"edges\": [{\"dependent\": \"a\", \"dependee\": \"b\"}]}\n";
+	static const char newer[] = "{\"version\": 9, \"tests\": []}";
+	ut_graph *g = NULL;
+
+	ck_assert_int_eq(ut_graph_read_json(&g, bad_edge, strlen(bad_edge), "g.json"), UT_EINPUT);
+	ck_assert_str_eq(ut_error_message(), "g.json:4: edge names an unknown test zzz");
+	ck_assert_int_eq(ut_graph_read_json(&g, backwards, strlen(backwards), "g.json"), UT_EINPUT);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "against the original order"));
+	ck_assert_int_eq(ut_graph_read_json(&g, newer, strlen(newer), "g.json"), UT_EINPUT);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "version"));
+	ck_assert_int_eq(ut_graph_read_json(&g, "{", 1, "g.json"), UT_EINPUT);
+	ck_assert_int_eq(ut_graph_load(&g, "/nonexistent/graph.json"), UT_ENOTFOUND);
+	ck_assert_ptr_null(g);
+}
+END_TEST
+
+Suite *graph_suite(void)
+{
+	Suite *s = suite_create("graph");
+	TCase *tc = tcase_create("graph");
+
+	tcase_add_test(tc, graph_edges_are_unique_and_ordered);
+	tcase_add_test(tc, graph_table_grows);
+	tcase_add_test(tc, string_analysis_follows_submitted_values);
+	tcase_add_test(tc, values_filter_drops_dependency_free_values);
+	tcase_add_test(tc, huge_dependency_free_values_are_not_paired);
+	tcase_add_test(tc, nlp_filters_follow_the_thesis_example);
+	tcase_add_test(tc, original_order_connects_every_pair);
+	tcase_add_test(tc, graph_json_round_trip);
+	tcase_add_test(tc, graph_json_errors_name_the_line);
+	suite_add_tcase(s, tc);
+	return s;
+}
