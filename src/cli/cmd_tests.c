@@ -4,9 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "config/config.h"
 #include "model/suite_json.h"
-#include "parse/parse.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/banned.h"
@@ -25,16 +23,7 @@ static void print_values(const char *label, const char *const *v, size_t n)
 		const char *s = v[i];
 
 		putchar(' ');
-		putchar('"');
-		for (; *s; s++) {
-			if (*s == '"' || *s == '\\')
-				putchar('\\');
-			if ((unsigned char)*s < 0x20)
-				printf("\\x%02x", (unsigned char)*s);
-			else
-				putchar(*s);
-		}
-		putchar('"');
+		ut_cli_print_quoted(s);
 	}
 }
 
@@ -63,13 +52,6 @@ static void print_text(const ut_suite *s)
 	}
 }
 
-static const char *strip_dot(const char *p)
-{
-	while (p[0] == '.' && p[1] == '/')
-		p += 2;
-	return p;
-}
-
 int cmd_tests(int argc, char **argv)
 {
 	ut_cli_common common = {0};
@@ -78,53 +60,24 @@ int cmd_tests(int argc, char **argv)
 		{UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest},
 		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
 	};
-	ut_config cfg;
-	ut_parse_opts po;
-	ut_diags diags;
-	ut_suite *suite = NULL;
+	ut_cli_project p;
 	ut_buf out = UT_BUF_INIT;
-	int rc, exit_code = UT_EXIT_OK;
-	size_t i;
+	int rc, exit_code;
 
-	ut_config_init(&cfg);
-	ut_diags_init(&diags);
+	memset(&p, 0, sizeof(p));
+	ut_config_init(&p.cfg);
+	ut_diags_init(&p.diags);
 	rc = ut_cli_parse(ut_cli_find("tests"), opts, &common, argc, argv);
 	if (rc) {
 		exit_code = rc < 0 ? UT_EXIT_OK : rc;
 		goto done;
 	}
-	exit_code = ut_cli_chdir(&common);
+	ut_cli_project_dispose(&p);
+	exit_code = ut_cli_project_load(&p, &common, &rest);
 	if (exit_code)
 		goto done;
-	rc = ut_config_load(&cfg, "untangle.json", true);
-	if (rc < 0) {
-		ut_errorf("%s", ut_error_message());
-		exit_code = ut_cli_exit_code(rc);
-		goto done;
-	}
-	memset(&po, 0, sizeof(po));
-	po.root = ".";
-	for (i = 0; i < rest.n; i++)
-		rest.items[i] = strip_dot(rest.items[i]);
-	if (rest.n) {
-		po.paths = rest.items;
-		po.npaths = rest.n;
-	} else {
-		po.paths = cfg.suite.paths.items;
-		po.npaths = cfg.suite.paths.n;
-	}
-	po.language = cfg.suite.language ? ut_lang_from_name(cfg.suite.language) : UT_LANG_NONE;
-	po.framework = ut_config_framework(&cfg);
-	po.order_file = cfg.suite.order_file;
-	rc = ut_parse_suite(&suite, &po, &diags);
-	ut_cli_print_diags(&diags);
-	if (rc < 0) {
-		ut_errorf("%s", ut_error_message());
-		exit_code = ut_cli_exit_code(rc);
-		goto done;
-	}
 	if (common.json) {
-		rc = ut_suite_write_json(&out, suite, &diags, true);
+		rc = ut_suite_write_json(&out, p.suite, &p.diags, true);
 		if (rc < 0) {
 			ut_errorf("%s", ut_error_message());
 			exit_code = UT_EXIT_ENV;
@@ -132,14 +85,12 @@ int cmd_tests(int argc, char **argv)
 		}
 		fwrite(out.ptr, 1, out.len, stdout);
 	} else {
-		print_text(suite);
+		print_text(p.suite);
 	}
-	ut_infof("%zu tests", suite->tests.n);
+	ut_infof("%zu tests", p.suite->tests.n);
 done:
 	free(rest.items);
 	ut_buf_dispose(&out);
-	ut_suite_free(suite);
-	ut_diags_dispose(&diags);
-	ut_config_dispose(&cfg);
+	ut_cli_project_dispose(&p);
 	return exit_code;
 }

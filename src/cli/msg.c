@@ -81,6 +81,7 @@ int ut_cli_exit_code(int rc)
 	case 0: return UT_EXIT_OK;
 	case UT_EINPUT:
 	case UT_ENOTFOUND: return UT_EXIT_INPUT;
+	case UT_EINTR: return UT_EXIT_INTERRUPTED;
 	default: return UT_EXIT_ENV;
 	}
 }
@@ -92,4 +93,18 @@ int ut_cli_chdir(const ut_cli_common *common)
 		return UT_EXIT_INPUT;
 	}
 	return 0;
+}
+
+void ut_cli_print_quoted(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			putchar('\\');
+		if ((unsigned char)*s < 0x20)
+			printf("\\x%02x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
 }

@@ -1,0 +1,94 @@
+/* project.c: what most commands do first: -C, untangle.json, and the parsed suite. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "filter/candidates.h"
+#include "parse/parse.h"
+#include "util/error.h"
+#include "util/banned.h"
+
+static const char *strip_dot(const char *p)
+{
+	while (p[0] == '.' && p[1] == '/')
+		p += 2;
+	return p;
+}
+
+int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths)
+{
+	ut_parse_opts po;
+	int rc, exit_code;
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	ut_config_init(&p->cfg);
+	ut_diags_init(&p->diags);
+	exit_code = ut_cli_chdir(common);
+	if (exit_code)
+		return exit_code;
+	rc = ut_config_load(&p->cfg, "untangle.json", true);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		return ut_cli_exit_code(rc);
+	}
+	memset(&po, 0, sizeof(po));
+	po.root = ".";
+	for (i = 0; paths && i < paths->n; i++)
+		paths->items[i] = strip_dot(paths->items[i]);
+	if (paths && paths->n) {
+		po.paths = paths->items;
+		po.npaths = paths->n;
+	} else {
+		po.paths = p->cfg.suite.paths.items;
+		po.npaths = p->cfg.suite.paths.n;
+	}
+	po.language = p->cfg.suite.language ? ut_lang_from_name(p->cfg.suite.language)
+					    : UT_LANG_NONE;
+	po.framework = ut_config_framework(&p->cfg);
+	po.order_file = p->cfg.suite.order_file;
+	rc = ut_parse_suite(&p->suite, &po, &p->diags);
+	ut_cli_print_diags(&p->diags);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		return ut_cli_exit_code(rc);
+	}
+	return UT_EXIT_OK;
+}
+
+void ut_cli_project_dispose(ut_cli_project *p)
+{
+	ut_suite_free(p->suite);
+	p->suite = NULL;
+	ut_diags_dispose(&p->diags);
+	ut_config_dispose(&p->cfg);
+}
+
+int ut_cli_candidates_opts(const ut_cli_project *p, const char **extract, const char **filter,
+			   void *candidates_opts)
+{
+	ut_candidates_opts *co = candidates_opts;
+	const char *x = *extract ? *extract : p->cfg.detect.extract;
+
+	memset(co, 0, sizeof(*co));
+	if (strcmp(x, "string") && strcmp(x, "order") && strcmp(x, "string-analysis") &&
+	    strcmp(x, "original-order")) {
+		ut_errorf("--extract: '%s' is not one of string, order", x);
+		return UT_EXIT_INPUT;
+	}
+	co->original_order = !strcmp(x, "order") || !strcmp(x, "original-order");
+	*extract = co->original_order ? "original-order" : "string-analysis";
+	if (!*filter)
+		*filter = p->cfg.detect.filter;
+	if (ut_filter_level_parse(*filter, &co->filter) < 0) {
+		ut_errorf("--filter: %s", ut_error_message());
+		return UT_EXIT_INPUT;
+	}
+	co->ignore = p->cfg.values.ignore.items;
+	co->nignore = p->cfg.values.ignore.n;
+	co->read_verbs = p->cfg.nlp.read_verbs.items;
+	co->nread = p->cfg.nlp.read_verbs.n;
+	co->write_verbs = p->cfg.nlp.write_verbs.items;
+	co->nwrite = p->cfg.nlp.write_verbs.n;
+	return UT_EXIT_OK;
+}
