@@ -9,6 +9,7 @@ Suite *junit_suite(void);
 Suite *process_suite(void);
 Suite *runner_suite(void);
 Suite *nlp_suite(void);
+Suite *graph_suite(void);
 
 int main(void)
 {
@@ -21,6 +22,7 @@ int main(void)
 	srunner_add_suite(sr, process_suite());
 	srunner_add_suite(sr, runner_suite());
 	srunner_add_suite(sr, nlp_suite());
+	srunner_add_suite(sr, graph_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

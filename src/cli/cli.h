@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "config/config.h"
+#include "model/suite.h"
 #include "util/diag.h"
 
 /* Documented exit codes (README, `untangle --help`). */
@@ -12,7 +14,8 @@ enum {
 	UT_EXIT_OK = 0,      /* success */
 	UT_EXIT_FOUND = 1,   /* the check found a problem */
 	UT_EXIT_INPUT = 2,   /* bad usage or bad input (config, source, graph file) */
-	UT_EXIT_ENV = 3      /* the environment failed (runner, reset, base commit, memory) */
+	UT_EXIT_ENV = 3,     /* the environment failed (runner, reset, base commit, memory) */
+	UT_EXIT_INTERRUPTED = 130 /* Ctrl-C or SIGTERM: stopped cleanly, the journal kept */
 };
 
 /* Maps a library return code to the exit code. */
@@ -59,12 +62,38 @@ void ut_cli_quiet(bool quiet);
 void ut_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ut_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ut_infof(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints s on stdout in double quotes, with quotes, backslashes and control bytes escaped. */
+void ut_cli_print_quoted(const char *s);
 /* Prints the diagnostics as "file:line: warning: message". */
 void ut_cli_print_diags(const ut_diags *d);
 /* Changes into -C DIR; prints and returns UT_EXIT_INPUT when it cannot. */
 int ut_cli_chdir(const ut_cli_common *common);
 
+/* The project a command works on: untangle.json (defaults when absent) and the suite. */
+typedef struct {
+	ut_config cfg;
+	ut_diags diags;
+	ut_suite *suite;
+} ut_cli_project;
+
+/* Changes into -C DIR, loads untangle.json and parses the suite (PATHs from the command
+ * line override suite.paths). Prints what goes wrong; returns the exit code (0 on
+ * success). The project must be disposed of whatever the result. */
+int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths);
+void ut_cli_project_dispose(ut_cli_project *p);
+
+/* Fills the candidate options from --extract and --filter (NULL: untangle.json) and the
+ * config's values and nlp sections; *extract and *filter become the canonical names.
+ * Prints and returns UT_EXIT_INPUT for an unknown value. */
+int ut_cli_candidates_opts(const ut_cli_project *p, const char **extract, const char **filter,
+			   void *candidates_opts);
+
+int cmd_candidates(int argc, char **argv);
+int cmd_detect(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
 int cmd_tests(int argc, char **argv);
+int cmd_values(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 #endif

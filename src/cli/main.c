@@ -6,8 +6,20 @@
 #include "util/banned.h"
 
 static const ut_cli_command commands[] = {
+	{"candidates", "the candidate dependencies, with the values and filter verdicts behind them",
+	 "[--extract string|order] [--filter none|values|verb|dobj|noun] [--json|--dot]\n"
+	 "       [--explain-name NAME] [-C DIR] [PATH...]", cmd_candidates},
+	{"detect", "validate and recover the dependencies by running tests; write the graph",
+	 "[--strategy tedd|fast] [--workers N] [--resume] [--json] [-C DIR] [PATH...]",
+	 cmd_detect},
+	{"explain", "why a test depends on others: values, the runs that proved it, its schedule",
+	 "TEST [--json] [-C DIR]", cmd_explain},
+	{"graph", "the stored graph as json, dot or mermaid",
+	 "[--format json|dot|mermaid] [--all] [-C DIR]", cmd_graph},
 	{"tests", "the parsed suite in its original order, with each test's actions",
 	 "[--json] [-C DIR] [PATH...]", cmd_tests},
+	{"values", "string values ranked by how many tests use them (dependency-free candidates)",
+	 "[--limit N|--all] [--json] [-C DIR] [PATH...]", cmd_values},
 	{"version", "untangle's version and the libraries it runs on", "[--json]", cmd_version},
 };
 
@@ -34,7 +46,7 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nEvery command takes --help, --json, -C DIR and --quiet.\n"
 		     "exit codes: 0 success, 1 the check found a problem, 2 bad usage or input,\n"
-		     "3 the environment failed\n");
+		     "3 the environment failed, 130 interrupted\n");
 }
 
 int main(int argc, char **argv)

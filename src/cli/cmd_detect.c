@@ -1,0 +1,331 @@
+/* cmd_detect.c: `untangle detect`: candidates, then validation and recovery through the
+ * project's runner; writes the graph, the journal and the timings. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "detect/detect.h"
+#include "filter/candidates.h"
+#include "graph/graph_json.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include "util/jsonw.h"
+#include "util/banned.h"
+
+const ut_cli_command *ut_cli_find(const char *name);
+
+#define STATE_DIR ".untangle"
+#define JOURNAL STATE_DIR "/journal.jsonl"
+#define TIMINGS STATE_DIR "/timings.json"
+
+typedef struct {
+	bool tty, quiet;
+	size_t width;
+} progress_state;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	ut_proc_interrupt();
+}
+
+static void fmt_time(char *buf, size_t size, double s)
+{
+	if (s < 0)
+		snprintf(buf, size, "?");
+	else if (s < 60)
+		snprintf(buf, size, "%.0fs", s);
+	else
+		snprintf(buf, size, "%.0fm%02.0fs", s / 60 - 0.5 < 0 ? 0 : (double)(long)(s / 60),
+			 s - 60 * (double)(long)(s / 60));
+}
+
+static void progress(void *ctx, const ut_detect_event *ev)
+{
+	progress_state *p = ctx;
+	char elapsed[32], left[32];
+	/* Each candidate edge costs one or two runs: a rough estimate of what is left. */
+	double eta = ev->mean_run_s > 0 ? ev->mean_run_s * 1.5 * (double)ev->candidates_left : -1;
+
+	if (p->quiet)
+		return;
+	fmt_time(elapsed, sizeof(elapsed), ev->elapsed_s);
+	fmt_time(left, sizeof(left), eta);
+	if (p->tty) {
+		int done = (int)(20.0 * (double)ev->runs_done /
+				 (double)(ev->runs_done + 1.5 * (double)ev->candidates_left + 1));
+
+		fprintf(stderr, "\r\033[K[%-20.*s] %ld runs, %ld candidates left, %s elapsed, ~%s left: %s%s",
+			done, "####################", ev->runs_done, ev->candidates_left, elapsed,
+			left, ev->passed ? "pass " : "FAIL ", ev->purpose);
+		fflush(stderr);
+		p->width = 1;
+		return;
+	}
+	fprintf(stderr, "untangle: run %ld%s [%s] %s: %s%s%s (%zu tests; %ld candidates left, %s)\n",
+		ev->run, ev->replayed ? " (journal)" : "", ut_detect_phase_name(ev->phase),
+		ev->purpose, ev->passed ? "pass" : "fail", ev->failed ? " at " : "",
+		ev->failed ? ev->failed : "", ev->tests, ev->candidates_left, elapsed);
+}
+
+static char *suite_fingerprint(const ut_graph *g)
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t i;
+	char *out = malloc(32);
+
+	for (i = 0; i < g->ntests; i++) {
+		const char *s = g->tests[i].id;
+
+		for (; *s; s++)
+			h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+		h = (h ^ '\n') * 1099511628211ULL;
+	}
+	if (out)
+		snprintf(out, 32, "%zu-%016llx", g->ntests, (unsigned long long)h);
+	return out;
+}
+
+static int write_timings(const ut_graph *g)
+{
+	ut_buf out = UT_BUF_INIT;
+	ut_jsonw w;
+	size_t i;
+	int rc;
+
+	ut_jsonw_init(&w, &out, true);
+	ut_jsonw_obj_begin(&w);
+	for (i = 0; i < g->ntests; i++) {
+		if (g->tests[i].duration_s < 0)
+			continue;
+		ut_jsonw_key(&w, g->tests[i].id);
+		ut_jsonw_double(&w, g->tests[i].duration_s);
+	}
+	ut_jsonw_obj_end(&w);
+	ut_buf_putc(&out, '\n');
+	rc = out.failed ? ut_error_set(UT_ENOMEM, "out of memory")
+			: ut_fs_write_atomic(TIMINGS, out.ptr, out.len);
+	ut_buf_dispose(&out);
+	return rc;
+}
+
+static void print_summary(const ut_graph *g, const ut_detect_stats *st, bool json,
+			  const char *graph_path)
+{
+	static const char *const keys[] = {"original", "validate", "recover", "disconnected"};
+	ut_buf out = UT_BUF_INIT;
+	ut_jsonw w;
+	size_t i;
+
+	if (!json) {
+		printf("tests %zu, manifest edges %zu, schedules run %ld, test executions %ld, "
+		       "wall time %.1f s\n", g->ntests, st->manifest, st->schedules_run,
+		       st->test_executions, st->wall_s);
+		printf("phases:");
+		for (i = 0; i < UT_PHASE_COUNT; i++)
+			printf(" %s %.1f s%s", ut_detect_phase_name((ut_detect_phase)i),
+			       st->phase_s[i], i + 1 < UT_PHASE_COUNT ? "," : "\n");
+		if (st->replayed)
+			printf("replayed from the journal: %ld runs\n", st->replayed);
+		if (st->flaky || st->failing)
+			printf("left out: %zu flaky, %zu failing in the original order\n", st->flaky,
+			       st->failing);
+		for (i = 0; i < g->edges.n; i++) {
+			const ut_edge *e = &g->edges.v[i];
+
+			if (e->status == UT_EDGE_MANIFEST)
+				printf("  %s -> %s  (%s)\n", g->tests[e->dependent].id,
+				       g->tests[e->dependee].id, ut_edge_origin_name(e->origin));
+		}
+		for (i = 0; i < g->ntests; i++) {
+			if (g->tests[i].flaky)
+				printf("  flaky: %s\n", g->tests[i].id);
+		}
+		printf("graph written to %s\n", graph_path);
+		return;
+	}
+	ut_jsonw_init(&w, &out, true);
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "graph");
+	ut_jsonw_str(&w, graph_path);
+	ut_jsonw_key(&w, "tests");
+	ut_jsonw_int(&w, (long long)g->ntests);
+	ut_jsonw_key(&w, "manifest_edges");
+	ut_jsonw_int(&w, (long long)st->manifest);
+	ut_jsonw_key(&w, "schedules_run");
+	ut_jsonw_int(&w, st->schedules_run);
+	ut_jsonw_key(&w, "test_executions");
+	ut_jsonw_int(&w, st->test_executions);
+	ut_jsonw_key(&w, "replayed");
+	ut_jsonw_int(&w, st->replayed);
+	ut_jsonw_key(&w, "retried");
+	ut_jsonw_int(&w, st->retried);
+	ut_jsonw_key(&w, "wall_s");
+	ut_jsonw_double(&w, st->wall_s);
+	ut_jsonw_key(&w, "phase_s");
+	ut_jsonw_obj_begin(&w);
+	for (i = 0; i < UT_PHASE_COUNT; i++) {
+		ut_jsonw_key(&w, keys[i]);
+		ut_jsonw_double(&w, st->phase_s[i]);
+	}
+	ut_jsonw_obj_end(&w);
+	ut_jsonw_key(&w, "flaky");
+	ut_jsonw_arr_begin(&w);
+	for (i = 0; i < g->ntests; i++) {
+		if (g->tests[i].flaky)
+			ut_jsonw_str(&w, g->tests[i].id);
+	}
+	ut_jsonw_arr_end(&w);
+	ut_jsonw_key(&w, "failing_in_original_order");
+	ut_jsonw_int(&w, (long long)st->failing);
+	ut_jsonw_obj_end(&w);
+	ut_buf_putc(&out, '\n');
+	fwrite(out.ptr, 1, out.len, stdout);
+	ut_buf_dispose(&out);
+}
+
+int cmd_detect(int argc, char **argv)
+{
+	ut_cli_common common = {0};
+	ut_cli_rest rest = {0};
+	const char *strategy = NULL, *filter = NULL, *extract = NULL, *workers = NULL;
+	bool resume = false;
+	ut_opt opts[] = {
+		{UT_OPT_VALUE, 0, "strategy", "tedd|fast", "validation strategy (detect.strategy)",
+		 &strategy},
+		{UT_OPT_VALUE, 0, "extract", "string|order", "candidate extraction (detect.extract)",
+		 &extract},
+		{UT_OPT_VALUE, 0, "filter", "none|values|verb|dobj|noun",
+		 "candidate filter (detect.filter)", &filter},
+		{UT_OPT_VALUE, 0, "workers", "N", "parallel workers (detect.workers)", &workers},
+		{UT_OPT_FLAG, 0, "resume", NULL,
+		 "continue an interrupted detection from .untangle/journal.jsonl", &resume},
+		{UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest},
+		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+	};
+	ut_cli_project p;
+	ut_candidates_opts co;
+	ut_candidates_report report;
+	ut_detect_opts dopts;
+	ut_detect_stats st;
+	ut_journal_header jh;
+	ut_journal *journal = NULL;
+	ut_runner *runner = NULL;
+	ut_graph *g = NULL;
+	progress_state ps = {0};
+	struct sigaction sa, old_int, old_term;
+	char *fingerprint = NULL, *end = NULL;
+	int rc, exit_code;
+
+	memset(&p, 0, sizeof(p));
+	memset(&report, 0, sizeof(report));
+	memset(&co, 0, sizeof(co));
+	memset(&dopts, 0, sizeof(dopts));
+	rc = ut_cli_parse(ut_cli_find("detect"), opts, &common, argc, argv);
+	if (rc)
+		return rc < 0 ? UT_EXIT_OK : rc;
+	exit_code = ut_cli_project_load(&p, &common, &rest);
+	if (exit_code)
+		goto done;
+	if (!strategy)
+		strategy = p.cfg.detect.strategy;
+	if (strcmp(strategy, "tedd") && strcmp(strategy, "fast")) {
+		ut_errorf("--strategy: '%s' is not one of tedd, fast", strategy);
+		exit_code = UT_EXIT_INPUT;
+		goto done;
+	}
+	if (workers && (strtol(workers, &end, 10) < 1 || strtol(workers, &end, 10) > 256 || *end)) {
+		ut_errorf("--workers: '%s' is not a number from 1 to 256", workers);
+		exit_code = UT_EXIT_INPUT;
+		goto done;
+	}
+	exit_code = ut_cli_candidates_opts(&p, &extract, &filter, &co);
+	if (exit_code)
+		goto done;
+	rc = ut_candidates_build(&g, &report, p.suite, &co);
+	if (rc < 0)
+		goto fail;
+	if (!g->ntests) {
+		ut_errorf("no tests found: nothing to detect");
+		exit_code = UT_EXIT_INPUT;
+		goto done;
+	}
+	if (mkdir(STATE_DIR, 0777) < 0 && errno != EEXIST) {
+		ut_errorf("cannot create '%s': %s", STATE_DIR, strerror(errno));
+		exit_code = UT_EXIT_ENV;
+		goto done;
+	}
+	rc = ut_runner_new(&runner, &p.cfg, ".", STATE_DIR "/tmp");
+	if (rc < 0)
+		goto fail;
+	fingerprint = suite_fingerprint(g);
+	jh.suite = fingerprint ? fingerprint : "";
+	jh.strategy = strategy;
+	jh.extract = extract;
+	jh.filter = filter;
+	jh.reruns = p.cfg.detect.reruns;
+	jh.ntests = g->ntests;
+	rc = ut_journal_open(&journal, JOURNAL, &jh, resume);
+	if (rc < 0)
+		goto fail;
+	if (resume)
+		ut_infof("resuming: %zu runs in %s", ut_journal_recorded(journal), JOURNAL);
+	ut_infof("%zu tests, %zu candidate edges kept of %zu (%s, filter %s); strategy %s",
+		 g->ntests, report.filter.kept, report.filter.candidates, extract, filter, strategy);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	ps.tty = isatty(STDERR_FILENO);
+	ps.quiet = common.quiet;
+	dopts.strategy = strategy;
+	dopts.reruns = p.cfg.detect.reruns;
+	dopts.worker = 0;
+	dopts.progress = progress;
+	dopts.progress_ctx = &ps;
+	rc = ut_detect_run(g, runner, journal, &dopts, &st);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (ps.tty && ps.width)
+		fputc('\n', stderr);
+	if (rc == UT_EINTR) {
+		ut_errorf("interrupted: %ld runs are in %s; 'untangle detect --resume' goes on from "
+			  "there", st.schedules_run, JOURNAL);
+		exit_code = UT_EXIT_INTERRUPTED;
+		goto done;
+	}
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		ut_errorf("the %ld runs so far are in %s; 'untangle detect --resume' goes on from "
+			  "there", st.schedules_run, JOURNAL);
+		exit_code = ut_cli_exit_code(rc);
+		goto done;
+	}
+	rc = ut_graph_save(g, p.cfg.store.graph);
+	if (rc == 0)
+		rc = write_timings(g);
+	if (rc < 0)
+		goto fail;
+	print_summary(g, &st, common.json, p.cfg.store.graph);
+	exit_code = UT_EXIT_OK;
+	goto done;
+fail:
+	ut_errorf("%s", ut_error_message());
+	exit_code = ut_cli_exit_code(rc);
+done:
+	free(fingerprint);
+	ut_journal_close(journal);
+	ut_runner_free(runner);
+	ut_graph_free(g);
+	ut_candidates_report_dispose(&report);
+	free(rest.items);
+	ut_cli_project_dispose(&p);
+	return exit_code;
+}

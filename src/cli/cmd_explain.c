@@ -1,0 +1,183 @@
+/* cmd_explain.c: `untangle explain TEST`: why a test depends on others: the values behind
+ * each edge, the runs that proved or refuted it (from the journal), and its schedule. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "detect/journal.h"
+#include "graph/graph_json.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/banned.h"
+
+const ut_cli_command *ut_cli_find(const char *name);
+
+/* The test named by an id, a name, or the end of an id; -1 when none or ambiguous. */
+static long find_test(const ut_graph *g, const char *what, bool *ambiguous)
+{
+	size_t i, len = strlen(what);
+	long found = -1;
+
+	*ambiguous = false;
+	found = ut_graph_test_index(g, what);
+	if (found >= 0)
+		return found;
+	for (i = 0; i < g->ntests; i++) {
+		const char *id = g->tests[i].id;
+		size_t n = strlen(id);
+
+		if (strcmp(g->tests[i].name, what) && !(n > len && !strcmp(id + n - len, what) &&
+							strchr(":#. ", id[n - len - 1])))
+			continue;
+		if (found >= 0) {
+			*ambiguous = true;
+			return -1;
+		}
+		found = (long)i;
+	}
+	return found;
+}
+
+static void print_run(const ut_journal *j, long run)
+{
+	const ut_journal_record *r = ut_journal_find(j, run);
+	size_t i, fails = 0;
+
+	if (!r) {
+		printf("      run %ld (not in the journal)\n", run);
+		return;
+	}
+	printf("      run %ld: %s: ", run, r->purpose ? r->purpose : "");
+	for (i = 0; i < r->n; i++) {
+		if (r->outcomes[i] != UT_OUT_PASS) {
+			printf("%s%s %s", fails++ ? ", " : "", r->ids[i], ut_outcome_name(r->outcomes[i]));
+		}
+	}
+	printf("%s (%zu tests)\n", fails ? "" : "all passed", r->n);
+}
+
+static void print_edge(const ut_graph *g, const ut_edge *e, uint32_t other, const ut_journal *j)
+{
+	uint32_t k;
+	size_t i;
+
+	printf("  %s  %s, %s", g->tests[other].id,
+	       e->filtered_by ? "filtered" : ut_edge_status_name(e->status),
+	       ut_edge_origin_name(e->origin));
+	for (k = 0; k < e->nvalues; k++)
+		printf("%s\"%s\"%s", k ? ", " : "; values: ", e->values[k].value,
+		       e->values[k].setup ? " (setup)" : "");
+	putchar('\n');
+	if (e->filtered_by)
+		printf("      by %s: %s\n", e->filtered_by, e->reason ? e->reason : "");
+	else if (e->reason)
+		printf("      %s\n", e->reason);
+	for (i = 0; i < e->evidence.n; i++)
+		print_run(j, e->evidence.v[i]);
+}
+
+static void explain_text(const ut_graph *g, uint32_t t, const ut_journal *j)
+{
+	const ut_graph_test *test = &g->tests[t];
+	ut_adjacency adj;
+	unsigned char *in;
+	size_t i;
+	bool any;
+
+	printf("%s\n  %s:%u, position %u in the original order%s\n", test->id, test->file,
+	       test->line, t + 1, test->flaky ? ", flaky (left out)" : "");
+	for (int pass = 0; pass < 3; pass++) {
+		static const char *const heads[] = {"depends on", "does not depend on",
+						    "needed by"};
+
+		any = false;
+		for (i = 0; i < g->edges.n; i++) {
+			const ut_edge *e = &g->edges.v[i];
+			bool mine = pass < 2 ? e->dependent == t : e->dependee == t;
+			bool manifest = e->status == UT_EDGE_MANIFEST;
+
+			if (!mine || (pass == 0 && !manifest) || (pass == 1 && manifest) ||
+			    (pass == 2 && !manifest))
+				continue;
+			if (!any)
+				printf("%s:\n", heads[pass]);
+			any = true;
+			print_edge(g, e, pass < 2 ? e->dependee : e->dependent, j);
+		}
+		if (!any && pass == 0)
+			printf("depends on: nothing (runs alone after a reset)\n");
+	}
+	in = calloc(g->ntests, 1);
+	if (!in || ut_adjacency_build(&adj, g, NULL, NULL) < 0) {
+		free(in);
+		return;
+	}
+	in[t] = 1;
+	ut_adjacency_closure(&adj, in);
+	printf("schedule:");
+	any = false;
+	for (i = 0; i < g->ntests; i++) {
+		if (in[i])
+			printf("%s %s", any ? "," : "", g->tests[i].id);
+		any = any || in[i];
+	}
+	putchar('\n');
+	ut_adjacency_dispose(&adj);
+	free(in);
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	ut_cli_common common = {0};
+	ut_cli_rest rest = {0};
+	ut_opt opts[] = {
+		{UT_OPT_REST, 0, NULL, "TEST", "a test id, name, or the end of an id", &rest},
+		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+	};
+	ut_config cfg;
+	ut_graph *g = NULL;
+	ut_journal *j = NULL;
+	bool ambiguous = false;
+	long t;
+	int rc, exit_code = UT_EXIT_OK;
+
+	ut_config_init(&cfg);
+	rc = ut_cli_parse(ut_cli_find("explain"), opts, &common, argc, argv);
+	if (rc) {
+		exit_code = rc < 0 ? UT_EXIT_OK : rc;
+		goto done;
+	}
+	if (rest.n != 1) {
+		ut_errorf("explain takes one test (see 'untangle explain --help')");
+		exit_code = UT_EXIT_INPUT;
+		goto done;
+	}
+	exit_code = ut_cli_chdir(&common);
+	if (exit_code)
+		goto done;
+	rc = ut_config_load(&cfg, "untangle.json", true);
+	if (rc == 0)
+		rc = ut_graph_load(&g, cfg.store.graph);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		exit_code = ut_cli_exit_code(rc);
+		goto done;
+	}
+	t = find_test(g, rest.items[0], &ambiguous);
+	if (t < 0) {
+		ut_errorf("'%s' %s in %s", rest.items[0],
+			  ambiguous ? "names more than one test" : "is no test", cfg.store.graph);
+		exit_code = UT_EXIT_INPUT;
+		goto done;
+	}
+	if (ut_journal_load(&j, ".untangle/journal.jsonl") < 0)
+		j = NULL; /* explain what the graph holds; runs are shown when the journal is there */
+	explain_text(g, (uint32_t)t, j);
+done:
+	ut_journal_close(j);
+	ut_graph_free(g);
+	free(rest.items);
+	ut_config_dispose(&cfg);
+	return exit_code;
+}

@@ -1,0 +1,132 @@
+/* cmd_graph.c: `untangle graph`: the stored graph as JSON, Graphviz dot or Mermaid. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "graph/graph_json.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/banned.h"
+
+const ut_cli_command *ut_cli_find(const char *name);
+
+static bool shown(const ut_edge *e, bool all)
+{
+	return e->status == UT_EDGE_MANIFEST || (all && ut_edge_active(e));
+}
+
+/* Names in labels: quotes and brackets would end a Mermaid or dot label. */
+static void print_label(const char *s, bool mermaid)
+{
+	for (; *s; s++) {
+		if (*s == '"')
+			fputs(mermaid ? "#quot;" : "\\\"", stdout);
+		else if (*s == '\\' && !mermaid)
+			fputs("\\\\", stdout);
+		else if ((unsigned char)*s < 0x20)
+			putchar(' ');
+		else
+			putchar(*s);
+	}
+}
+
+static void print_dot(const ut_graph *g, bool all)
+{
+	size_t i;
+
+	printf("digraph untangle {\n  rankdir=RL;\n  node [shape=box];\n");
+	for (i = 0; i < g->ntests; i++) {
+		printf("  t%zu [label=\"", i);
+		print_label(g->tests[i].name, false);
+		printf("\"%s];\n", g->tests[i].flaky ? ", style=dashed" : "");
+	}
+	for (i = 0; i < g->edges.n; i++) {
+		const ut_edge *e = &g->edges.v[i];
+
+		if (shown(e, all))
+			printf("  t%u -> t%u%s;\n", e->dependent, e->dependee,
+			       e->status == UT_EDGE_MANIFEST ? "" : " [style=dashed]");
+	}
+	printf("}\n");
+}
+
+static void print_mermaid(const ut_graph *g, bool all)
+{
+	size_t i;
+
+	printf("graph RL\n");
+	for (i = 0; i < g->ntests; i++) {
+		printf("  t%zu[\"", i);
+		print_label(g->tests[i].name, true);
+		printf("\"]\n");
+	}
+	for (i = 0; i < g->edges.n; i++) {
+		const ut_edge *e = &g->edges.v[i];
+
+		if (shown(e, all))
+			printf("  t%u %s t%u\n", e->dependent,
+			       e->status == UT_EDGE_MANIFEST ? "-->" : "-.->", e->dependee);
+	}
+}
+
+int cmd_graph(int argc, char **argv)
+{
+	ut_cli_common common = {0};
+	const char *format = NULL;
+	bool all = false;
+	ut_opt opts[] = {
+		{UT_OPT_VALUE, 'f', "format", "json|dot|mermaid", "output format (default json)",
+		 &format},
+		{UT_OPT_FLAG, 0, "all", NULL,
+		 "dot and mermaid: also the edges not validated yet (dashed)", &all},
+		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+	};
+	ut_cli_project p;
+	ut_graph *g = NULL;
+	ut_buf out = UT_BUF_INIT;
+	int rc, exit_code = UT_EXIT_OK;
+
+	memset(&p, 0, sizeof(p));
+	rc = ut_cli_parse(ut_cli_find("graph"), opts, &common, argc, argv);
+	if (rc)
+		return rc < 0 ? UT_EXIT_OK : rc;
+	if (common.json)
+		format = "json";
+	if (!format)
+		format = "json";
+	if (strcmp(format, "json") && strcmp(format, "dot") && strcmp(format, "mermaid")) {
+		ut_errorf("--format: '%s' is not one of json, dot, mermaid", format);
+		return UT_EXIT_INPUT;
+	}
+	exit_code = ut_cli_chdir(&common);
+	if (exit_code)
+		return exit_code;
+	ut_config_init(&p.cfg);
+	rc = ut_config_load(&p.cfg, "untangle.json", true);
+	if (rc == 0)
+		rc = ut_graph_load(&g, p.cfg.store.graph);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		exit_code = ut_cli_exit_code(rc);
+		goto done;
+	}
+	if (!strcmp(format, "dot")) {
+		print_dot(g, all);
+	} else if (!strcmp(format, "mermaid")) {
+		print_mermaid(g, all);
+	} else {
+		rc = ut_graph_write_json(&out, g);
+		if (rc < 0) {
+			ut_errorf("%s", ut_error_message());
+			exit_code = UT_EXIT_ENV;
+			goto done;
+		}
+		fwrite(out.ptr, 1, out.len, stdout);
+	}
+done:
+	ut_buf_dispose(&out);
+	ut_graph_free(g);
+	ut_config_dispose(&p.cfg);
+	return exit_code;
+}

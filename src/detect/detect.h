@@ -1,0 +1,68 @@
+/* detect.h: validation and recovery (thesis 5.2.3, 5.2.4): runs schedules of tests through
+ * the project's runner to prove or refute each candidate edge and to recover the missing
+ * ones. Strategy `tedd` is the thesis' algorithm, kept faithful as the cost baseline. */
+#ifndef UT_DETECT_H
+#define UT_DETECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "detect/journal.h"
+#include "graph/graph.h"
+#include "runner/runner.h"
+
+typedef enum {
+	UT_PHASE_ORIGINAL,     /* the original order, reruns + 1 times: expected outcomes */
+	UT_PHASE_VALIDATE,     /* inverting candidate edges, source first */
+	UT_PHASE_RECOVER,      /* Alg. 5: schedules without inversion */
+	UT_PHASE_DISCONNECTED, /* Alg. 6: tests left without prerequisites */
+	UT_PHASE_COUNT
+} ut_detect_phase;
+
+const char *ut_detect_phase_name(ut_detect_phase p);
+
+/* One run finished (or was replayed from the journal). */
+typedef struct {
+	ut_detect_phase phase;
+	const char *purpose;
+	long run;            /* run id */
+	bool replayed;       /* taken from the journal, not run again */
+	bool passed;         /* every test it checks passed */
+	const char *failed;  /* the first failing test id, or NULL */
+	size_t tests;        /* schedule length */
+	long runs_done;      /* so far (replayed included) */
+	long candidates_left;
+	double elapsed_s;    /* since detection started */
+	double mean_run_s;   /* wall time per new run so far, 0 before the first */
+} ut_detect_event;
+
+typedef struct {
+	const char *strategy; /* "tedd" */
+	int reruns;           /* the original order runs reruns + 1 times */
+	int worker;           /* the worker index runs go to */
+	void (*progress)(void *ctx, const ut_detect_event *ev); /* NULL: none */
+	void *progress_ctx;
+} ut_detect_opts;
+
+typedef struct {
+	long schedules_run;   /* schedules executed, replayed ones included */
+	long test_executions; /* tests in those schedules */
+	long replayed;        /* of those, taken from the journal */
+	long retried;         /* runs repeated because a failure contradicted earlier evidence */
+	double wall_s;        /* this invocation */
+	double phase_s[UT_PHASE_COUNT]; /* runner wall time per phase (replayed: as recorded) */
+	size_t manifest, removed, recovered;
+	size_t flaky, failing; /* tests left out: flaky; failing in the original order */
+} ut_detect_stats;
+
+/* Validates the active candidate edges of g in place: each ends `manifest` or `false`
+ * (with evidence: the run ids), recovered edges are added and validated, and tests that
+ * are flaky or fail in the original order are marked and left out. Per-test durations
+ * come from the original-order runs. Every run is appended to the journal, and runs the
+ * journal already holds are replayed instead of executed.
+ * Returns 0, UT_EINTR (interrupted: the journal holds every finished run), UT_EENV (the
+ * runner or the reset failed twice: the message says which), UT_EINPUT. */
+int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
+		  const ut_detect_opts *opts, ut_detect_stats *stats);
+
+#endif
