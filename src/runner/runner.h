@@ -16,8 +16,10 @@ typedef struct ut_runner ut_runner;
  * - The command is runner.command, or when that is empty the preset's (ut_runner_preset).
  * - Templates, in command, reset and env values: "{tests}" must be a whole element of
  *   command (or reset) and becomes one element per test id, in schedule order; "{report}"
- *   (the absolute path of the JUnit XML file the command must write) and "{worker}" (the
- *   worker index) may sit inside an element or an env value. Other braces stay as written.
+ *   (the absolute path of the JUnit XML file the command must write: work_dir/report-wW.xml,
+ *   removed before each attempt), "{worker}" (the worker index) and "{runners}"
+ *   (ut_runner_helpers_dir) may sit inside an element or an env value. Other braces stay
+ *   as written.
  * - Children run with cwd = root_dir (the folder of untangle.json), so relative paths in
  *   command and reset are relative to it; env is the caller's environment with runner.env
  *   applied (PATH from runner.env also decides where argv[0] is found).
@@ -35,14 +37,13 @@ void ut_runner_free(ut_runner *r);
 /* The command template in use (after the preset), NULL-terminated; borrowed. */
 const char *const *ut_runner_command(const ut_runner *r);
 
-/* The command template of a preset ("pytest", "mocha", "junit4", "junit5") with
- * "<runners>" replaced by runners_dir, NULL-terminated, in static or runner-owned storage:
+/* The command template of a preset ("pytest", "mocha", "junit4", "junit5"),
+ * NULL-terminated, static; NULL for an unknown preset:
  *   pytest: python3 -m pytest -p no:randomly -p no:cacheprovider --junitxml={report} {tests}
- *   mocha:  node <runners>/mocha-ordered.js --report {report} -- {tests}
- *   junit4: java <runners>/OrderedRunner.java --report {report} -- {tests}
- *   junit5: java <runners>/OrderedPlatformRunner.java --report {report} -- {tests}
- * (the JUnit helpers take the class path from the CLASSPATH variable; set it in runner.env).
- * NULL for an unknown preset. Use ut_runner_new for the expanded form. */
+ *   mocha:  node {runners}/mocha-ordered.js --report {report} -- {tests}
+ *   junit4: java {runners}/OrderedRunner.java --report {report} -- {tests}
+ *   junit5: java {runners}/OrderedPlatformRunner.java --report {report} -- {tests}
+ * The JUnit helpers take the class path from the CLASSPATH variable: set it in runner.env. */
 const char *const *ut_runner_preset(const char *preset);
 
 /* The folder of the ordered-runner helpers: $UNTANGLE_RUNNERS when set, else the source
