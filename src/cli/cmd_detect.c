@@ -240,6 +240,11 @@ int cmd_detect(int argc, char **argv)
 		exit_code = UT_EXIT_INPUT;
 		goto done;
 	}
+	if (!strcmp(strategy, "fast")) {
+		ut_errorf("strategy 'fast' is not in this version yet: use --strategy tedd");
+		exit_code = UT_EXIT_INPUT;
+		goto done;
+	}
 	if (workers && (strtol(workers, &end, 10) < 1 || strtol(workers, &end, 10) > 256 || *end)) {
 		ut_errorf("--workers: '%s' is not a number from 1 to 256", workers);
 		exit_code = UT_EXIT_INPUT;
