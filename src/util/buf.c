@@ -67,9 +67,16 @@ fail:
 	return UT_ENOMEM;
 }
 
+/* Room for n more bytes and the NUL without growing (the common case of every append). */
+static inline bool has_room(const ut_buf *b, size_t n)
+{
+	return !b->failed && n < b->cap - b->len &&
+	       b->len + n <= (b->max ? b->max : UT_BUF_DEFAULT_MAX);
+}
+
 int ut_buf_put(ut_buf *b, const char *s, size_t n)
 {
-	if (ut_buf_grow(b, n) < 0)
+	if (!has_room(b, n) && ut_buf_grow(b, n) < 0)
 		return UT_ENOMEM;
 	if (n)
 		memcpy(b->ptr + b->len, s, n);
@@ -85,7 +92,11 @@ int ut_buf_puts(ut_buf *b, const char *s)
 
 int ut_buf_putc(ut_buf *b, char c)
 {
-	return ut_buf_put(b, &c, 1);
+	if (!has_room(b, 1) && ut_buf_grow(b, 1) < 0)
+		return UT_ENOMEM;
+	b->ptr[b->len++] = c;
+	b->ptr[b->len] = '\0';
+	return 0;
 }
 
 int ut_buf_vprintf(ut_buf *b, const char *fmt, va_list ap)

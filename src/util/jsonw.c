@@ -17,10 +17,16 @@ void ut_jsonw_init(ut_jsonw *w, ut_buf *out, bool pretty)
 
 static void indent(ut_jsonw *w)
 {
-	int i;
+	static const char spaces[] = "\n                                ";
+	size_t n = 1 + 2 * (size_t)w->depth;
 
-	ut_buf_putc(w->out, '\n');
-	for (i = 0; i < w->depth; i++)
+	/* one append for the usual depths */
+	if (n <= sizeof(spaces) - 1) {
+		ut_buf_put(w->out, spaces, n);
+		return;
+	}
+	ut_buf_put(w->out, spaces, sizeof(spaces) - 1);
+	for (n -= sizeof(spaces) - 1; n > 0; n -= 2)
 		ut_buf_put(w->out, "  ", 2);
 }
 
@@ -165,8 +171,19 @@ void ut_jsonw_str(ut_jsonw *w, const char *s)
 
 void ut_jsonw_int(ut_jsonw *w, long long v)
 {
+	char digits[24];
+	size_t i = sizeof(digits);
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+
 	element(w);
-	ut_buf_printf(w->out, "%lld", v);
+	/* printf's %lld without its cost: numbers are most of what a suite writes */
+	do {
+		digits[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		digits[--i] = '-';
+	ut_buf_put(w->out, digits + i, sizeof(digits) - i);
 }
 
 void ut_jsonw_double(ut_jsonw *w, double v)
