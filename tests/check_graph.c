@@ -203,6 +203,29 @@ START_TEST(huge_dependency_free_values_are_not_paired)
 }
 END_TEST
 
+START_TEST(a_value_that_connects_millions_of_pairs_is_refused)
+{
+	static const char *const one[] = {"testShared", "s:shared@x", NULL};
+	const char *const **spec = calloc(2100, sizeof(*spec));
+	ut_candidates_opts o;
+	ut_candidates_report r;
+	ut_graph *g = NULL;
+	ut_suite *s;
+	size_t i;
+
+	for (i = 0; i < 2100; i++)
+		spec[i] = one;
+	s = make_suite(spec, 2100);
+	memset(&o, 0, sizeof(o));
+	o.filter = UT_FILTER_NONE;
+	ck_assert_int_eq(ut_candidates_build(&g, &r, s, &o), UT_EINPUT);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "'shared@x' alone is used by 2100 tests"));
+	ck_assert_ptr_null(g);
+	ut_suite_free(s);
+	free(spec);
+}
+END_TEST
+
 START_TEST(nlp_filters_follow_the_thesis_example)
 {
 	ut_suite *s = make_suite(example, 5);
@@ -316,6 +339,7 @@ Suite *graph_suite(void)
 	tcase_add_test(tc, string_analysis_follows_submitted_values);
 	tcase_add_test(tc, values_filter_drops_dependency_free_values);
 	tcase_add_test(tc, huge_dependency_free_values_are_not_paired);
+	tcase_add_test(tc, a_value_that_connects_millions_of_pairs_is_refused);
 	tcase_add_test(tc, nlp_filters_follow_the_thesis_example);
 	tcase_add_test(tc, original_order_connects_every_pair);
 	tcase_add_test(tc, graph_json_round_trip);

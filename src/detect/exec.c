@@ -241,7 +241,7 @@ done:
 static int run_once(dx_ctx *c, const uint32_t *sched, size_t n, const char *purpose,
 		    dx_result *out)
 {
-	const char **ids = malloc((n ? n : 1) * sizeof(*ids));
+	const char **ids = calloc(n ? n : 1, sizeof(*ids));
 	const ut_journal_record *rec;
 	bool replayed = false;
 	size_t i;

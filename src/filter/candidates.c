@@ -11,16 +11,37 @@ static bool skip_dropped(const char *value, void *ctx)
 	return ut_value_dropped(ut_value_stats_get(ctx, value));
 }
 
-/* Pairs of dropped values: each user of a value pairs with at most every submitter. */
-static size_t dropped_pairs(const ut_value_stats *st)
+/* An upper bound of the (edge, value) pairs of the dropped (or kept) values: each user
+ * of a value pairs with at most every submitter. */
+static size_t value_pairs(const ut_value_stats *st, bool dropped)
 {
 	size_t i, total = 0;
 
 	for (i = 0; i < st->n; i++) {
-		if (ut_value_dropped(&st->v[i]))
+		if (ut_value_dropped(&st->v[i]) == dropped)
 			total += st->v[i].users * st->v[i].submitters / 2;
 	}
 	return total;
+}
+
+/* A value that alone would connect millions of pairs is almost surely dependency-free
+ * (a shared login, a fixture's constant): rather than a graph of gigabytes, say which. */
+static int refuse_explosion(const ut_value_stats *st)
+{
+	const ut_value_stat *worst = NULL;
+	size_t i;
+
+	for (i = 0; i < st->n; i++) {
+		const ut_value_stat *v = &st->v[i];
+
+		if (!worst || v->users * v->submitters > worst->users * worst->submitters)
+			worst = v;
+	}
+	return ut_error_set(UT_EINPUT, "the candidate graph would hold up to %zu test pairs; "
+			    "'%s' alone is used by %zu tests and submitted by %zu: list such "
+			    "values in values.ignore (see 'untangle values')",
+			    value_pairs(st, false) + value_pairs(st, true), worst ? worst->value : "", worst ? worst->users : 0,
+			    worst ? worst->submitters : 0);
 }
 
 int ut_candidates_build(ut_graph **out, ut_candidates_report *report, const ut_suite *s,
@@ -43,13 +64,18 @@ int ut_candidates_build(ut_graph **out, ut_candidates_report *report, const ut_s
 		rc = ut_extract_order(g, &report->extract);
 	} else {
 		if (opts->filter >= UT_FILTER_VALUES) {
-			size_t pairs = dropped_pairs(&report->values);
+			size_t pairs = value_pairs(&report->values, true);
 
 			if (pairs > limit) {
 				eo.skip = skip_dropped;
 				eo.ctx = &report->values;
 				report->unlisted_pairs = pairs;
 			}
+		}
+		if (value_pairs(&report->values, false) +
+			    (eo.skip ? 0 : value_pairs(&report->values, true)) > UT_CANDIDATES_MAX_PAIRS) {
+			rc = refuse_explosion(&report->values);
+			goto done;
 		}
 		rc = ut_extract_string(g, s, &eo, &report->extract);
 		if (rc == 0 && opts->filter >= UT_FILTER_VALUES)

@@ -12,6 +12,10 @@
 #include "model/suite.h"
 #include "util/buf.h"
 
+/* Above this many (edge, value) pairs of kept values, string analysis refuses (UT_EINPUT)
+ * and names the value to ignore (a pair costs up to a few hundred bytes). */
+#define UT_CANDIDATES_MAX_PAIRS ((size_t)2000000)
+
 typedef struct {
 	bool original_order;         /* --extract order: every later test on every earlier */
 	ut_filter_level filter;
