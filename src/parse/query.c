@@ -56,7 +56,19 @@ struct ut_query {
 	uint32_t *by_symbol;    /* roots of symbol s: roots[by_symbol[s] .. by_symbol[s + 1]) */
 	uint32_t *roots;
 	uint32_t nsymbols;      /* symbols below this have an entry in by_symbol */
+	uint8_t field_parents[8192]; /* bit set of ut_query_needs_fields, by symbol */
+	uint8_t tokens[8192];        /* bit set of ut_query_needs_token */
 };
+
+static void set_bit(uint8_t *set, uint16_t i)
+{
+	set[i >> 3] |= (uint8_t)(1u << (i & 7));
+}
+
+static bool bit(const uint8_t *set, uint16_t i)
+{
+	return set[i >> 3] & (1u << (i & 7));
+}
 
 #define ERROR_SYMBOL 0xffff
 
@@ -224,10 +236,28 @@ static int pattern(compiler *c, uint16_t field, int depth, uint32_t *out)
 	return ut_vec_push(&c->q->steps, s) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }
 
-/* Indexes the patterns by the symbol of their root. */
+/* Indexes the patterns by the symbol of their root; notes which parents' children are
+ * matched by field and which anonymous nodes patterns name. */
 static int index_roots(ut_query *q)
 {
-	size_t i;
+	size_t i, k;
+
+	for (i = 0; i < q->steps.n; i++) {
+		const step *s = &q->steps.v[i];
+
+		if (s->kind == STEP_ANON)
+			set_bit(q->tokens, s->symbol);
+		if (s->kind == STEP_ANY) /* `_` takes any node: keep them all */
+			memset(q->tokens, 0xff, sizeof(q->tokens));
+		for (k = 0; k < s->nkids; k++) {
+			if (!q->steps.v[q->kids.v[s->kids + k]].field)
+				continue;
+			if (s->kind == STEP_TYPE || s->kind == STEP_ANON)
+				set_bit(q->field_parents, s->symbol);
+			else
+				memset(q->field_parents, 0xff, sizeof(q->field_parents));
+		}
+	}
 
 	q->nsymbols = 0;
 	for (i = 0; i < q->tops.n; i++)
@@ -311,6 +341,16 @@ void ut_query_free(ut_query *q)
 	free(q->by_symbol);
 	free(q->roots);
 	free(q);
+}
+
+bool ut_query_needs_fields(const ut_query *q, uint16_t parent)
+{
+	return bit(q->field_parents, parent);
+}
+
+bool ut_query_needs_token(const ut_query *q, uint16_t symbol)
+{
+	return bit(q->tokens, symbol);
 }
 
 static bool match(const ut_query *q, ut_qnode *nodes, uint32_t i, const step *s, bool apply);

@@ -42,6 +42,12 @@ int ut_query_new(ut_query **out, const char *src, size_t len, const ut_query_gra
 		 const char *name);
 void ut_query_free(ut_query *q);
 
+/* What the flat tree must hold for the matches to be complete: the field of the children
+ * of a node of symbol `parent`, and anonymous leaves (punctuation, operators) of
+ * `symbol`. Leaving out what is not needed only saves time. */
+bool ut_query_needs_fields(const ut_query *q, uint16_t parent);
+bool ut_query_needs_token(const ut_query *q, uint16_t symbol);
+
 /* ORs into nodes[i].roles the roles every match captures in the tree of n nodes. */
 void ut_query_match(const ut_query *q, ut_qnode *nodes, size_t n);
 

@@ -162,9 +162,10 @@ static bool parse_survives(TSParser *parser, const char *src, uint32_t len)
  * not analysed: the limit keeps a hostile file from stalling a run. */
 #define UT_MAX_TREE_DEPTH 1500
 
-/* Copies the tree into ts->flat in pre-order. Returns the line where the nesting passes
- * UT_MAX_TREE_DEPTH (the tree is not copied then), 0 when it does not, or UT_ENOMEM. */
-static int flatten(ut_ts *ts, TSNode root)
+/* Copies the tree into ts->flat in pre-order, leaving out the anonymous leaves and the
+ * fields no pattern of q looks at. Returns the line where the nesting passes
+ * UT_MAX_TREE_DEPTH (the copy is incomplete then), 0 when it does not, or UT_ENOMEM. */
+static int flatten(ut_ts *ts, const ut_query *q, TSNode root)
 {
 	TSTreeCursor c = ts_tree_cursor_new(root);
 	unsigned depth = 0;
@@ -174,38 +175,46 @@ static int flatten(ut_ts *ts, TSNode root)
 	ts->stack.n = 0;
 	for (;;) {
 		TSNode n = ts_tree_cursor_current_node(&c);
-		ut_qnode q;
+		ut_qnode node;
 
-		q.roles = 0;
-		q.start = ts_node_start_byte(n);
-		q.end = ts_node_end_byte(n);
-		q.size = 0;
-		q.symbol = ts_node_symbol(n);
-		q.field = ts_tree_cursor_current_field_id(&c);
-		q.named = ts_node_is_named(n);
-		q.missing = ts_node_is_missing(n);
-		if (ut_vec_push(&ts->flat, q) < 0 ||
-		    ut_vec_push(&ts->stack, (uint32_t)(ts->flat.n - 1)) < 0) {
-			rc = ut_error_set(UT_ENOMEM, "out of memory");
-			goto done;
-		}
-		if (ts_tree_cursor_goto_first_child(&c)) {
-			if (++depth > UT_MAX_TREE_DEPTH) {
-				rc = (int)ts_node_start_point(ts_tree_cursor_current_node(&c)).row + 1;
+		node.symbol = ts_node_symbol(n);
+		node.named = ts_node_is_named(n);
+		if (node.named || ut_query_needs_token(q, node.symbol) || ts_node_child_count(n)) {
+			uint16_t parent = ts->stack.n ? ts->flat.v[ts->stack.v[ts->stack.n - 1]].symbol
+						      : 0;
+
+			node.roles = 0;
+			node.start = ts_node_start_byte(n);
+			node.end = ts_node_end_byte(n);
+			node.size = 1;
+			node.field = ts->stack.n && ut_query_needs_fields(q, parent)
+					     ? ts_tree_cursor_current_field_id(&c)
+					     : 0;
+			node.missing = ts_node_is_missing(n);
+			if (ut_vec_push(&ts->flat, node) < 0 ||
+			    ut_vec_push(&ts->stack, (uint32_t)(ts->flat.n - 1)) < 0) {
+				rc = ut_error_set(UT_ENOMEM, "out of memory");
 				goto done;
 			}
-			continue;
+			if (ts_tree_cursor_goto_first_child(&c)) {
+				if (++depth > UT_MAX_TREE_DEPTH) {
+					rc = (int)ts_node_start_point(
+						     ts_tree_cursor_current_node(&c)).row + 1;
+					goto done;
+				}
+				continue;
+			}
+			ts->stack.n--; /* a leaf: its size is 1 */
 		}
-		/* close the node and the ancestors it is the last child of */
-		for (;;) {
-			uint32_t open = ts->stack.v[--ts->stack.n];
+		/* on to the next sibling, closing the nodes this was the last child of */
+		while (!ts_tree_cursor_goto_next_sibling(&c)) {
+			uint32_t open;
 
-			ts->flat.v[open].size = (uint32_t)(ts->flat.n - open);
-			if (ts_tree_cursor_goto_next_sibling(&c))
-				break;
 			if (!ts_tree_cursor_goto_parent(&c))
 				goto done;
 			depth--;
+			open = ts->stack.v[--ts->stack.n];
+			ts->flat.v[open].size = (uint32_t)(ts->flat.n - open);
 		}
 	}
 done:
@@ -393,7 +402,7 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 		goto done;
 	}
 	root = ts_tree_root_node(tree);
-	rc = flatten(ts, root);
+	rc = flatten(ts, ts->q[lang], root);
 	if (rc > 0) {
 		unsigned line = (unsigned)rc;
 
