@@ -146,6 +146,9 @@ static void print_summary(const ut_graph *g, const ut_detect_stats *st, bool jso
 		for (i = 0; i < g->ntests; i++) {
 			if (g->tests[i].flaky)
 				printf("  flaky: %s\n", g->tests[i].id);
+			if (g->tests[i].failing)
+				printf("  never passed in the original order (a failing test, or an id "
+				       "the runner does not know): %s\n", g->tests[i].id);
 		}
 		printf("graph written to %s\n", graph_path);
 		return;
@@ -183,7 +186,12 @@ static void print_summary(const ut_graph *g, const ut_detect_stats *st, bool jso
 	}
 	ut_jsonw_arr_end(&w);
 	ut_jsonw_key(&w, "failing_in_original_order");
-	ut_jsonw_int(&w, (long long)st->failing);
+	ut_jsonw_arr_begin(&w);
+	for (i = 0; i < g->ntests; i++) {
+		if (g->tests[i].failing)
+			ut_jsonw_str(&w, g->tests[i].id);
+	}
+	ut_jsonw_arr_end(&w);
 	ut_jsonw_obj_end(&w);
 	ut_buf_putc(&out, '\n');
 	fwrite(out.ptr, 1, out.len, stdout);

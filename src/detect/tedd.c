@@ -293,6 +293,7 @@ static int original_order(dx_ctx *c)
 			continue;
 		c->excluded[i] = passes[i] ? DX_FLAKY : DX_FAILING;
 		c->g->tests[i].flaky = passes[i] != 0;
+		c->g->tests[i].failing = passes[i] == 0;
 		if (passes[i])
 			c->stats->flaky++;
 		else

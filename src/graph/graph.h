@@ -46,6 +46,7 @@ typedef struct {
 	unsigned line, end_line;
 	double duration_s; /* < 0: unknown */
 	bool flaky;        /* did not pass every time in the original order: left out */
+	bool failing;      /* never passed in the original order (or never ran): left out */
 } ut_graph_test;
 
 typedef struct {

@@ -38,6 +38,10 @@ static void write_test(ut_jsonw *w, const ut_graph *g, size_t i)
 		ut_jsonw_key(w, "flaky");
 		ut_jsonw_bool(w, true);
 	}
+	if (t->failing) {
+		ut_jsonw_key(w, "failing");
+		ut_jsonw_bool(w, true);
+	}
 	ut_jsonw_obj_end(w);
 }
 
@@ -175,6 +179,7 @@ static int read_tests(ut_graph **out, const reader *r, const ut_json *tests, ut_
 		if (dur && ut_json_is_number(dur) && ut_json_number(dur) >= 0)
 			(*out)->tests[i].duration_s = ut_json_number(dur);
 		(*out)->tests[i].flaky = flaky && ut_json_true(flaky);
+		(*out)->tests[i].failing = ut_json_true(ut_json_get(t, "failing"));
 		if (ut_map_get(ids, (*out)->tests[i].id, strlen((*out)->tests[i].id)))
 			return bad(r, id, "duplicate test id ", id);
 		if (ut_map_put(ids, (*out)->tests[i].id, strlen((*out)->tests[i].id), (void *)(i + 1)) < 0)
