@@ -94,12 +94,13 @@ static bool is_by_member(const ut_file *f, const ut_syn *n)
 static bool is_key_member(const ut_index *ix, const ut_file *f, const ut_syn *n)
 {
 	const ut_syn *obj;
+	char buf[64];
 
 	n = ut_arg_expr(n);
 	if (!n || !ut_syn_is(n, UT_R_MEMBER))
 		return false;
 	obj = ut_syn_child(n, UT_R_MEMBER_OBJ);
-	return obj && in_set(ut_compact_text(ix, f, obj), key_objects);
+	return obj && in_set(ut_compact_text_buf(ix, f, obj, buf, sizeof(buf)), key_objects);
 }
 
 static const ut_syn *first_arg(const ut_syn *args)
@@ -119,11 +120,12 @@ static ut_action_kind classify(const ut_index *ix, const ut_file *f, const ut_sy
 	static const char *const nav_recv[] = {"driver", "browser", "wd", "page", NULL};
 	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call);
 	const char *name, *r;
+	char nbuf[64], rbuf[256];
 
 	if (!nm)
 		return UT_ACT_OTHER;
-	name = ut_compact_text(ix, f, nm);
-	r = recv ? ut_compact_text(ix, f, recv) : NULL;
+	name = ut_compact_text_buf(ix, f, nm, nbuf, sizeof(nbuf));
+	r = recv ? ut_compact_text_buf(ix, f, recv, rbuf, sizeof(rbuf)) : NULL;
 	if (r && in_set(r, locate_recv))
 		return UT_ACT_LOCATE;
 	if (in_set(name, locate_names) ||
@@ -296,10 +298,12 @@ static int locate_from_node(ut_walker *w, const ut_val *v)
 	int rc = 0;
 	const ut_syn *n = v->node;
 	const ut_syn *recv = ut_syn_is(n, UT_R_CALL) ? ut_call_recv(n) : NULL;
+	char buf[64];
 
 	ut_env_init(&scope, NULL, v->file, v->cls);
 	/* only a locator object (By.id("x")); an element found earlier was counted there */
-	if (recv && in_set(ut_compact_text(w->ix, v->file, recv), locate_recv)) {
+	if (recv && in_set(ut_compact_text_buf(w->ix, v->file, recv, buf, sizeof(buf)),
+			   locate_recv)) {
 		rc = collect_args(w, &scope, v->file, ut_call_args(n), UT_ACT_LOCATE, &values, &unres);
 	} else if (ut_syn_is(n, UT_R_SEQ) && ut_syn_first(n) && is_by_member(v->file, ut_syn_first(n))) {
 		rc = collect_args(w, &scope, v->file, n, UT_ACT_LOCATE, &values, &unres);

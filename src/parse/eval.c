@@ -59,15 +59,17 @@ bool ut_is_self(const ut_file *f, const ut_syn *n)
 	return ut_text_in(f, n, names);
 }
 
-const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n)
+const char *ut_compact_text_buf(const ut_index *ix, const ut_file *f, const ut_syn *n, char *buf,
+				size_t size)
 {
 	size_t len = n->end - n->start, i, j = 0;
 	const char *s = f->src.ptr + n->start;
-	char *out;
+	char *out = buf;
 
 	if (len > UT_MAX_VALUE_LEN)
 		len = UT_MAX_VALUE_LEN;
-	out = ut_arena_alloc(ix->temp, len + 1);
+	if (len >= size)
+		out = ut_arena_alloc(ix->temp, len + 1);
 	if (!out)
 		return "";
 	for (i = 0; i < len; i++)
@@ -75,6 +77,11 @@ const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *
 			out[j++] = s[i];
 	out[j] = '\0';
 	return out;
+}
+
+const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n)
+{
+	return ut_compact_text_buf(ix, f, n, NULL, 0);
 }
 
 const ut_syn *ut_call_name(const ut_syn *call)

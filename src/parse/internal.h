@@ -133,6 +133,9 @@ ut_val ut_eval(const ut_index *ix, const ut_env *env, const ut_file *f, const ut
 ut_val ut_lookup(const ut_index *ix, const ut_env *env, const char *name, size_t nlen);
 /* Text of n with whitespace removed, in ix->temp (dotted names, callee names). */
 const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n);
+/* The same in buf when it fits (names to compare and forget), else in ix->temp. */
+const char *ut_compact_text_buf(const ut_index *ix, const ut_file *f, const ut_syn *n, char *buf,
+				size_t size);
 /* Name of a call: the text of its UT_R_CALL_NAME, or "" */
 const ut_syn *ut_call_name(const ut_syn *call);
 const ut_syn *ut_call_recv(const ut_syn *call);

@@ -26,15 +26,22 @@ typedef struct {
 
 typedef UT_VEC(jclass) jclasses;
 
-static const char *deco_name(const ut_index *ix, const ut_file *f, const ut_syn *deco)
+/* The annotation's name without blanks, in buf when it fits. */
+static const char *deco_name(const ut_index *ix, const ut_file *f, const ut_syn *deco, char *buf,
+			     size_t size)
 {
 	const ut_syn *n = ut_syn_child(deco, UT_R_DECO_NAME);
-	const char *s;
 
-	if (!n)
-		return "";
-	s = ut_compact_text(ix, f, n);
-	return s;
+	return n ? ut_compact_text_buf(ix, f, n, buf, size) : "";
+}
+
+/* Is dn the annotation `name`, simple or qualified? */
+static bool deco_is(const char *dn, const char *name)
+{
+	size_t dl = strlen(dn), len = strlen(name);
+
+	return strcmp(dn, name) == 0 ||
+	       (dl > len && dn[dl - len - 1] == '.' && strcmp(dn + dl - len, name) == 0);
 }
 
 /* Annotation `name` (simple or qualified) on node n, or NULL. Only annotations that
@@ -43,20 +50,12 @@ static const ut_syn *annotation(const ut_index *ix, const ut_file *f, const ut_s
 				const char *name, uint32_t before)
 {
 	const ut_syn *c;
-	size_t len = strlen(name);
+	char buf[128];
 
-	for (c = ut_syn_first(n); c; c = ut_syn_next(c)) {
-		const char *dn;
-		size_t dl;
-
-		if (!ut_syn_is(c, UT_R_DECO) || c->start >= before)
-			continue;
-		dn = deco_name(ix, f, c);
-		dl = strlen(dn);
-		if (strcmp(dn, name) == 0 || (dl > len && dn[dl - len - 1] == '.' &&
-					      strcmp(dn + dl - len, name) == 0))
+	for (c = ut_syn_first(n); c; c = ut_syn_next(c))
+		if (ut_syn_is(c, UT_R_DECO) && c->start < before &&
+		    deco_is(deco_name(ix, f, c, buf, sizeof(buf)), name))
 			return c;
-	}
 	return NULL;
 }
 
@@ -70,6 +69,35 @@ static uint32_t name_start(const ut_syn *n, ut_role role)
 static bool fn_has(const ut_index *ix, const ut_fn *fn, const char *name)
 {
 	return annotation(ix, fn->file, fn->node, name, name_start(fn->node, UT_R_FUNC_NAME)) != NULL;
+}
+
+static const char *const hook_names[] = {"BeforeClass", "BeforeAll", "Before", "BeforeEach",
+					 "BeforeMethod", "After", "AfterEach", "AfterMethod",
+					 "AfterClass", "AfterAll"};
+#define NHOOKS (sizeof(hook_names) / sizeof(hook_names[0]))
+/* The order the kinds of hooks run in: indexes into hook_names, -1 ends. */
+static const int before_hooks[] = {0, 1, 2, 3, 4, -1};
+static const int after_hooks[] = {5, 6, 7, 8, 9, -1};
+
+/* The hook annotations of a method: bit h for hook_names[h]. */
+static unsigned hook_kinds(const ut_index *ix, const ut_fn *fn)
+{
+	uint32_t before = name_start(fn->node, UT_R_FUNC_NAME);
+	const ut_syn *c;
+	unsigned kinds = 0, h;
+	char buf[128];
+
+	for (c = ut_syn_first(fn->node); c; c = ut_syn_next(c)) {
+		const char *dn;
+
+		if (!ut_syn_is(c, UT_R_DECO) || c->start >= before)
+			continue;
+		dn = deco_name(ix, fn->file, c, buf, sizeof(buf));
+		for (h = 0; h < NHOOKS; h++)
+			if (deco_is(dn, hook_names[h]))
+				kinds |= 1u << h;
+	}
+	return kinds;
 }
 
 static bool class_has(const ut_index *ix, const ut_cls *k, const char *name)
@@ -192,11 +220,7 @@ static int collect_class(ut_discover *d, const ut_file *f, ut_cls *k, const char
 
 		if (!ut_syn_is(c, UT_R_FUNC) || !(fn = ut_index_fn_of(d->ix, f, c)) || !fn->name)
 			continue;
-		if (fn_has(d->ix, fn, "Before") || fn_has(d->ix, fn, "After") ||
-		    fn_has(d->ix, fn, "BeforeClass") || fn_has(d->ix, fn, "AfterClass") ||
-		    fn_has(d->ix, fn, "BeforeEach") || fn_has(d->ix, fn, "AfterEach") ||
-		    fn_has(d->ix, fn, "BeforeAll") || fn_has(d->ix, fn, "AfterAll") ||
-		    fn_has(d->ix, fn, "BeforeMethod") || fn_has(d->ix, fn, "AfterMethod"))
+		if (hook_kinds(d->ix, fn))
 			fn->is_test = true;
 		t = annotation(d->ix, f, c, "Test", name_start(c, UT_R_FUNC_NAME));
 		if (!t)
@@ -290,39 +314,71 @@ static jclass *find_jclass(jclasses *all, const char *name)
 	return NULL;
 }
 
-static const char *const before_hooks[] = {"BeforeClass", "BeforeAll", "Before", "BeforeEach",
-					   "BeforeMethod", NULL};
-static const char *const after_hooks[] = {"After", "AfterEach", "AfterMethod", "AfterClass",
-					  "AfterAll", NULL};
+/* The methods of a class with hook annotations, in member order: found once a class,
+ * used for each of its tests. Kept in the index's arena, found through `hooks`. */
+typedef struct {
+	const ut_cls *cls; /* the key */
+	size_t n;
+	struct {
+		ut_fn *fn;
+		unsigned kinds;
+	} v[];
+} jhooks;
+
+static const jhooks *hooks_of(ut_discover *d, ut_map *hooks, const ut_cls *k)
+{
+	jhooks *h = ut_map_get(hooks, (const char *)&k, sizeof(k));
+	const ut_syn *c;
+	size_t n = 0;
+
+	if (h)
+		return h;
+	for (c = ut_syn_first(k->node); c; c = ut_syn_next(c))
+		n += ut_syn_is(c, UT_R_FUNC);
+	h = ut_arena_alloc(&d->ix->scratch, sizeof(*h) + n * sizeof(h->v[0]));
+	if (!h)
+		return NULL;
+	h->cls = k;
+	for (c = ut_syn_first(k->node); c; c = ut_syn_next(c)) {
+		ut_fn *fn = ut_syn_is(c, UT_R_FUNC) ? ut_index_fn_of(d->ix, k->file, c) : NULL;
+		unsigned kinds = fn ? hook_kinds(d->ix, fn) : 0;
+
+		if (kinds) {
+			h->v[h->n].fn = fn;
+			h->v[h->n].kinds = kinds;
+			h->n++;
+		}
+	}
+	return ut_map_put(hooks, (const char *)&h->cls, sizeof(h->cls), h) < 0 ? NULL : h;
+}
 
 /* Hooks of the class chain: superclass first for before, the class first for after. */
-static int walk_hooks(ut_discover *d, ut_walker *w, const ut_cls *k, const char *const *kinds,
-		      bool super_first, int depth)
+static int walk_hooks(ut_discover *d, ut_map *hooks, ut_walker *w, const ut_cls *k,
+		      const int *kinds, bool super_first, int depth)
 {
-	const ut_syn *c;
 	const ut_cls *super;
-	int rc = 0, h;
+	const jhooks *h;
+	size_t i;
+	int rc = 0, kind;
 
 	if (!k || depth > 16)
 		return 0;
 	super = k->super ? ut_index_class(d->ix, k->super, strlen(k->super)) : NULL;
 	if (super_first)
-		rc = walk_hooks(d, w, super, kinds, super_first, depth + 1);
-	for (h = 0; kinds[h] && rc == 0; h++)
-		for (c = ut_syn_first(k->node); c && rc == 0; c = ut_syn_next(c)) {
-			ut_fn *fn;
-
-			if (!ut_syn_is(c, UT_R_FUNC) || !(fn = ut_index_fn_of(d->ix, k->file, c)))
-				continue;
-			if (fn_has(d->ix, fn, kinds[h]))
-				rc = ut_walk_fn(w, fn, NULL);
-		}
+		rc = walk_hooks(d, hooks, w, super, kinds, super_first, depth + 1);
+	h = rc == 0 ? hooks_of(d, hooks, k) : NULL;
+	if (rc == 0 && !h)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (kind = 0; rc == 0 && kinds[kind] >= 0; kind++)
+		for (i = 0; i < h->n && rc == 0; i++)
+			if (h->v[i].kinds & (1u << kinds[kind]))
+				rc = ut_walk_fn(w, h->v[i].fn, NULL);
 	if (!super_first && rc == 0)
-		rc = walk_hooks(d, w, super, kinds, super_first, depth + 1);
+		rc = walk_hooks(d, hooks, w, super, kinds, super_first, depth + 1);
 	return rc;
 }
 
-static int emit_class(ut_discover *d, jclass *jc)
+static int emit_class(ut_discover *d, ut_map *hooks, jclass *jc)
 {
 	size_t i;
 	int rc = 0;
@@ -337,13 +393,13 @@ static int emit_class(ut_discover *d, jclass *jc)
 
 		ut_walker_init(&w, d->ix, jc->file->rel);
 		w.setup = true;
-		rc = walk_hooks(d, &w, jc->cls, before_hooks, true, 0);
+		rc = walk_hooks(d, hooks, &w, jc->cls, before_hooks, true, 0);
 		w.setup = false;
 		if (rc == 0)
 			rc = ut_walk_fn(&w, m->fn, NULL);
 		w.setup = true;
 		if (rc == 0)
-			rc = walk_hooks(d, &w, jc->cls, after_hooks, false, 0);
+			rc = walk_hooks(d, hooks, &w, jc->cls, after_hooks, false, 0);
 		if (rc == 0)
 			rc = ut_suite_append(d, jc->file, test_id(d, jc, m), m->name, m->fn->node,
 					     d->framework ? d->framework : jc->framework, &w);
@@ -355,7 +411,8 @@ static int emit_class(ut_discover *d, jclass *jc)
 
 /* Classes named by @Suite.SuiteClasses / @SuiteClasses / @SelectClasses, in order,
  * expanding nested suites. */
-static int emit_suite(ut_discover *d, const ut_cls *suite, jclasses *all, int depth)
+static int emit_suite(ut_discover *d, ut_map *hooks, const ut_cls *suite, jclasses *all,
+		      int depth)
 {
 	static const char *const lists[] = {"SuiteClasses", "SelectClasses", NULL};
 	const ut_syn *a = NULL, *c;
@@ -390,9 +447,9 @@ static int emit_suite(ut_discover *d, const ut_cls *suite, jclasses *all, int de
 		dot = dot ? dot + 1 : name;
 		jc = find_jclass(all, dot);
 		if (jc) {
-			rc = emit_class(d, jc);
+			rc = emit_class(d, hooks, jc);
 		} else if ((k = ut_index_class(d->ix, dot, strlen(dot))) != NULL) {
-			rc = emit_suite(d, k, all, depth + 1);
+			rc = emit_suite(d, hooks, k, all, depth + 1);
 		} else {
 			ut_diags_add(d->diags, UT_DIAG_WARNING, suite->file->rel,
 				     ut_syn_line(suite->file->tree, c),
@@ -413,6 +470,7 @@ static int cmp_jclass(const void *a, const void *b)
 int ut_java_discover(ut_discover *d)
 {
 	jclasses all = {0};
+	ut_map hooks = UT_MAP_INIT;
 	size_t i;
 	int rc = 0;
 
@@ -437,13 +495,14 @@ int ut_java_discover(ut_discover *d)
 			if (k && (class_has(d->ix, k, "SuiteClasses") ||
 				  class_has(d->ix, k, "Suite.SuiteClasses") ||
 				  class_has(d->ix, k, "SelectClasses")))
-				rc = emit_suite(d, k, &all, 0);
+				rc = emit_suite(d, &hooks, k, &all, 0);
 		}
 	}
 	for (i = 0; i < all.n && rc == 0; i++)
-		rc = emit_class(d, &all.v[i]);
+		rc = emit_class(d, &hooks, &all.v[i]);
 	for (i = 0; i < all.n; i++)
 		ut_vec_free(&all.v[i].methods);
 	ut_vec_free(&all);
+	ut_map_dispose(&hooks);
 	return rc;
 }
