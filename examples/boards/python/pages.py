@@ -2,9 +2,29 @@
 
 from contextlib import contextmanager
 
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.wait import WebDriverWait
+
+
+def _gone(element):
+    """A wait condition: the element no longer belongs to the page.
+
+    Chromium reports an element of a page being replaced either as stale or, while the
+    new document loads, as "Node with given id does not belong to the document"; both
+    mean the old page is gone (selenium's staleness_of only knows the first).
+    """
+    def check(_driver):
+        try:
+            element.is_enabled()
+            return False
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as e:
+            if "does not belong to the document" in str(e) or "No node with given id" in str(e):
+                return True
+            raise
+    return check
 
 
 @contextmanager
@@ -17,7 +37,7 @@ def page_change(driver, timeout=5):
     old_page = driver.find_element(By.TAG_NAME, "html")
     yield
     wait = WebDriverWait(driver, timeout, poll_frequency=0.05)
-    wait.until(EC.staleness_of(old_page))
+    wait.until(_gone(old_page))
     # elements of a page that is still loading can vanish under the next command
     # ("Node with given id does not belong to the document")
     wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
