@@ -176,6 +176,20 @@ int ut_walk_fn(ut_walker *w, const ut_fn *fn, ut_env *parent);
 /* Copies the walker's actions into the test (arena). */
 int ut_walker_finish(ut_walker *w, ut_test *t, ut_arena *arena);
 
+/* One file to read and parse (load.c). */
+typedef struct {
+	ut_file *f;      /* path, rel, lang, test_file set; src too unless `read` */
+	bool read;       /* read f->path from disk into f->src */
+	size_t max;      /* a larger file is skipped */
+	ut_diags diags;  /* what reading and parsing it said, in order */
+	int rc;          /* 1 parsed, 0 skipped (diags say why), < 0 failed */
+	char error[256]; /* the message of a failure */
+} ut_load;
+
+/* Reads and parses every job's file, on `threads` threads: the calling one with ts, the
+ * others with parsers of their own. */
+void ut_load_files(ut_load *jobs, size_t n, unsigned threads, ut_ts *ts);
+
 /* Per-language discovery: appends the tests of the files of `lang` to the suite, in that
  * framework's execution order. */
 typedef struct {

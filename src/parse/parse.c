@@ -59,9 +59,12 @@ typedef struct {
 	ut_index ix;
 	ut_arena temp; /* ix.temp */
 	ut_ts *ts;
+	unsigned jobs; /* threads for reading and parsing */
 	ut_diags *diags;
 	size_t parsed;
 } driver;
+
+typedef UT_VEC(ut_load) ut_loads;
 
 static void driver_dispose(driver *dr)
 {
@@ -88,29 +91,28 @@ static void driver_dispose(driver *dr)
 	ut_ts_free(dr->ts);
 }
 
-/* A file that holds a NUL byte is not source code. */
-static bool binary(const ut_buf *b, unsigned *line)
+static void file_free(ut_file *f)
 {
-	const char *nul = memchr(b->ptr, '\0', b->len);
-	const char *p;
-
-	if (!nul)
-		return false;
-	*line = 1;
-	for (p = b->ptr; p < nul; p++)
-		*line += *p == '\n';
-	return true;
+	if (!f)
+		return;
+	ut_syn_tree_free(f->tree);
+	ut_buf_dispose(&f->src);
+	free(f->path);
+	free(f);
 }
 
-/* Reads and parses one file (data == NULL: from disk). Problems are warnings. */
-static int add_file(driver *dr, const char *path, const char *rel, ut_lang lang,
-		    bool test_file, const char *data, size_t len, size_t max)
+/* A job for one file, its data given or read from path. */
+static int add_job(driver *dr, ut_loads *jobs, const char *path, const char *rel,
+		   ut_lang lang, bool test_file, const char *data, size_t len, size_t max)
 {
+	ut_load job;
 	ut_file *f = calloc(1, sizeof(*f));
-	unsigned line;
-	size_t ndiags;
-	int rc = 0;
 
+	memset(&job, 0, sizeof(job));
+	ut_diags_init(&job.diags);
+	job.f = f;
+	job.read = !data;
+	job.max = max;
 	if (!f || !(f->path = strdup(path)))
 		goto nomem;
 	f->lang = lang;
@@ -118,56 +120,42 @@ static int add_file(driver *dr, const char *path, const char *rel, ut_lang lang,
 	f->rel = ut_arena_strdup(dr->ix.arena, rel);
 	if (!f->rel)
 		goto nomem;
-	if (data) {
-		ut_buf_init(&f->src, 0);
-		if (ut_buf_put(&f->src, data, len) < 0)
-			goto nomem;
-	} else {
-		rc = ut_fs_read(&f->src, path, max);
-		if (rc == UT_ENOMEM)
-			goto nomem;
-		if (rc < 0) {
-			ut_diags_add(dr->diags, UT_DIAG_WARNING, rel, 0, "skipped: %s",
-				     ut_error_message());
-			rc = 0;
-			goto skip;
-		}
-	}
-	if (binary(&f->src, &line)) {
-		ut_diags_add(dr->diags, UT_DIAG_WARNING, rel, line,
-			     "skipped: binary content (NUL byte)");
-		goto skip;
-	}
-	if (f->src.len == 0)
-		ut_diags_add(dr->diags, UT_DIAG_WARNING, rel, 0, "empty file");
-	ndiags = dr->diags->items.n;
-	rc = ut_ts_parse(dr->ts, &f->tree, lang, rel, f->src.ptr, f->src.len, dr->diags);
-	if (rc == UT_EINPUT) {
-		/* the adapter may have said why already, with the line */
-		if (dr->diags->items.n == ndiags)
-			ut_diags_add(dr->diags, UT_DIAG_WARNING, rel, 0, "skipped: %s",
-				     ut_error_message());
-		rc = 0;
-		goto skip;
-	}
-	if (rc < 0)
-		goto fail;
-	rc = ut_index_add_file(&dr->ix, f);
-	if (rc < 0) {
-		/* the index holds f now */
-		return rc;
-	}
-	dr->parsed++;
+	ut_buf_init(&f->src, 0);
+	if ((data && ut_buf_put(&f->src, data, len) < 0) || ut_vec_push(jobs, job) < 0)
+		goto nomem;
 	return 0;
 nomem:
-	rc = ut_error_set(UT_ENOMEM, "out of memory");
-fail:
-skip:
-	if (f) {
-		ut_syn_tree_free(f->tree);
-		ut_buf_dispose(&f->src);
-		free(f->path);
-		free(f);
+	file_free(f);
+	return ut_error_set(UT_ENOMEM, "out of memory");
+}
+
+/* Loads the files of the jobs, then, in their order, passes their warnings on and
+ * indexes those that were parsed. */
+static int load_all(driver *dr, ut_loads *jobs)
+{
+	size_t i, k;
+	int rc = 0;
+
+	ut_load_files(jobs->v, jobs->n, dr->jobs, dr->ts);
+	for (i = 0; i < jobs->n; i++) {
+		ut_load *job = &jobs->v[i];
+
+		for (k = 0; rc == 0 && k < job->diags.items.n; k++) {
+			const ut_diag *dg = &job->diags.items.v[k];
+
+			ut_diags_add(dr->diags, dg->level, dg->file, dg->line, "%s", dg->message);
+		}
+		ut_diags_dispose(&job->diags);
+		if (rc == 0 && job->rc < 0)
+			rc = ut_error_set(job->rc, "%s", job->error);
+		if (rc == 0 && job->rc > 0) {
+			/* the index holds the file from here on, even when it fails */
+			rc = ut_index_add_file(&dr->ix, job->f);
+			job->f = NULL;
+			dr->parsed++;
+		}
+		file_free(job->f);
+		job->f = NULL;
 	}
 	return rc;
 }
@@ -310,6 +298,7 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 {
 	ut_suite *suite = NULL;
 	ut_pathlist files = {0};
+	ut_loads jobs = {0};
 	driver dr;
 	size_t i, max = opts->max_file_size ? opts->max_file_size : UT_DEFAULT_MAX_FILE;
 	bool seen[UT_LANG__COUNT] = {false};
@@ -323,6 +312,7 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 	rc = driver_init(&dr, suite, diags, opts->root);
 	if (rc < 0)
 		goto done;
+	dr.jobs = opts->jobs;
 	for (i = 0; i < opts->npaths; i++)
 		if (!ut_fs_exists(opts->paths[i])) {
 			rc = ut_error_set(UT_ENOTFOUND, "'%s' does not exist", opts->paths[i]);
@@ -353,9 +343,11 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 		if (!seen[l] && !(ut_lang_is_js(l) && (seen[UT_LANG_JAVASCRIPT] ||
 						       seen[UT_LANG_TYPESCRIPT] || seen[UT_LANG_TSX])))
 			continue;
-		rc = add_file(&dr, path, ut_path_relative(path, opts->root), l,
-			      is_test_file(path, l, opts), NULL, 0, max);
+		rc = add_job(&dr, &jobs, path, ut_path_relative(path, opts->root), l,
+			     is_test_file(path, l, opts), NULL, 0, max);
 	}
+	if (rc == 0)
+		rc = load_all(&dr, &jobs);
 	if (rc < 0)
 		goto done;
 	if (!dr.parsed) {
@@ -367,6 +359,11 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 	if (rc == 0 && opts->order_file)
 		rc = apply_order(suite, opts->order_file, diags);
 done:
+	for (i = 0; i < jobs.n; i++) {
+		ut_diags_dispose(&jobs.v[i].diags);
+		file_free(jobs.v[i].f);
+	}
+	ut_vec_free(&jobs);
 	driver_dispose(&dr);
 	ut_pathlist_dispose(&files);
 	if (rc < 0)
@@ -380,6 +377,7 @@ int ut_parse_buffer(ut_suite **out, ut_lang lang, const char *name, const char *
 		    size_t len, ut_diags *diags)
 {
 	ut_suite *suite = NULL;
+	ut_loads jobs = {0};
 	driver dr;
 	int rc;
 
@@ -389,7 +387,10 @@ int ut_parse_buffer(ut_suite **out, ut_lang lang, const char *name, const char *
 		return rc;
 	rc = driver_init(&dr, suite, diags, ".");
 	if (rc == 0)
-		rc = add_file(&dr, name, name, lang, true, data, len, UT_DEFAULT_MAX_FILE);
+		rc = add_job(&dr, &jobs, name, name, lang, true, data, len, UT_DEFAULT_MAX_FILE);
+	if (rc == 0)
+		rc = load_all(&dr, &jobs);
+	ut_vec_free(&jobs);
 	if (rc == 0 && !dr.parsed)
 		rc = ut_error_set(UT_EINPUT, "'%s' could not be parsed", name);
 	if (rc == 0)

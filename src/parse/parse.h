@@ -19,6 +19,8 @@ typedef struct {
 	const char *framework;    /* the runner preset's framework, or NULL to detect */
 	const char *order_file;   /* one test id per line overriding the order, or NULL */
 	size_t max_file_size;     /* larger files are skipped with a warning; 0 = 16 MiB */
+	unsigned jobs;            /* threads that read and parse files; 0 or 1 = this one.
+				     The result is the same whatever the number. */
 } ut_parse_opts;
 
 /* Parses the suite. Problems with single files (syntax errors, binary content, invalid
