@@ -180,11 +180,15 @@ static bool parse_survives(TSParser *parser, const char *src, uint32_t len)
 static int flatten(ut_ts *ts, const ut_query *q, TSNode root)
 {
 	TSTreeCursor c = ts_tree_cursor_new(root);
+	/* siblings still to come at each depth: asking the cursor for a sibling after the
+	 * last one costs a climb through the hidden nodes above it */
+	uint32_t left[UT_MAX_TREE_DEPTH + 2];
 	unsigned depth = 0;
 	int rc = 0;
 
 	ts->flat.n = 0;
 	ts->stack.n = 0;
+	left[0] = 0;
 	for (;;) {
 		TSNode n = ts_tree_cursor_current_node(&c);
 		ut_qnode node;
@@ -214,12 +218,13 @@ static int flatten(ut_ts *ts, const ut_query *q, TSNode root)
 						     ts_tree_cursor_current_node(&c)).row + 1;
 					goto done;
 				}
+				left[depth] = ts_node_child_count(n) - 1;
 				continue;
 			}
 			ts->stack.n--; /* a leaf: its size is 1 */
 		}
 		/* on to the next sibling, closing the nodes this was the last child of */
-		while (!ts_tree_cursor_goto_next_sibling(&c)) {
+		while (!left[depth] || !ts_tree_cursor_goto_next_sibling(&c)) {
 			uint32_t open;
 
 			if (!ts_tree_cursor_goto_parent(&c))
@@ -228,6 +233,7 @@ static int flatten(ut_ts *ts, const ut_query *q, TSNode root)
 			open = ts->stack.v[--ts->stack.n];
 			ts->flat.v[open].size = (uint32_t)(ts->flat.n - open);
 		}
+		left[depth]--;
 	}
 done:
 	ts_tree_cursor_delete(&c);
