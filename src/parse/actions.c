@@ -40,8 +40,9 @@ void ut_walker_dispose(ut_walker *w)
 
 static bool in_set(const char *s, const char *const *set)
 {
+	/* the first letter settles most comparisons of every call's name: no call then */
 	for (; *set; set++)
-		if (strcmp(s, *set) == 0)
+		if (s[0] == (*set)[0] && strcmp(s, *set) == 0)
 			return true;
 	return false;
 }

@@ -398,6 +398,19 @@ static bool match(const ut_query *q, ut_qnode *nodes, uint32_t i, const step *s,
 	} else if (n->symbol == ERROR_SYMBOL || (s->kind == STEP_ANY_NAMED && !n->named)) {
 		return false;
 	}
+	if (s->nkids == 1 && apply) {
+		/* one child pattern: every child it fits is a match of its own */
+		const step *kid = &q->steps.v[q->kids.v[s->kids]];
+		uint32_t j;
+		bool any = false;
+
+		end = next_kid(nodes, i);
+		for (j = i + 1; j < end; j = next_kid(nodes, j))
+			any |= match(q, nodes, j, kid, true);
+		if (any)
+			nodes[i].roles |= s->roles;
+		return any;
+	}
 	if (s->nkids && !arrange(q, nodes, i, s, first))
 		return false;
 	if (!apply)
