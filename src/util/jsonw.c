@@ -71,12 +71,41 @@ void ut_jsonw_obj_end(ut_jsonw *w) { close_(w, '}'); }
 void ut_jsonw_arr_begin(ut_jsonw *w) { open(w, '['); }
 void ut_jsonw_arr_end(ut_jsonw *w) { close_(w, ']'); }
 
+/* Writes "s" then tail in one append when s needs no escape (keys and most values);
+ * false, having written nothing, when it does. */
+static bool put_plain(ut_buf *out, const char *s, size_t n, const char *tail, size_t tn)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80)
+			return false;
+	}
+	if (ut_buf_grow(out, n + 2 + tn) < 0)
+		return true; /* the buffer is failed now: nothing more is written */
+	out->ptr[out->len] = '"';
+	memcpy(out->ptr + out->len + 1, s, n);
+	out->ptr[out->len + 1 + n] = '"';
+	memcpy(out->ptr + out->len + 2 + n, tail, tn);
+	out->len += n + 2 + tn;
+	out->ptr[out->len] = '\0';
+	return true;
+}
+
 void ut_jsonw_key(ut_jsonw *w, const char *key)
 {
+	const char *tail = w->pretty ? ": " : ":";
+	size_t n = strlen(key);
+
 	element(w);
-	ut_buf_putc(w->out, '"');
-	ut_json_escape(w->out, key, strlen(key));
-	ut_buf_put(w->out, w->pretty ? "\": " : "\":", w->pretty ? 3 : 2);
+	if (!put_plain(w->out, key, n, tail, w->pretty ? 2 : 1)) {
+		ut_buf_putc(w->out, '"');
+		ut_json_escape(w->out, key, n);
+		ut_buf_putc(w->out, '"');
+		ut_buf_put(w->out, tail, w->pretty ? 2 : 1);
+	}
 	w->after_key = true;
 }
 
@@ -156,6 +185,8 @@ void ut_json_escape(ut_buf *out, const char *str, size_t n)
 void ut_jsonw_strn(ut_jsonw *w, const char *s, size_t n)
 {
 	element(w);
+	if (put_plain(w->out, s, n, "", 0))
+		return;
 	ut_buf_putc(w->out, '"');
 	ut_json_escape(w->out, s, n);
 	ut_buf_putc(w->out, '"');
