@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "config/config.h"
+#include "filter/candidates.h"
 #include "model/suite.h"
 #include "util/diag.h"
 
@@ -64,6 +65,11 @@ void ut_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ut_infof(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints s on stdout in double quotes, with quotes, backslashes and control bytes escaped. */
 void ut_cli_print_quoted(const char *s);
+/* Prints the graph for Graphviz: every test, and the edges for which style(e, ctx, ...)
+ * returns true, with the attributes it writes (none when it leaves attrs empty). */
+void ut_cli_print_dot(const ut_graph *g, const char *name,
+		      bool (*style)(const ut_edge *e, void *ctx, char *attrs, size_t size),
+		      void *ctx);
 /* Prints the diagnostics as "file:line: warning: message". */
 void ut_cli_print_diags(const ut_diags *d);
 /* Changes into -C DIR; prints and returns UT_EXIT_INPUT when it cannot. */
@@ -86,7 +92,7 @@ void ut_cli_project_dispose(ut_cli_project *p);
  * config's values and nlp sections; *extract and *filter become the canonical names.
  * Prints and returns UT_EXIT_INPUT for an unknown value. */
 int ut_cli_candidates_opts(const ut_cli_project *p, const char **extract, const char **filter,
-			   void *candidates_opts);
+			   ut_candidates_opts *co);
 
 int cmd_candidates(int argc, char **argv);
 int cmd_detect(int argc, char **argv);

@@ -124,25 +124,12 @@ static void print_text(const ut_graph *g, const ut_candidates_report *r, const c
 		       r->unlisted_pairs);
 }
 
-static void print_dot(const ut_graph *g)
+static bool candidate_style(const ut_edge *e, void *ctx, char *attrs, size_t size)
 {
-	size_t i;
-
-	printf("digraph candidates {\n  rankdir=RL;\n  node [shape=box];\n");
-	for (i = 0; i < g->ntests; i++) {
-		printf("  t%zu [label=", i);
-		ut_cli_print_quoted(g->tests[i].name);
-		printf("];\n");
-	}
-	for (i = 0; i < g->edges.n; i++) {
-		const ut_edge *e = &g->edges.v[i];
-
-		printf("  t%u -> t%u", e->dependent, e->dependee);
-		if (e->filtered_by)
-			printf(" [style=dashed, color=gray, label=\"%s\"]", e->filtered_by);
-		printf(";\n");
-	}
-	printf("}\n");
+	(void)ctx;
+	if (e->filtered_by)
+		snprintf(attrs, size, "style=dashed, color=gray, label=\"%s\"", e->filtered_by);
+	return true;
 }
 
 int cmd_candidates(int argc, char **argv)
@@ -202,7 +189,7 @@ int cmd_candidates(int argc, char **argv)
 		}
 		fwrite(out.ptr, 1, out.len, stdout);
 	} else if (dot) {
-		print_dot(g);
+		ut_cli_print_dot(g, "candidates", candidate_style, NULL);
 	} else {
 		print_text(g, &report, extract, filter);
 	}

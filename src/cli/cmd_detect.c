@@ -16,6 +16,7 @@
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/jsonw.h"
+#include "util/map.h"
 #include "util/banned.h"
 
 const ut_cli_command *ut_cli_find(const char *name);
@@ -74,19 +75,15 @@ static void progress(void *ctx, const ut_detect_event *ev)
 		ev->failed ? ev->failed : "", ev->tests, ev->candidates_left, elapsed);
 }
 
+/* The test ids in order: a journal is only valid for the suite it was written for. */
 static char *suite_fingerprint(const ut_graph *g)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = 0;
 	size_t i;
 	char *out = malloc(32);
 
-	for (i = 0; i < g->ntests; i++) {
-		const char *s = g->tests[i].id;
-
-		for (; *s; s++)
-			h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-		h = (h ^ '\n') * 1099511628211ULL;
-	}
+	for (i = 0; i < g->ntests; i++)
+		h = h * 1099511628211ULL ^ ut_hash(g->tests[i].id, strlen(g->tests[i].id));
 	if (out)
 		snprintf(out, 32, "%zu-%016llx", g->ntests, (unsigned long long)h);
 	return out;
@@ -229,6 +226,7 @@ int cmd_detect(int argc, char **argv)
 	progress_state ps = {0};
 	struct sigaction sa, old_int, old_term;
 	char *fingerprint = NULL, *end = NULL;
+	long nworkers;
 	int rc, exit_code;
 
 	memset(&p, 0, sizeof(p));
@@ -253,7 +251,8 @@ int cmd_detect(int argc, char **argv)
 		exit_code = UT_EXIT_INPUT;
 		goto done;
 	}
-	if (workers && (strtol(workers, &end, 10) < 1 || strtol(workers, &end, 10) > 256 || *end)) {
+	nworkers = workers ? strtol(workers, &end, 10) : 1;
+	if (workers && (nworkers < 1 || nworkers > 256 || *end)) {
 		ut_errorf("--workers: '%s' is not a number from 1 to 256", workers);
 		exit_code = UT_EXIT_INPUT;
 		goto done;

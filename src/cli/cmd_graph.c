@@ -31,11 +31,14 @@ static void print_label(const char *s, bool mermaid)
 	}
 }
 
-static void print_dot(const ut_graph *g, bool all)
+void ut_cli_print_dot(const ut_graph *g, const char *name,
+		      bool (*style)(const ut_edge *e, void *ctx, char *attrs, size_t size),
+		      void *ctx)
 {
+	char attrs[128];
 	size_t i;
 
-	printf("digraph untangle {\n  rankdir=RL;\n  node [shape=box];\n");
+	printf("digraph %s {\n  rankdir=RL;\n  node [shape=box];\n", name);
 	for (i = 0; i < g->ntests; i++) {
 		printf("  t%zu [label=\"", i);
 		print_label(g->tests[i].name, false);
@@ -44,11 +47,19 @@ static void print_dot(const ut_graph *g, bool all)
 	for (i = 0; i < g->edges.n; i++) {
 		const ut_edge *e = &g->edges.v[i];
 
-		if (shown(e, all))
-			printf("  t%u -> t%u%s;\n", e->dependent, e->dependee,
-			       e->status == UT_EDGE_MANIFEST ? "" : " [style=dashed]");
+		attrs[0] = '\0';
+		if (style(e, ctx, attrs, sizeof(attrs)))
+			printf("  t%u -> t%u%s%s%s;\n", e->dependent, e->dependee, *attrs ? " [" : "",
+			       attrs, *attrs ? "]" : "");
 	}
 	printf("}\n");
+}
+
+static bool graph_style(const ut_edge *e, void *all, char *attrs, size_t size)
+{
+	if (e->status != UT_EDGE_MANIFEST)
+		snprintf(attrs, size, "style=dashed");
+	return shown(e, *(bool *)all);
 }
 
 static void print_mermaid(const ut_graph *g, bool all)
@@ -112,7 +123,7 @@ int cmd_graph(int argc, char **argv)
 		goto done;
 	}
 	if (!strcmp(format, "dot")) {
-		print_dot(g, all);
+		ut_cli_print_dot(g, "untangle", graph_style, &all);
 	} else if (!strcmp(format, "mermaid")) {
 		print_mermaid(g, all);
 	} else {

@@ -65,14 +65,11 @@ int cmd_tests(int argc, char **argv)
 	int rc, exit_code;
 
 	memset(&p, 0, sizeof(p));
-	ut_config_init(&p.cfg);
-	ut_diags_init(&p.diags);
 	rc = ut_cli_parse(ut_cli_find("tests"), opts, &common, argc, argv);
 	if (rc) {
 		exit_code = rc < 0 ? UT_EXIT_OK : rc;
 		goto done;
 	}
-	ut_cli_project_dispose(&p);
 	exit_code = ut_cli_project_load(&p, &common, &rest);
 	if (exit_code)
 		goto done;

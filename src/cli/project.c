@@ -65,9 +65,8 @@ void ut_cli_project_dispose(ut_cli_project *p)
 }
 
 int ut_cli_candidates_opts(const ut_cli_project *p, const char **extract, const char **filter,
-			   void *candidates_opts)
+			   ut_candidates_opts *co)
 {
-	ut_candidates_opts *co = candidates_opts;
 	const char *x = *extract ? *extract : p->cfg.detect.extract;
 
 	memset(co, 0, sizeof(*co));

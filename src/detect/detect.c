@@ -61,7 +61,6 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 	}
 	rc = dx_tedd(&c);
 	explain_left_out(&c);
-	stats->manifest = 0;
 	for (i = 0; i < g->edges.n; i++)
 		stats->manifest += g->edges.v[i].status == UT_EDGE_MANIFEST;
 	g->stats.strategy = "tedd";

@@ -35,6 +35,7 @@ void dx_result_dispose(dx_result *r)
 	if (!r)
 		return;
 	free(r->outcomes);
+	free(r->durations);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -149,12 +150,21 @@ static void emit(dx_ctx *c, const char *purpose, const dx_result *r, size_t n, b
 	c->opts->progress(c->opts->progress_ctx, &ev);
 }
 
-static int from_journal(const ut_journal_record *rec, size_t n, dx_result *out)
+static int alloc_result(dx_result *out, size_t n)
 {
 	out->outcomes = malloc((n ? n : 1) * sizeof(*out->outcomes));
-	if (!out->outcomes)
+	out->durations = malloc((n ? n : 1) * sizeof(*out->durations));
+	if (!out->outcomes || !out->durations)
 		return ut_error_set(UT_ENOMEM, "out of memory");
+	return 0;
+}
+
+static int from_journal(const ut_journal_record *rec, size_t n, dx_result *out)
+{
+	if (alloc_result(out, n) < 0)
+		return UT_ENOMEM;
 	memcpy(out->outcomes, rec->outcomes, n * sizeof(*out->outcomes));
+	memcpy(out->durations, rec->durations, n * sizeof(*out->durations));
 	out->run = rec->run;
 	out->error = rec->error;
 	snprintf(out->detail, sizeof(out->detail), "%s", rec->detail ? rec->detail : "");
@@ -178,23 +188,19 @@ static int execute(dx_ctx *c, const char **ids, size_t n, const char *purpose, d
 	ut_run_result res;
 	ut_journal_record rec;
 	char detail[1024];
-	double *durations = NULL;
 	size_t i;
 	int rc;
 
 	memset(&rec, 0, sizeof(rec));
 	rc = ut_runner_run(c->runner, c->opts->worker, ids, n, &res);
+	if (rc == 0)
+		rc = alloc_result(out, n);
 	if (rc < 0)
 		goto done;
-	out->outcomes = malloc((n ? n : 1) * sizeof(*out->outcomes));
-	durations = malloc((n ? n : 1) * sizeof(*durations));
-	if (!out->outcomes || !durations) {
-		rc = ut_error_set(UT_ENOMEM, "out of memory");
-		goto done;
-	}
 	for (i = 0; i < n; i++) {
 		out->outcomes[i] = res.tests[i].outcome;
-		durations[i] = res.tests[i].outcome == UT_OUT_NOTRUN ? -1 : res.tests[i].duration_s;
+		out->durations[i] = res.tests[i].outcome == UT_OUT_NOTRUN ? -1
+								       : res.tests[i].duration_s;
 	}
 	out->error = res.status != UT_RUN_OK;
 	out->run = ut_journal_next_id(c->journal);
@@ -206,7 +212,7 @@ static int execute(dx_ctx *c, const char **ids, size_t n, const char *purpose, d
 	rec.ids = ids;
 	rec.n = n;
 	rec.outcomes = out->outcomes;
-	rec.durations = durations;
+	rec.durations = out->durations;
 	rec.error = out->error;
 	rec.detail = detail;
 	rec.attempts = res.attempts;
@@ -221,21 +227,28 @@ static int execute(dx_ctx *c, const char **ids, size_t n, const char *purpose, d
 			break;
 		}
 	}
-	for (i = 0; c->phase == UT_PHASE_ORIGINAL && i < n; i++) {
-		ut_graph_test *t = &c->g->tests[ut_graph_test_index(c->g, ids[i])];
-
-		if (out->outcomes[i] == UT_OUT_PASS && durations[i] >= 0)
-			t->duration_s = t->duration_s < 0 ? durations[i]
-							   : (t->duration_s + durations[i]) / 2;
-	}
 	rc = ut_journal_append(c->journal, &rec);
 	c->new_runs++;
 	c->new_run_wall += rec.end - rec.start;
 	c->stats->phase_s[c->phase] += rec.end - rec.start;
 done:
-	free(durations);
 	ut_run_result_dispose(&res);
 	return rc;
+}
+
+/* Per-test durations for sharding: the mean of the passing original-order runs. */
+static void note_durations(dx_ctx *c, const uint32_t *sched, size_t n, const dx_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		ut_graph_test *t = &c->g->tests[sched[i]];
+
+		if (r->outcomes[i] != UT_OUT_PASS || r->durations[i] < 0)
+			continue;
+		t->duration_s = t->duration_s < 0 ? r->durations[i]
+						   : (t->duration_s + r->durations[i]) / 2;
+	}
 }
 
 static int run_once(dx_ctx *c, const uint32_t *sched, size_t n, const char *purpose,
@@ -258,13 +271,6 @@ static int run_once(dx_ctx *c, const uint32_t *sched, size_t n, const char *purp
 		replayed = true;
 		c->stats->replayed++;
 		c->stats->phase_s[c->phase] += rec->end - rec->start;
-		for (i = 0; rc == 0 && c->phase == UT_PHASE_ORIGINAL && i < n; i++) {
-			ut_graph_test *t = &c->g->tests[sched[i]];
-
-			if (rec->outcomes[i] == UT_OUT_PASS && rec->durations[i] >= 0)
-				t->duration_s = t->duration_s < 0 ? rec->durations[i]
-								   : (t->duration_s + rec->durations[i]) / 2;
-		}
 	} else {
 		rc = execute(c, ids, n, purpose, out);
 	}
@@ -275,6 +281,8 @@ static int run_once(dx_ctx *c, const uint32_t *sched, size_t n, const char *purp
 	}
 	c->stats->schedules_run++;
 	c->stats->test_executions += (long)n;
+	if (c->phase == UT_PHASE_ORIGINAL)
+		note_durations(c, sched, n, out);
 	/* A run cut short counts its tests without an outcome as failures. */
 	out->first_failure = first_failure(c, sched, n, out);
 	if (out->error && out->first_failure < 0 && n)

@@ -36,6 +36,7 @@ typedef struct {
 typedef struct {
 	long run;
 	ut_outcome *outcomes; /* parallel to the schedule; owned */
+	double *durations;    /* likewise, seconds; < 0 unknown */
 	bool error;           /* the run failed as a whole */
 	long first_failure;   /* graph index of the first included test that did not pass, or -1 */
 	char detail[1024];    /* how the run ended, e.g. "exit status 0" */

@@ -60,8 +60,7 @@ static int connect_preceding(dx_ctx *c, uint32_t test, const dx_sched *sched,
 		e = ut_graph_find(c->g, test, j);
 		if (e && ut_edge_active(e))
 			continue;
-		if (e && e->status == UT_EDGE_FALSE && e->reason &&
-		    strstr(e->reason, "reopened"))
+		if (e && e->status == UT_EDGE_FALSE && e->reopened)
 			continue; /* refuted twice already */
 		if (!e) {
 			rc = ut_graph_add(c->g, test, j, origin, &e);
@@ -71,7 +70,10 @@ static int connect_preceding(dx_ctx *c, uint32_t test, const dx_sched *sched,
 			if (e->filtered_by)
 				e->origin = origin; /* the filter was wrong: recovery found it */
 			e->filtered_by = NULL;
-			e->reason = e->status == UT_EDGE_FALSE ? "reopened by recovery" : e->reason;
+			if (e->status == UT_EDGE_FALSE) {
+				e->reopened = true;
+				e->reason = "reopened by recovery";
+			}
 			e->status = UT_EDGE_CANDIDATE;
 		}
 		rc = ut_graph_add_evidence(e, run);
@@ -135,7 +137,6 @@ static int validate_edge(dx_ctx *c, size_t ei)
 	if (r2.first_failure < 0) {
 		rc = ut_graph_add_evidence(e, r2.run);
 		set_status(e, UT_EDGE_MANIFEST, "fails without the dependee, passes with it");
-		c->stats->manifest++;
 		goto done;
 	}
 	/* A missing dependency: connect the first failing test with the tests before it that
@@ -165,7 +166,7 @@ static int validate_all(dx_ctx *c)
 }
 
 /* Alg. 6 for one test without prerequisites; *added counts new candidate edges. */
-static int disconnected_test(dx_ctx *c, uint32_t t, const ut_adjacency *adj, size_t *added)
+static int disconnected_test(dx_ctx *c, uint32_t t, size_t *added)
 {
 	dx_sched one = {0}, s = {0};
 	dx_result r = {0};
@@ -227,7 +228,6 @@ static int disconnected_test(dx_ctx *c, uint32_t t, const ut_adjacency *adj, siz
 				goto done;
 		}
 	}
-	(void)adj;
 done:
 	dx_result_dispose(&r);
 	ut_vec_free(&one);
@@ -247,7 +247,7 @@ static int disconnected(dx_ctx *c, size_t *added)
 		if (adj.start[t + 1] != adj.start[t] || c->excluded[t] != DX_IN || c->checked[t])
 			continue;
 		c->checked[t] = 1;
-		rc = disconnected_test(c, t, &adj, added);
+		rc = disconnected_test(c, t, added);
 	}
 	ut_adjacency_dispose(&adj);
 	return rc;

@@ -39,6 +39,7 @@ typedef struct {
 	const char *filtered_by; /* "values", "verb", "dobj", "noun", or NULL: kept */
 	const char *reason;      /* why the filter removed it, or why the status changed */
 	UT_VEC(long) evidence;   /* run ids that proved the status */
+	bool reopened;           /* refuted, then made a candidate again by recovery (once) */
 } ut_edge;
 
 typedef struct {
