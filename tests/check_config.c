@@ -32,7 +32,7 @@ START_TEST(defaults_without_file)
 	ut_config_init(&c);
 	ck_assert_int_eq(ut_config_load(&c, "/nonexistent/untangle.json", true), 0);
 	ck_assert_ptr_null(c.path);
-	ck_assert_str_eq(c.detect.strategy, "tedd");
+	ck_assert_str_eq(c.detect.strategy, "fast");
 	ck_assert_str_eq(c.detect.filter, "verb");
 	ck_assert_int_eq(c.detect.workers, 1);
 	ck_assert_str_eq(c.store.graph, ".untangle/graph.json");

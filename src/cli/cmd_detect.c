@@ -115,7 +115,8 @@ static int write_timings(const ut_graph *g)
 static void print_summary(const ut_graph *g, const ut_detect_stats *st, bool json,
 			  const char *graph_path)
 {
-	static const char *const keys[] = {"original", "validate", "recover", "disconnected"};
+	static const char *const keys[] = {"original", "validate", "recover", "disconnected",
+					   "isolation", "search", "verify"};
 	ut_buf out = UT_BUF_INIT;
 	ut_jsonw w;
 	size_t i;
@@ -128,6 +129,10 @@ static void print_summary(const ut_graph *g, const ut_detect_stats *st, bool jso
 		for (i = 0; i < UT_PHASE_COUNT; i++)
 			printf(" %s %.1f s%s", ut_detect_phase_name((ut_detect_phase)i),
 			       st->phase_s[i], i + 1 < UT_PHASE_COUNT ? "," : "\n");
+		if (st->output_schedules)
+			printf("output schedules: %zu, all seen passing (%zu as the search ran them, "
+			       "%zu run to verify)\n", st->output_schedules, st->verified_earlier,
+			       st->output_schedules - st->verified_earlier);
 		if (st->replayed)
 			printf("replayed from the journal: %ld runs\n", st->replayed);
 		if (st->flaky || st->failing)
@@ -168,6 +173,12 @@ static void print_summary(const ut_graph *g, const ut_detect_stats *st, bool jso
 	ut_jsonw_int(&w, st->retried);
 	ut_jsonw_key(&w, "wall_s");
 	ut_jsonw_double(&w, st->wall_s);
+	ut_jsonw_key(&w, "strategy");
+	ut_jsonw_str(&w, g->stats.strategy ? g->stats.strategy : "");
+	ut_jsonw_key(&w, "output_schedules");
+	ut_jsonw_int(&w, (long long)st->output_schedules);
+	ut_jsonw_key(&w, "verified_earlier");
+	ut_jsonw_int(&w, (long long)st->verified_earlier);
 	ut_jsonw_key(&w, "phase_s");
 	ut_jsonw_obj_begin(&w);
 	for (i = 0; i < UT_PHASE_COUNT; i++) {
@@ -246,12 +257,7 @@ int cmd_detect(int argc, char **argv)
 		exit_code = UT_EXIT_INPUT;
 		goto done;
 	}
-	if (!strcmp(strategy, "fast")) {
-		ut_errorf("strategy 'fast' is not in this version yet: use --strategy tedd");
-		exit_code = UT_EXIT_INPUT;
-		goto done;
-	}
-	nworkers = workers ? strtol(workers, &end, 10) : 1;
+	nworkers = workers ? strtol(workers, &end, 10) : p.cfg.detect.workers;
 	if (workers && (nworkers < 1 || nworkers > 256 || *end)) {
 		ut_errorf("--workers: '%s' is not a number from 1 to 256", workers);
 		exit_code = UT_EXIT_INPUT;
@@ -288,8 +294,9 @@ int cmd_detect(int argc, char **argv)
 		goto fail;
 	if (resume)
 		ut_infof("resuming: %zu runs in %s", ut_journal_recorded(journal), JOURNAL);
-	ut_infof("%zu tests, %zu candidate edges kept of %zu (%s, filter %s); strategy %s",
-		 g->ntests, report.filter.kept, report.filter.candidates, extract, filter, strategy);
+	ut_infof("%zu tests, %zu candidate edges kept of %zu (%s, filter %s); strategy %s, "
+		 "%ld worker%s", g->ntests, report.filter.kept, report.filter.candidates, extract,
+		 filter, strategy, nworkers, nworkers == 1 ? "" : "s");
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -300,6 +307,7 @@ int cmd_detect(int argc, char **argv)
 	dopts.strategy = strategy;
 	dopts.reruns = p.cfg.detect.reruns;
 	dopts.worker = 0;
+	dopts.workers = (int)nworkers;
 	dopts.progress = progress;
 	dopts.progress_ctx = &ps;
 	rc = ut_detect_run(g, runner, journal, &dopts, &st);

@@ -30,7 +30,7 @@ void ut_config_init(ut_config *cfg)
 	cfg->runner.timeout_s = 900;
 	cfg->detect.extract = "string-analysis";
 	cfg->detect.filter = "verb"; /* noun and dobj drop true edges whose names do not name the shared entity */
-	cfg->detect.strategy = "tedd"; /* fast becomes the default when it exists ([5/8]) */
+	cfg->detect.strategy = "fast";
 	cfg->detect.workers = 1;
 	cfg->detect.reruns = 1;
 	cfg->store.graph = ".untangle/graph.json";

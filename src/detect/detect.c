@@ -1,6 +1,7 @@
 /* detect.c: the detect stage's entry point: sets up a run context and a strategy. */
 #include "detect/internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,11 +9,76 @@
 #include "util/banned.h"
 
 static const char *const phase_names[] = {"original order", "validation", "recovery",
-					   "disconnected recovery"};
+					   "disconnected recovery", "isolation", "search",
+					   "verification"};
 
 const char *ut_detect_phase_name(ut_detect_phase p)
 {
 	return (unsigned)p < UT_PHASE_COUNT ? phase_names[p] : "?";
+}
+
+int dx_original_order(dx_ctx *c, const dx_job *extra, size_t nextra, dx_result *extra_out,
+		      int (*seen)(void *ctx, const dx_job *job, const dx_result *r), void *ctx)
+{
+	int runs = c->opts->reruns + 1, k, rc = 0;
+	size_t i, m = (size_t)runs + nextra;
+	uint32_t *all = malloc((c->g->ntests ? c->g->ntests : 1) * sizeof(*all));
+	unsigned char *passes = calloc(c->g->ntests ? c->g->ntests : 1, 1);
+	dx_job *jobs = calloc(m, sizeof(*jobs));
+	dx_result *res = calloc(m, sizeof(*res));
+	char (*purpose)[64] = calloc((size_t)runs, sizeof(*purpose));
+
+	if (!all || !passes || !jobs || !res || !purpose) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < c->g->ntests; i++)
+		all[i] = (uint32_t)i;
+	for (k = 0; k < runs; k++) {
+		snprintf(purpose[k], sizeof(purpose[k]), "original order %d/%d", k + 1, runs);
+		jobs[k] = (dx_job){all, c->g->ntests, purpose[k], UT_PHASE_ORIGINAL};
+	}
+	for (i = 0; i < nextra; i++)
+		jobs[(size_t)runs + i] = extra[i];
+	c->phase = UT_PHASE_ORIGINAL;
+	rc = dx_run_batch(c, jobs, m, res);
+	if (rc < 0)
+		goto done;
+	for (k = 0; k < runs; k++) {
+		if (res[k].error) {
+			/* Without the expected outcomes nothing can be validated. */
+			rc = ut_error_set(UT_EENV, "the original order gave no usable outcomes (run %ld: "
+					  "%s); see the run's output in the journal", res[k].run,
+					  res[k].detail);
+			goto done;
+		}
+		for (i = 0; i < c->g->ntests; i++)
+			passes[i] += res[k].outcomes[i] == UT_OUT_PASS;
+	}
+	for (i = 0; i < c->g->ntests; i++) {
+		if (passes[i] == runs || c->excluded[i] != DX_IN)
+			continue;
+		c->excluded[i] = passes[i] ? DX_FLAKY : DX_FAILING;
+		c->g->tests[i].flaky = passes[i] != 0;
+		c->g->tests[i].failing = passes[i] == 0;
+		if (passes[i])
+			c->stats->flaky++;
+		else
+			c->stats->failing++;
+	}
+	for (k = 0; seen && rc == 0 && k < runs; k++)
+		rc = seen(ctx, &jobs[k], &res[k]);
+	for (i = 0; rc == 0 && i < nextra; i++) {
+		extra_out[i] = res[(size_t)runs + i];
+		memset(&res[(size_t)runs + i], 0, sizeof(res[0]));
+	}
+done:
+	dx_results_free(res, m);
+	free(jobs);
+	free(purpose);
+	free(passes);
+	free(all);
+	return rc;
 }
 
 /* Edges nobody could validate say why. */
@@ -37,6 +103,7 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 {
 	dx_ctx c;
 	size_t i, n = g->ntests ? g->ntests : 1;
+	const char *strategy;
 	int rc;
 
 	memset(stats, 0, sizeof(*stats));
@@ -54,16 +121,21 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
-	if (opts->strategy && strcmp(opts->strategy, "tedd")) {
-		rc = ut_error_set(UT_EINPUT, "strategy '%s' is not available yet (tedd is)",
-				  opts->strategy);
+	c.workers = opts->workers < 1 ? 1 : opts->workers > DX_MAX_WORKERS ? DX_MAX_WORKERS
+									     : opts->workers;
+	strategy = opts->strategy ? opts->strategy : "fast";
+	if (!strcmp(strategy, "tedd")) {
+		rc = dx_tedd(&c);
+	} else if (!strcmp(strategy, "fast")) {
+		rc = dx_fast(&c);
+	} else {
+		rc = ut_error_set(UT_EINPUT, "unknown strategy '%s' (fast, tedd)", strategy);
 		goto done;
 	}
-	rc = dx_tedd(&c);
 	explain_left_out(&c);
 	for (i = 0; i < g->edges.n; i++)
 		stats->manifest += g->edges.v[i].status == UT_EDGE_MANIFEST;
-	g->stats.strategy = "tedd";
+	g->stats.strategy = !strcmp(strategy, "tedd") ? "tedd" : "fast";
 	g->stats.schedules_run = stats->schedules_run;
 	g->stats.test_executions = stats->test_executions;
 done:

@@ -16,6 +16,9 @@ typedef enum {
 	UT_PHASE_VALIDATE,     /* inverting candidate edges, source first */
 	UT_PHASE_RECOVER,      /* Alg. 5: schedules without inversion */
 	UT_PHASE_DISCONNECTED, /* Alg. 6: tests left without prerequisites */
+	UT_PHASE_ISOLATION,    /* fast: every test alone */
+	UT_PHASE_SEARCH,       /* fast: finding a sufficient set of prerequisites */
+	UT_PHASE_VERIFY,       /* fast: every output schedule, at the end */
 	UT_PHASE_COUNT
 } ut_detect_phase;
 
@@ -37,9 +40,10 @@ typedef struct {
 } ut_detect_event;
 
 typedef struct {
-	const char *strategy; /* "tedd" */
+	const char *strategy; /* "fast" (NULL: the same) or "tedd" */
 	int reruns;           /* the original order runs reruns + 1 times */
-	int worker;           /* the worker index runs go to */
+	int worker;           /* the first worker index runs go to */
+	int workers;          /* runs at once, on workers worker .. worker + workers - 1 (0: 1) */
 	void (*progress)(void *ctx, const ut_detect_event *ev); /* NULL: none */
 	void *progress_ctx;
 } ut_detect_opts;
@@ -53,6 +57,8 @@ typedef struct {
 	double phase_s[UT_PHASE_COUNT]; /* runner wall time per phase (replayed: as recorded) */
 	size_t manifest, removed, recovered;
 	size_t flaky, failing; /* tests left out: flaky; failing in the original order */
+	size_t output_schedules; /* fast: the schedules of the output graph, all seen passing */
+	size_t verified_earlier; /* fast: of those, seen passing as they are during the search */
 } ut_detect_stats;
 
 /* Validates the active candidate edges of g in place: each ends `manifest` or `false`

@@ -2,10 +2,12 @@
  * evidence kept per test, and the re-run of failures that contradict it. */
 #include "detect/internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
 
 #include "util/error.h"
 #include "util/banned.h"
@@ -50,11 +52,19 @@ static long first_failure(const dx_ctx *c, const uint32_t *sched, size_t n, cons
 	return -1;
 }
 
-/* Whether b (sorted) holds every element of a (sorted). */
-static bool subset(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+void dx_results_free(dx_result *r, size_t m)
+{
+	for (size_t i = 0; r && i < m; i++)
+		dx_result_dispose(&r[i]);
+	free(r);
+}
+
+bool dx_subset(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
 {
 	size_t i = 0, j = 0;
 
+	if (na > nb)
+		return false;
 	while (i < na && j < nb) {
 		if (a[i] == b[j])
 			i++, j++;
@@ -119,7 +129,7 @@ static bool contradicts(const dx_ctx *c, const uint32_t *sched, size_t k)
 	for (i = 0; i < c->passes[sched[k]].n && !found; i++) {
 		const dx_pass *p = &c->passes[sched[k]].v[i];
 
-		found = subset(p->before, p->n, now, k);
+		found = dx_subset(p->before, p->n, now, k);
 	}
 	free(now);
 	return found;
@@ -183,7 +193,10 @@ static void describe(const ut_run_result *res, char *buf, size_t size)
 			 res->report_error ? "; " : "", res->report_error ? res->report_error : "");
 }
 
-static int execute(dx_ctx *c, const char **ids, size_t n, const char *purpose, dx_result *out)
+/* Runs one schedule on a worker and journals it. Called from worker threads: touches
+ * nothing in c but the runner and the journal (both thread-safe). */
+static int execute(dx_ctx *c, int worker, const char **ids, size_t n, const char *purpose,
+		   dx_result *out)
 {
 	ut_run_result res;
 	ut_journal_record rec;
@@ -192,7 +205,7 @@ static int execute(dx_ctx *c, const char **ids, size_t n, const char *purpose, d
 	int rc;
 
 	memset(&rec, 0, sizeof(rec));
-	rc = ut_runner_run(c->runner, c->opts->worker, ids, n, &res);
+	rc = ut_runner_run(c->runner, worker, ids, n, &res);
 	if (rc == 0)
 		rc = alloc_result(out, n);
 	if (rc < 0)
@@ -208,7 +221,8 @@ static int execute(dx_ctx *c, const char **ids, size_t n, const char *purpose, d
 	snprintf(out->detail, sizeof(out->detail), "%s", detail);
 	rec.run = out->run;
 	rec.purpose = purpose;
-	rec.worker = c->opts->worker;
+	rec.worker = worker;
+	rec.batch = c->batch;
 	rec.ids = ids;
 	rec.n = n;
 	rec.outcomes = out->outcomes;
@@ -228,9 +242,7 @@ static int execute(dx_ctx *c, const char **ids, size_t n, const char *purpose, d
 		}
 	}
 	rc = ut_journal_append(c->journal, &rec);
-	c->new_runs++;
-	c->new_run_wall += rec.end - rec.start;
-	c->stats->phase_s[c->phase] += rec.end - rec.start;
+	out->wall_s = rec.end - rec.start;
 done:
 	ut_run_result_dispose(&res);
 	return rc;
@@ -251,83 +263,312 @@ static void note_durations(dx_ctx *c, const uint32_t *sched, size_t n, const dx_
 	}
 }
 
-static int run_once(dx_ctx *c, const uint32_t *sched, size_t n, const char *purpose,
-		    dx_result *out)
+/* The runs of one batch being executed: worker threads take the next job to run. */
+typedef struct {
+	dx_ctx *c;
+	const dx_job *jobs;
+	const char ***ids;
+	const size_t *order; /* dispatch order: the longest first */
+	size_t m, next;
+	dx_result *out;
+	int *rc;
+	char **msg;          /* the error message of a job whose run failed as a whole */
+	bool stop;           /* a run failed as a whole: start no more */
+	pthread_mutex_t lock;
+} dx_pool;
+
+typedef struct {
+	dx_pool *p;
+	int worker;
+} dx_worker;
+
+static void run_job(dx_pool *p, int worker, size_t j)
 {
-	const char **ids = calloc(n ? n : 1, sizeof(*ids));
-	const ut_journal_record *rec;
-	bool replayed = false;
-	size_t i;
+	const dx_job *job = &p->jobs[j];
+	int rc = execute(p->c, worker, p->ids[j], job->n, job->purpose, &p->out[j]);
+
+	if (rc < 0) {
+		p->rc[j] = rc;
+		p->msg[j] = strdup(ut_error_message());
+		pthread_mutex_lock(&p->lock);
+		p->stop = true;
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	dx_worker *w = arg;
+	dx_pool *p = w->p;
+
+	for (;;) {
+		size_t j = SIZE_MAX;
+
+		pthread_mutex_lock(&p->lock);
+		if (!p->stop && p->next < p->m)
+			j = p->order[p->next++];
+		pthread_mutex_unlock(&p->lock);
+		if (j == SIZE_MAX)
+			break;
+		run_job(p, w->worker, j);
+	}
+	return NULL;
+}
+
+static double job_cost(const dx_ctx *c, const dx_job *job)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < job->n; i++) {
+		double d = c->g->tests[job->sched[i]].duration_s;
+
+		s += d >= 0 ? d : 1.0;
+	}
+	return s;
+}
+
+static const dx_ctx *sort_ctx; /* qsort has no context argument; set under sort_lock */
+static const dx_job *sort_jobs;
+static pthread_mutex_t sort_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int by_cost_desc(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	double cx = job_cost(sort_ctx, &sort_jobs[x]), cy = job_cost(sort_ctx, &sort_jobs[y]);
+
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* Executes the jobs marked in todo on up to c->workers workers at once. */
+static int execute_all(dx_ctx *c, const dx_job *jobs, const char ***ids,
+		       const unsigned char *todo, size_t m, dx_result *out)
+{
+	dx_pool p;
+	dx_worker w[DX_MAX_WORKERS];
+	pthread_t th[DX_MAX_WORKERS];
+	size_t *order = calloc(m ? m : 1, sizeof(*order));
+	int *rcs = calloc(m ? m : 1, sizeof(*rcs));
+	char **msg = calloc(m ? m : 1, sizeof(*msg));
+	size_t j, k = 0;
+	int nthreads = 0, rc = 0;
+
+	if (!order || !rcs || !msg) {
+		free(order), free(rcs), free(msg);
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	for (j = 0; j < m; j++) {
+		if (todo[j])
+			order[k++] = j;
+	}
+	pthread_mutex_lock(&sort_lock);
+	sort_ctx = c;
+	sort_jobs = jobs;
+	qsort(order, k, sizeof(*order), by_cost_desc);
+	pthread_mutex_unlock(&sort_lock);
+	memset(&p, 0, sizeof(p));
+	p.c = c;
+	p.jobs = jobs;
+	p.ids = ids;
+	p.order = order;
+	p.m = k;
+	p.out = out;
+	p.rc = rcs;
+	p.msg = msg;
+	pthread_mutex_init(&p.lock, NULL);
+	for (int i = 0; i < c->workers && (size_t)i < k; i++) {
+		w[i].p = &p;
+		w[i].worker = c->opts->worker + i;
+		if (c->workers == 1 || k == 1) {
+			worker_main(&w[i]);
+			break;
+		}
+		if (pthread_create(&th[nthreads], NULL, worker_main, &w[i]) != 0) {
+			if (nthreads == 0)
+				worker_main(&w[i]); /* no thread to spare: run here */
+			break;
+		}
+		nthreads++;
+	}
+	for (int i = 0; i < nthreads; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&p.lock);
+	for (j = 0; j < m; j++) {
+		if (rcs[j] < 0 && (rc == 0 || rc == UT_EINTR))
+			rc = ut_error_set(rcs[j], "%s", msg[j] ? msg[j] : "a run failed");
+		free(msg[j]);
+	}
+	if (rc == 0 && p.stop)
+		rc = ut_error_set(UT_ERROR, "a run failed");
+	free(order);
+	free(rcs);
+	free(msg);
+	return rc;
+}
+
+/* Accounts for a finished (or replayed) run in the stats and reports it. */
+static void finish(dx_ctx *c, const dx_job *job, dx_result *r, bool replayed)
+{
+	c->stats->schedules_run++;
+	c->stats->test_executions += (long)job->n;
+	if (replayed) {
+		c->stats->replayed++;
+	} else {
+		c->new_runs++;
+		c->new_run_wall += r->wall_s;
+	}
+	c->stats->phase_s[job->phase] += r->wall_s;
+	if (job->phase == UT_PHASE_ORIGINAL)
+		note_durations(c, job->sched, job->n, r);
+	/* A run cut short counts its tests without an outcome as failures. */
+	r->first_failure = first_failure(c, job->sched, job->n, r);
+	if (r->error && r->first_failure < 0 && job->n)
+		r->first_failure = (long)job->sched[job->n - 1];
+	c->phase = job->phase;
+	emit(c, job->purpose, r, job->n, replayed);
+}
+
+/* Runs or replays every job once, as one batch. On an error the runs that finished are
+ * accounted for (and journaled) before it is returned. */
+static int run_plain(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
+{
+	const char ***ids = calloc(m ? m : 1, sizeof(*ids));
+	unsigned char *todo = calloc(m ? m : 1, 1), *replayed = calloc(m ? m : 1, 1);
+	size_t j, ntodo = 0;
+	int rc = 0;
+
+	memset(out, 0, m * sizeof(*out));
+	if (!ids || !todo || !replayed) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (j = 0; j < m && rc == 0; j++) {
+		const ut_journal_record *rec;
+
+		ids[j] = calloc(jobs[j].n ? jobs[j].n : 1, sizeof(**ids));
+		if (!ids[j]) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			break;
+		}
+		for (size_t i = 0; i < jobs[j].n; i++)
+			ids[j][i] = c->g->tests[jobs[j].sched[i]].id;
+		rec = ut_journal_replay(c->journal, ids[j], jobs[j].n);
+		if (rec) {
+			rc = from_journal(rec, jobs[j].n, &out[j]);
+			out[j].wall_s = rec->end - rec->start;
+			replayed[j] = 1;
+		} else {
+			todo[j] = 1;
+			ntodo++;
+		}
+	}
+	if (rc == 0 && ntodo) {
+		c->batch++;
+		rc = execute_all(c, jobs, ids, todo, m, out);
+	}
+	for (j = 0; j < m; j++) {
+		if (replayed[j] || (todo[j] && out[j].outcomes))
+			finish(c, &jobs[j], &out[j], replayed[j]);
+	}
+	for (j = 0; rc < 0 && j < m; j++)
+		dx_result_dispose(&out[j]);
+done:
+	for (j = 0; ids && j < m; j++)
+		free(ids[j]);
+	free(ids);
+	free(todo);
+	free(replayed);
+	return rc;
+}
+
+/* Whether the job's first failure contradicts a pass seen with no more tests before it. */
+static bool needs_rerun(const dx_ctx *c, const dx_job *job, const dx_result *r)
+{
+	size_t k;
+
+	if (r->first_failure < 0 || job->phase == UT_PHASE_ORIGINAL)
+		return false;
+	for (k = 0; k < job->n && job->sched[k] != (uint32_t)r->first_failure; k++)
+		;
+	return k < job->n && contradicts(c, job->sched, k);
+}
+
+int dx_run_batch(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
+{
+	dx_job *again = NULL;
+	dx_result *res2 = NULL;
+	char (*why)[600] = NULL;
+	size_t *which = NULL, j, na = 0;
 	int rc;
 
-	memset(out, 0, sizeof(*out));
-	if (!ids)
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	for (i = 0; i < n; i++)
-		ids[i] = c->g->tests[sched[i]].id;
-	rec = ut_journal_replay(c->journal, ids, n);
-	if (rec) {
-		rc = from_journal(rec, n, out);
-		replayed = true;
-		c->stats->replayed++;
-		c->stats->phase_s[c->phase] += rec->end - rec->start;
-	} else {
-		rc = execute(c, ids, n, purpose, out);
-	}
-	free(ids);
-	if (rc < 0) {
-		dx_result_dispose(out);
+	rc = run_plain(c, jobs, m, out);
+	if (rc < 0 || !m)
 		return rc;
+	again = calloc(m, sizeof(*again));
+	which = calloc(m, sizeof(*which));
+	why = calloc(m, sizeof(*why));
+	if (!again || !which || !why) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
 	}
-	c->stats->schedules_run++;
-	c->stats->test_executions += (long)n;
-	if (c->phase == UT_PHASE_ORIGINAL)
-		note_durations(c, sched, n, out);
-	/* A run cut short counts its tests without an outcome as failures. */
-	out->first_failure = first_failure(c, sched, n, out);
-	if (out->error && out->first_failure < 0 && n)
-		out->first_failure = (long)sched[n - 1];
-	emit(c, purpose, out, n, replayed);
-	return 0;
+	for (j = 0; j < m; j++) {
+		if (!needs_rerun(c, &jobs[j], &out[j]))
+			continue;
+		/* It passed before with no more tests ahead of it: see it fail twice before the
+		 * graph changes. */
+		snprintf(why[na], sizeof(why[na]), "%s (again: %s failed after passing with fewer "
+			 "tests)", jobs[j].purpose, c->g->tests[out[j].first_failure].id);
+		again[na] = jobs[j];
+		again[na].purpose = why[na];
+		which[na++] = j;
+	}
+	if (na) {
+		res2 = calloc(na, sizeof(*res2));
+		if (!res2) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			goto done;
+		}
+		rc = run_plain(c, again, na, res2);
+		if (rc < 0)
+			goto done;
+		for (size_t a = 0; a < na; a++) {
+			dx_result *r = &out[which[a]];
+
+			c->stats->retried++;
+			if (res2[a].first_failure != r->first_failure) {
+				if (res2[a].first_failure < 0 || res2[a].first_failure > r->first_failure)
+					dx_mark_flaky(c, (uint32_t)r->first_failure);
+				dx_result_dispose(r);
+				*r = res2[a];
+				memset(&res2[a], 0, sizeof(res2[a]));
+				r->first_failure = first_failure(c, again[a].sched, again[a].n, r);
+				if (r->error && r->first_failure < 0 && again[a].n)
+					r->first_failure = (long)again[a].sched[again[a].n - 1];
+			}
+		}
+	}
+	for (j = 0; rc == 0 && j < m; j++) {
+		if (!out[j].error)
+			rc = record_passes(c, jobs[j].sched, jobs[j].n, &out[j]);
+	}
+done:
+	dx_results_free(res2, na);
+	free(again);
+	free(which);
+	free(why);
+	if (rc < 0) {
+		for (j = 0; j < m; j++)
+			dx_result_dispose(&out[j]);
+	}
+	return rc;
 }
 
 int dx_run(dx_ctx *c, const uint32_t *sched, size_t n, const char *purpose, dx_result *out)
 {
-	dx_result again;
-	char why[600];
-	size_t k;
-	int rc;
+	dx_job job = {sched, n, purpose, c->phase};
 
-	rc = run_once(c, sched, n, purpose, out);
-	if (rc < 0)
-		return rc;
-	if (out->first_failure < 0 || c->phase == UT_PHASE_ORIGINAL)
-		goto record;
-	for (k = 0; k < n && sched[k] != (uint32_t)out->first_failure; k++)
-		;
-	if (k == n || !contradicts(c, sched, k))
-		goto record;
-	/* It passed before with no more tests ahead of it: see it fail twice before the graph
-	 * changes. */
-	snprintf(why, sizeof(why), "%s (again: %s failed after passing with fewer tests)",
-		 purpose, c->g->tests[out->first_failure].id);
-	rc = run_once(c, sched, n, why, &again);
-	if (rc < 0)
-		return rc;
-	c->stats->retried++;
-	if (again.first_failure != out->first_failure) {
-		if (again.first_failure < 0 || again.first_failure > out->first_failure)
-			dx_mark_flaky(c, (uint32_t)out->first_failure);
-		dx_result_dispose(out);
-		*out = again;
-		out->first_failure = first_failure(c, sched, n, out);
-	} else {
-		dx_result_dispose(&again);
-	}
-record:
-	if (!out->error)
-		rc = record_passes(c, sched, n, out);
-	return rc;
+	return dx_run_batch(c, &job, 1, out);
 }
 
 int dx_schedule(dx_ctx *c, uint32_t test, const ut_edge *skip, dx_sched *out)

@@ -31,18 +31,36 @@ typedef struct {
 	unsigned char *checked;  /* per test: Alg. 6 looked at it since its edges changed */
 	double t0, new_run_wall;
 	long new_runs;
+	int workers;             /* runs at once: opts->workers, at least 1 */
+	long batch;              /* the last batch id given to new runs */
 } dx_ctx;
+
+/* The most workers a detection uses (the CLI allows no more). */
+#define DX_MAX_WORKERS 256
+
+/* One schedule to run as part of a batch. */
+typedef struct {
+	const uint32_t *sched; /* graph indices in original order */
+	size_t n;
+	const char *purpose;
+	ut_detect_phase phase;
+} dx_job;
 
 typedef struct {
 	long run;
 	ut_outcome *outcomes; /* parallel to the schedule; owned */
 	double *durations;    /* likewise, seconds; < 0 unknown */
 	bool error;           /* the run failed as a whole */
+	double wall_s;        /* the run's wall time (as recorded, when replayed) */
 	long first_failure;   /* graph index of the first included test that did not pass, or -1 */
 	char detail[1024];    /* how the run ended, e.g. "exit status 0" */
 } dx_result;
 
 void dx_result_dispose(dx_result *r);
+/* Disposes r[0..m) and frees r. Accepts NULL. */
+void dx_results_free(dx_result *r, size_t m);
+/* Whether b (ascending) holds every element of a (ascending). */
+bool dx_subset(const uint32_t *a, size_t na, const uint32_t *b, size_t nb);
 /* Leaves the test out from now on as flaky. */
 void dx_mark_flaky(dx_ctx *c, uint32_t test);
 
@@ -50,6 +68,13 @@ void dx_mark_flaky(dx_ctx *c, uint32_t test);
  * re-runs it once when a failure contradicts earlier evidence (and marks the test flaky
  * when the two runs disagree). */
 int dx_run(dx_ctx *c, const uint32_t *sched, size_t n, const char *purpose, dx_result *out);
+
+/* Runs independent schedules as one batch, up to c->workers at once (the longest first),
+ * each replayed from the journal when it holds it; out[i] belongs to jobs[i]. Results are
+ * accounted for in job order, so decisions do not depend on which run ended first. Runs
+ * whose failure contradicts earlier evidence are re-run once, as another batch. On an
+ * error the finished runs stay journaled and out is disposed. */
+int dx_run_batch(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out);
 
 /* The schedule of `test`: it and its transitive prerequisites over the active edges,
  * leaving out the edge skip (NULL: none), in original order. */
@@ -59,5 +84,13 @@ double dx_now(void);
 
 /* Strategy tedd. */
 int dx_tedd(dx_ctx *c);
+/* Strategy fast. */
+int dx_fast(dx_ctx *c);
+/* The original order, reruns + 1 times (at once when there are workers): marks the tests
+ * that are flaky or fail there; 0, or UT_EENV when a run gives no usable outcomes. With
+ * extra jobs, they run in the same batch (their results go to extra_out). Each original
+ * order run is shown to seen(ctx, ...) when it is not NULL, after the marking. */
+int dx_original_order(dx_ctx *c, const dx_job *extra, size_t nextra, dx_result *extra_out,
+		      int (*seen)(void *ctx, const dx_job *job, const dx_result *r), void *ctx);
 
 #endif

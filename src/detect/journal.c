@@ -138,6 +138,7 @@ static int add_record(ut_journal *j, const ut_json *doc, const char *where)
 	}
 	r->run = (long)get_num(doc, "run", 0);
 	r->worker = (int)get_num(doc, "worker", 0);
+	r->batch = (long)get_num(doc, "batch", 0);
 	r->purpose = dup_str(&j->arena, doc, "purpose");
 	r->detail = dup_str(&j->arena, doc, "detail");
 	r->tail = dup_str(&j->arena, doc, "tail");
@@ -392,6 +393,8 @@ static void write_record(ut_buf *b, const ut_journal_record *r)
 	ut_jsonw_str(&w, r->purpose);
 	ut_jsonw_key(&w, "worker");
 	ut_jsonw_int(&w, r->worker);
+	ut_jsonw_key(&w, "batch");
+	ut_jsonw_int(&w, r->batch);
 	ut_jsonw_key(&w, "tests");
 	ut_jsonw_arr_begin(&w);
 	for (i = 0; i < r->n; i++)
@@ -416,9 +419,9 @@ static void write_record(ut_buf *b, const ut_journal_record *r)
 	ut_jsonw_key(&w, "reset_s");
 	ut_jsonw_double(&w, r->reset_s);
 	ut_jsonw_key(&w, "start");
-	ut_jsonw_double(&w, r->start);
+	ut_jsonw_fixed(&w, r->start, 3);
 	ut_jsonw_key(&w, "end");
-	ut_jsonw_double(&w, r->end);
+	ut_jsonw_fixed(&w, r->end, 3);
 	if (r->tail) {
 		ut_jsonw_key(&w, "tail");
 		ut_jsonw_str(&w, r->tail);

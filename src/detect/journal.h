@@ -23,6 +23,8 @@ typedef struct {
 	long run;              /* run id, 1-based, increasing */
 	const char *purpose;   /* "original order 1/2", "invert 8 -> 5", ... */
 	int worker;
+	long batch;            /* runs of one batch were dispatched together (they may run at
+	                        * once on several workers); batches follow one another */
 	const char **ids;      /* the schedule */
 	ut_outcome *outcomes;  /* per test */
 	double *durations;     /* per test, seconds; < 0 unknown */

@@ -253,64 +253,12 @@ static int disconnected(dx_ctx *c, size_t *added)
 	return rc;
 }
 
-/* The original order, reruns + 1 times: what every later schedule is compared with. */
-static int original_order(dx_ctx *c)
-{
-	dx_sched all = {0};
-	unsigned char *passes = NULL;
-	int runs = c->opts->reruns + 1, k, rc = 0;
-	char purpose[64];
-	size_t i;
-
-	c->phase = UT_PHASE_ORIGINAL;
-	passes = calloc(c->g->ntests ? c->g->ntests : 1, 1);
-	if (!passes || ut_vec_reserve(&all, c->g->ntests) < 0) {
-		rc = ut_error_set(UT_ENOMEM, "out of memory");
-		goto done;
-	}
-	for (i = 0; i < c->g->ntests; i++)
-		all.v[all.n++] = (uint32_t)i;
-	for (k = 0; k < runs; k++) {
-		dx_result r;
-
-		snprintf(purpose, sizeof(purpose), "original order %d/%d", k + 1, runs);
-		rc = dx_run(c, all.v, all.n, purpose, &r);
-		if (rc < 0)
-			goto done;
-		if (r.error) {
-			/* Without the expected outcomes nothing can be validated. */
-			rc = ut_error_set(UT_EENV, "the original order gave no usable outcomes (run %ld: "
-					  "%s); see the run's output in the journal", r.run, r.detail);
-			dx_result_dispose(&r);
-			goto done;
-		}
-		for (i = 0; i < all.n; i++)
-			passes[i] += !r.error && r.outcomes[i] == UT_OUT_PASS;
-		dx_result_dispose(&r);
-	}
-	for (i = 0; i < c->g->ntests; i++) {
-		if (passes[i] == runs)
-			continue;
-		c->excluded[i] = passes[i] ? DX_FLAKY : DX_FAILING;
-		c->g->tests[i].flaky = passes[i] != 0;
-		c->g->tests[i].failing = passes[i] == 0;
-		if (passes[i])
-			c->stats->flaky++;
-		else
-			c->stats->failing++;
-	}
-done:
-	free(passes);
-	ut_vec_free(&all);
-	return rc;
-}
-
 int dx_tedd(dx_ctx *c)
 {
 	size_t added = 0, round;
 	int rc;
 
-	rc = original_order(c);
+	rc = dx_original_order(c, NULL, 0, NULL, NULL, NULL);
 	for (round = 0; rc == 0 && round <= c->g->ntests; round++) {
 		rc = validate_all(c);
 		if (rc == 0)

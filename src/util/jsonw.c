@@ -226,6 +226,15 @@ void ut_jsonw_double(ut_jsonw *w, double v)
 		ut_buf_printf(w->out, "%.10g", v);
 }
 
+void ut_jsonw_fixed(ut_jsonw *w, double v, int decimals)
+{
+	element(w);
+	if (!isfinite(v))
+		ut_buf_puts(w->out, "null");
+	else
+		ut_buf_printf(w->out, "%.*f", decimals, v);
+}
+
 void ut_jsonw_bool(ut_jsonw *w, bool v)
 {
 	element(w);

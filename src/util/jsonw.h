@@ -28,6 +28,9 @@ void ut_jsonw_str(ut_jsonw *w, const char *s);
 void ut_jsonw_strn(ut_jsonw *w, const char *s, size_t n);
 void ut_jsonw_int(ut_jsonw *w, long long v);
 void ut_jsonw_double(ut_jsonw *w, double v);
+/* v with exactly `decimals` digits after the point (e.g. wall-clock times: %.10g would
+ * round seconds since the epoch to whole seconds). */
+void ut_jsonw_fixed(ut_jsonw *w, double v, int decimals);
 void ut_jsonw_bool(ut_jsonw *w, bool v);
 void ut_jsonw_null(ut_jsonw *w);
 
