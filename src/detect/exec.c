@@ -32,6 +32,15 @@ void dx_mark_flaky(dx_ctx *c, uint32_t test)
 	c->stats->flaky++;
 }
 
+void dx_mark_failing(dx_ctx *c, uint32_t test)
+{
+	if (c->excluded[test] != DX_IN)
+		return;
+	c->excluded[test] = DX_FAILING;
+	c->g->tests[test].failing = true;
+	c->stats->failing++;
+}
+
 void dx_result_dispose(dx_result *r)
 {
 	if (!r)
@@ -248,7 +257,8 @@ done:
 	return rc;
 }
 
-/* Per-test durations for sharding: the mean of the passing original-order runs. */
+/* Per-test durations for sharding: the mean of the passing original-order runs (of every
+ * passing run when the strategy does not run the original order). */
 static void note_durations(dx_ctx *c, const uint32_t *sched, size_t n, const dx_result *r)
 {
 	size_t i;
@@ -419,7 +429,7 @@ static void finish(dx_ctx *c, const dx_job *job, dx_result *r, bool replayed)
 		c->new_run_wall += r->wall_s;
 	}
 	c->stats->phase_s[job->phase] += r->wall_s;
-	if (job->phase == UT_PHASE_ORIGINAL)
+	if (job->phase == UT_PHASE_ORIGINAL || (c->durations_any && !r->error))
 		note_durations(c, job->sched, job->n, r);
 	/* A run cut short counts its tests without an outcome as failures. */
 	r->first_failure = first_failure(c, job->sched, job->n, r);

@@ -86,6 +86,7 @@ typedef struct {
 	unsigned char *mark;
 	UT_VEC(fx_passed) passed;
 	UT_VEC(fx_probe) probes;
+	bool with_original; /* the original order ran (reruns > 0) */
 } fx;
 
 static uint64_t hash_set(const uint32_t *v, size_t n)
@@ -236,15 +237,23 @@ static int propose(fx *f, uint32_t t, const dx_sched *s, ut_detect_phase phase,
 	fx_probe p;
 	uint64_t h = hash_set(s->v, s->n) ^ ((uint64_t)t << 32);
 
-	if (h == x->last_probe && ++x->stalls > FX_STALLS) {
-		/* Its runs never reach it cleanly (an earlier test keeps failing, or the run
-		 * itself fails): leave it out rather than guess. */
-		dx_mark_flaky(f->c, t);
-		x->state = FX_DONE;
-		return 0;
-	}
-	if (h != x->last_probe)
+	if (h == x->last_probe) {
+		/* The last run of this probe did not answer it: an earlier test in it failed
+		 * (or the run did). While one of those is still being searched, wait for it;
+		 * once all are settled, try again a few times, then leave the test out rather
+		 * than guess. */
+		for (size_t i = 0; i < s->n; i++) {
+			if (f->t[s->v[i]].state != FX_DONE)
+				return 0;
+		}
+		if (++x->stalls > FX_STALLS) {
+			dx_mark_flaky(f->c, t);
+			x->state = FX_DONE;
+			return 0;
+		}
+	} else {
 		x->stalls = 0;
+	}
 	x->last_probe = h;
 	memset(&p, 0, sizeof(p));
 	p.owner = t;
@@ -427,8 +436,12 @@ static int plan(fx *f, uint32_t t)
 			size_t m;
 
 			if (x->hi == 0 && x->lo >= x->nu) {
-				/* It fails even after every earlier test that is not left out. */
-				dx_mark_flaky(f->c, t);
+				/* It fails even after every earlier test that is not left out: after
+				 * passing in the original order, it is flaky; else it is a failing test. */
+				if (f->with_original)
+					dx_mark_flaky(f->c, t);
+				else
+					dx_mark_failing(f->c, t);
 				x->state = FX_DONE;
 				break;
 			}
@@ -703,14 +716,24 @@ static int isolation(fx *f)
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
-	/* The first test alone is the original order's first test. */
-	for (i = 1; i < f->n; i++) {
+	/* Without reruns the original order would only tell which tests fail there, and the
+	 * search finds that out when it needs to (a test that fails even after every earlier
+	 * test); with reruns it is run to see flaky tests. Its first test alone is the
+	 * original order's first test. */
+	f->with_original = f->c->opts->reruns > 0;
+	f->c->durations_any = !f->with_original;
+	for (i = f->with_original ? 1 : 0; i < f->n; i++) {
 		self[i] = (uint32_t)i;
 		snprintf(purpose[m], sizeof(purpose[m]), "alone %s", f->g->tests[i].id);
 		jobs[m] = (dx_job){&self[i], 1, purpose[m], UT_PHASE_ISOLATION};
 		m++;
 	}
-	rc = dx_original_order(f->c, jobs, m, res, learn_original, f);
+	if (f->with_original) {
+		rc = dx_original_order(f->c, jobs, m, res, learn_original, f);
+	} else {
+		f->c->phase = UT_PHASE_ISOLATION;
+		rc = dx_run_batch(f->c, jobs, m, res);
+	}
 	if (rc < 0)
 		goto done;
 	for (i = 0; rc == 0 && i < m; i++)
@@ -780,6 +803,14 @@ int dx_fast(dx_ctx *c)
 		if (rc < 0)
 			break;
 		if (!planned) {
+			/* Nothing waits on nothing: the earliest unsettled test's probes hold only
+			 * settled tests. Should one still wait, it is left out. */
+			for (uint32_t t = 0; t < f.n; t++) {
+				if (f.t[t].state != FX_DONE) {
+					dx_mark_flaky(c, t);
+					f.t[t].state = FX_DONE;
+				}
+			}
 			rc = plan_verification(&f, &schedules, &earlier);
 			if (rc == 0) {
 				c->stats->output_schedules = schedules;

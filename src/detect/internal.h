@@ -32,6 +32,7 @@ typedef struct {
 	double t0, new_run_wall;
 	long new_runs;
 	int workers;             /* runs at once: opts->workers, at least 1 */
+	bool durations_any;      /* durations from every passing run, not only the original order */
 	long batch;              /* the last batch id given to new runs */
 } dx_ctx;
 
@@ -63,6 +64,8 @@ void dx_results_free(dx_result *r, size_t m);
 bool dx_subset(const uint32_t *a, size_t na, const uint32_t *b, size_t nb);
 /* Leaves the test out from now on as flaky. */
 void dx_mark_flaky(dx_ctx *c, uint32_t test);
+/* Leaves the test out as one that fails even after every earlier test. */
+void dx_mark_failing(dx_ctx *c, uint32_t test);
 
 /* Runs the schedule (graph indices in original order) or replays it from the journal;
  * re-runs it once when a failure contradicts earlier evidence (and marks the test flaky

@@ -36,9 +36,9 @@ static const char *const asserting[] = {"verify",  "check",    "ensure", "assert
 					"expect",  "validate", "see",	 "appear",
 					"contain", "exist",    "match"};
 
-/* creating */
+/* creating ("new" only as a name's verb: "test_new_list" creates a list) */
 static const char *const creating[] = {
-    "add",	"create",    "insert",	   "post",     "submit",   "save",    "store",
+    "add",	"new",	     "create",    "insert",	   "post",     "submit",   "save",    "store",
     "register", "signup",    "sign up",	   "enroll",   "enrol",	   "join",    "subscribe",
     "compose",	"write",     "draft",	   "upload",   "import",   "attach",  "publish",
     "schedule", "book",	     "reserve",	   "place",    "purchase", "buy",     "pay",
