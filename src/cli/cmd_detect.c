@@ -26,7 +26,7 @@ const ut_cli_command *ut_cli_find(const char *name);
 #define TIMINGS STATE_DIR "/timings.json"
 
 typedef struct {
-	bool tty, quiet;
+	bool tty;
 	size_t width;
 } progress_state;
 
@@ -54,8 +54,6 @@ static void progress(void *ctx, const ut_detect_event *ev)
 	/* Each candidate edge costs one or two runs: a rough estimate of what is left. */
 	double eta = ev->mean_run_s > 0 ? ev->mean_run_s * 1.5 * (double)ev->candidates_left : -1;
 
-	if (p->quiet)
-		return;
 	fmt_time(elapsed, sizeof(elapsed), ev->elapsed_s);
 	fmt_time(left, sizeof(left), eta);
 	if (p->tty) {
@@ -303,12 +301,11 @@ int cmd_detect(int argc, char **argv)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	ps.tty = isatty(STDERR_FILENO);
-	ps.quiet = common.quiet;
 	dopts.strategy = strategy;
 	dopts.reruns = p.cfg.detect.reruns;
 	dopts.worker = 0;
 	dopts.workers = (int)nworkers;
-	dopts.progress = progress;
+	dopts.progress = common.quiet ? NULL : progress; /* no per-run counting when quiet */
 	dopts.progress_ctx = &ps;
 	rc = ut_detect_run(g, runner, journal, &dopts, &st);
 	sigaction(SIGINT, &old_int, NULL);

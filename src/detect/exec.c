@@ -337,18 +337,18 @@ static double job_cost(const dx_ctx *c, const dx_job *job)
 	return s;
 }
 
-static const dx_ctx *sort_ctx; /* qsort has no context argument; set under sort_lock */
-static const dx_job *sort_jobs;
-static pthread_mutex_t sort_lock = PTHREAD_MUTEX_INITIALIZER;
+typedef struct {
+	double cost;
+	size_t job;
+} dx_order;
 
 static int by_cost_desc(const void *a, const void *b)
 {
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	double cx = job_cost(sort_ctx, &sort_jobs[x]), cy = job_cost(sort_ctx, &sort_jobs[y]);
+	const dx_order *x = a, *y = b;
 
-	if (cx != cy)
-		return cx > cy ? -1 : 1;
-	return x < y ? -1 : x > y;
+	if (x->cost != y->cost)
+		return x->cost > y->cost ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
 }
 
 /* Executes the jobs marked in todo on up to c->workers workers at once. */
@@ -361,22 +361,22 @@ static int execute_all(dx_ctx *c, const dx_job *jobs, const char ***ids,
 	size_t *order = calloc(m ? m : 1, sizeof(*order));
 	int *rcs = calloc(m ? m : 1, sizeof(*rcs));
 	char **msg = calloc(m ? m : 1, sizeof(*msg));
+	dx_order *by_cost = calloc(m ? m : 1, sizeof(*by_cost));
 	size_t j, k = 0;
 	int nthreads = 0, rc = 0;
 
-	if (!order || !rcs || !msg) {
-		free(order), free(rcs), free(msg);
+	if (!order || !rcs || !msg || !by_cost) {
+		free(order), free(rcs), free(msg), free(by_cost);
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	}
 	for (j = 0; j < m; j++) {
 		if (todo[j])
-			order[k++] = j;
+			by_cost[k++] = (dx_order){job_cost(c, &jobs[j]), j};
 	}
-	pthread_mutex_lock(&sort_lock);
-	sort_ctx = c;
-	sort_jobs = jobs;
-	qsort(order, k, sizeof(*order), by_cost_desc);
-	pthread_mutex_unlock(&sort_lock);
+	qsort(by_cost, k, sizeof(*by_cost), by_cost_desc);
+	for (j = 0; j < k; j++)
+		order[j] = by_cost[j].job;
+	free(by_cost);
 	memset(&p, 0, sizeof(p));
 	p.c = c;
 	p.jobs = jobs;
@@ -409,8 +409,6 @@ static int execute_all(dx_ctx *c, const dx_job *jobs, const char ***ids,
 			rc = ut_error_set(rcs[j], "%s", msg[j] ? msg[j] : "a run failed");
 		free(msg[j]);
 	}
-	if (rc == 0 && p.stop)
-		rc = ut_error_set(UT_ERROR, "a run failed");
 	free(order);
 	free(rcs);
 	free(msg);

@@ -358,7 +358,7 @@ static int found(fx *f, uint32_t t)
 	ut_edge *e = ut_graph_find(f->g, t, d);
 	int rc = 0;
 
-	if (!x->refine && x->hi >= 1) {
+	if (!x->refine) {
 		rc = refine(f, t);
 		if (rc < 0 || x->nu > 1)
 			return rc;
