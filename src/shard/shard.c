@@ -1,0 +1,694 @@
+/* shard.c: packing the prerequisite closures of the sinks into N balanced lists. */
+#include "shard/shard.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/map.h"
+#include "util/banned.h"
+
+/* Improving moves are cheap, but a pathological graph should not keep us long. */
+#define MAX_MOVES 100000
+#define EPS 1e-9
+/* Packings tried (ut_shard_plan_build). */
+#define ROUNDS 7
+
+typedef struct {
+	const ut_graph *g;
+	const double *d;
+	size_t n;
+	ut_adjacency adj;
+	unsigned char *leftout; /* flaky or failing: every earlier test is a prerequisite */
+	uint32_t *sinks;        /* tests without dependents, ascending */
+	size_t nsinks;
+	size_t *cstart;         /* nsinks + 1 offsets into closure */
+	uint32_t *closure;      /* each sink's closure (itself included), ascending */
+	double *ccost;          /* each sink's closure duration */
+} sink_set;
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void sink_set_dispose(sink_set *s)
+{
+	ut_adjacency_dispose(&s->adj);
+	free(s->leftout);
+	free(s->sinks);
+	free(s->cstart);
+	free(s->closure);
+	free(s->ccost);
+}
+
+/* Appends the closure of test t to s->closure (grown as needed), using stamp/mark. */
+static int closure_of(sink_set *s, uint32_t t, uint32_t *stack, uint32_t *mark, uint32_t stamp,
+		      size_t *len, size_t *cap)
+{
+	size_t sp = 0, start = *len, i;
+
+	stack[sp++] = t;
+	mark[t] = stamp;
+	while (sp) {
+		uint32_t u = stack[--sp];
+		size_t need = *len + 1 + (s->leftout[u] ? u : 0);
+
+		if (need > *cap) {
+			size_t ncap = *cap ? *cap : 1024;
+			uint32_t *p;
+
+			while (ncap < need)
+				ncap *= 2;
+			p = realloc(s->closure, ncap * sizeof(*p));
+			if (!p)
+				return ut_error_set(UT_ENOMEM, "out of memory");
+			s->closure = p;
+			*cap = ncap;
+		}
+		s->closure[(*len)++] = u;
+		if (s->leftout[u]) {
+			/* every earlier test, and so all of their prerequisites too */
+			for (i = 0; i < u; i++) {
+				if (mark[i] != stamp) {
+					mark[i] = stamp;
+					s->closure[(*len)++] = (uint32_t)i;
+				}
+			}
+			continue;
+		}
+		for (i = s->adj.start[u]; i < s->adj.start[u + 1]; i++) {
+			uint32_t p = s->adj.deps[i];
+
+			if (mark[p] != stamp) {
+				mark[p] = stamp;
+				stack[sp++] = p;
+			}
+		}
+	}
+	qsort(s->closure + start, *len - start, sizeof(uint32_t), cmp_u32);
+	return 0;
+}
+
+static int sink_set_build(sink_set *s, const ut_graph *g, const double *d)
+{
+	unsigned char *has_dep = NULL;
+	uint32_t *stack = NULL, *mark = NULL;
+	size_t i, j, len = 0, cap = 0, last_leftout = 0;
+	bool any_leftout = false;
+	int rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->g = g;
+	s->d = d;
+	s->n = g->ntests;
+	rc = ut_adjacency_build(&s->adj, g, NULL, NULL);
+	if (rc < 0)
+		return rc;
+	s->leftout = calloc(s->n + 1, 1);
+	has_dep = calloc(s->n + 1, 1);
+	s->sinks = malloc((s->n + 1) * sizeof(*s->sinks));
+	stack = malloc((s->n + 1) * sizeof(*stack));
+	mark = calloc(s->n + 1, sizeof(*mark));
+	if (!s->leftout || !has_dep || !s->sinks || !stack || !mark) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < s->n; i++) {
+		s->leftout[i] = g->tests[i].flaky || g->tests[i].failing;
+		if (s->leftout[i]) {
+			any_leftout = true;
+			last_leftout = i;
+		}
+		for (j = s->adj.start[i]; j < s->adj.start[i + 1]; j++)
+			has_dep[s->adj.deps[j]] = 1;
+	}
+	for (i = 0; i < s->n; i++)
+		if (!has_dep[i] && !(any_leftout && i < last_leftout))
+			s->sinks[s->nsinks++] = (uint32_t)i;
+	s->cstart = malloc((s->nsinks + 1) * sizeof(*s->cstart));
+	s->ccost = malloc((s->nsinks + 1) * sizeof(*s->ccost));
+	if (!s->cstart || !s->ccost) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < s->nsinks; i++) {
+		s->cstart[i] = len;
+		rc = closure_of(s, s->sinks[i], stack, mark, (uint32_t)i + 1, &len, &cap);
+		if (rc < 0)
+			goto done;
+		s->ccost[i] = 0;
+		for (j = s->cstart[i]; j < len; j++)
+			s->ccost[i] += d[s->closure[j]];
+	}
+	s->cstart[s->nsinks] = len;
+done:
+	free(has_dep);
+	free(stack);
+	free(mark);
+	return rc;
+}
+
+/* What the packing places: a whole group of sinks (a component of the graph, whose
+ * tests then run once) or a single sink (its closure, repeated where shared). */
+typedef struct {
+	size_t n;
+	size_t *cstart;   /* n + 1 offsets into closure */
+	uint32_t *closure; /* the tests the item needs, ascending */
+	double *ccost;
+	size_t *mstart;   /* n + 1 offsets into members */
+	uint32_t *members; /* sink indices of sink_set */
+} item_set;
+
+static void item_set_dispose(item_set *it)
+{
+	free(it->cstart);
+	free(it->closure);
+	free(it->ccost);
+	free(it->mstart);
+	free(it->members);
+	memset(it, 0, sizeof(*it));
+}
+
+static uint32_t find_root(uint32_t *parent, uint32_t x)
+{
+	while (parent[x] != x) {
+		parent[x] = parent[parent[x]];
+		x = parent[x];
+	}
+	return x;
+}
+
+static void unite(uint32_t *parent, uint32_t a, uint32_t b)
+{
+	a = find_root(parent, a);
+	b = find_root(parent, b);
+	if (a != b)
+		parent[a > b ? a : b] = a < b ? a : b;
+}
+
+/* Items: each component of the graph costing at most `atomic` as one item, the sinks of
+ * the others one by one (atomic < 0: every sink alone). Items are numbered in the order
+ * of their first sink. */
+static int items_build(item_set *it, const sink_set *s, double atomic)
+{
+	uint32_t *parent = NULL, *root_item = NULL, *item_of = NULL;
+	size_t *cursor = NULL;
+	double *comp_cost = NULL;
+	size_t i, j, last_leftout = 0;
+	int rc = 0;
+
+	memset(it, 0, sizeof(*it));
+	parent = malloc((s->n + 1) * sizeof(*parent));
+	root_item = malloc((s->n + 1) * sizeof(*root_item));
+	comp_cost = calloc(s->n + 1, sizeof(*comp_cost));
+	item_of = malloc((s->nsinks + 1) * sizeof(*item_of));
+	cursor = malloc((s->nsinks + 1) * sizeof(*cursor));
+	it->cstart = calloc(s->nsinks + 2, sizeof(*it->cstart));
+	it->ccost = calloc(s->nsinks + 1, sizeof(*it->ccost));
+	it->mstart = calloc(s->nsinks + 2, sizeof(*it->mstart));
+	it->members = malloc((s->nsinks + 1) * sizeof(*it->members));
+	it->closure = malloc((s->cstart[s->nsinks] + s->n + 1) * sizeof(*it->closure));
+	if (!parent || !root_item || !comp_cost || !item_of || !cursor || !it->cstart ||
+	    !it->ccost || !it->mstart || !it->members || !it->closure) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < s->n; i++) {
+		parent[i] = (uint32_t)i;
+		root_item[i] = UINT32_MAX;
+	}
+	for (i = 0; i < s->n; i++) {
+		for (j = s->adj.start[i]; j < s->adj.start[i + 1]; j++)
+			unite(parent, (uint32_t)i, s->adj.deps[j]);
+		if (s->leftout[i]) /* needs every earlier test: all of them are one component */
+			last_leftout = i;
+	}
+	for (i = 1; i <= last_leftout; i++)
+		unite(parent, (uint32_t)i, 0);
+	for (i = 0; i < s->n; i++)
+		comp_cost[find_root(parent, (uint32_t)i)] += s->d[i];
+	for (i = 0; i < s->nsinks; i++) {
+		uint32_t r = find_root(parent, s->sinks[i]);
+
+		if (atomic >= 0 && comp_cost[r] <= atomic) {
+			if (root_item[r] == UINT32_MAX)
+				root_item[r] = (uint32_t)it->n++;
+			item_of[i] = root_item[r];
+		} else {
+			item_of[i] = (uint32_t)it->n++;
+		}
+		it->mstart[item_of[i] + 1]++;
+	}
+	for (i = 0; i < it->n; i++) {
+		it->mstart[i + 1] += it->mstart[i];
+		cursor[i] = it->mstart[i];
+	}
+	for (i = 0; i < s->nsinks; i++)
+		it->members[cursor[item_of[i]]++] = (uint32_t)i;
+	/* closure sizes: a component's tests for an atomic item, else the sink's closure */
+	for (i = 0; i < s->n; i++) {
+		uint32_t r = find_root(parent, (uint32_t)i);
+
+		if (root_item[r] != UINT32_MAX)
+			it->cstart[root_item[r] + 1]++;
+	}
+	for (i = 0; i < s->nsinks; i++)
+		if (root_item[find_root(parent, s->sinks[i])] == UINT32_MAX)
+			it->cstart[item_of[i] + 1] = s->cstart[i + 1] - s->cstart[i];
+	for (i = 0; i < it->n; i++) {
+		it->cstart[i + 1] += it->cstart[i];
+		cursor[i] = it->cstart[i];
+	}
+	for (i = 0; i < s->n; i++) {
+		uint32_t r = find_root(parent, (uint32_t)i);
+
+		if (root_item[r] != UINT32_MAX) {
+			it->closure[cursor[root_item[r]]++] = (uint32_t)i;
+			it->ccost[root_item[r]] += s->d[i];
+		}
+	}
+	for (i = 0; i < s->nsinks; i++) {
+		if (root_item[find_root(parent, s->sinks[i])] != UINT32_MAX)
+			continue;
+		for (j = s->cstart[i]; j < s->cstart[i + 1]; j++)
+			it->closure[cursor[item_of[i]]++] = s->closure[j];
+		it->ccost[item_of[i]] = s->ccost[i];
+	}
+done:
+	free(parent);
+	free(root_item);
+	free(comp_cost);
+	free(item_of);
+	free(cursor);
+	if (rc < 0)
+		item_set_dispose(it);
+	return rc;
+}
+
+typedef struct {
+	const sink_set *s;
+	const item_set *it;
+	size_t k;          /* lists */
+	uint32_t *cnt;     /* k * n: how many placed items of list j need test t */
+	double *cost;      /* k */
+	uint32_t *where;   /* per item: its list */
+	size_t moves;      /* improving moves made after the greedy packing */
+} packing;
+
+/* The duration item i adds to list j. */
+static double added(const packing *p, size_t i, size_t j)
+{
+	const uint32_t *c = p->cnt + j * p->s->n;
+	double a = 0;
+	size_t x;
+
+	for (x = p->it->cstart[i]; x < p->it->cstart[i + 1]; x++)
+		if (!c[p->it->closure[x]])
+			a += p->s->d[p->it->closure[x]];
+	return a;
+}
+
+/* The duration list j loses without item i (it holds i). */
+static double removed(const packing *p, size_t i, size_t j)
+{
+	const uint32_t *c = p->cnt + j * p->s->n;
+	double r = 0;
+	size_t x;
+
+	for (x = p->it->cstart[i]; x < p->it->cstart[i + 1]; x++)
+		if (c[p->it->closure[x]] == 1)
+			r += p->s->d[p->it->closure[x]];
+	return r;
+}
+
+static void place(packing *p, size_t i, size_t j, int delta)
+{
+	uint32_t *c = p->cnt + j * p->s->n;
+	size_t x;
+
+	for (x = p->it->cstart[i]; x < p->it->cstart[i + 1]; x++) {
+		uint32_t t = p->it->closure[x];
+
+		if (delta > 0 && c[t]++ == 0)
+			p->cost[j] += p->s->d[t];
+		else if (delta < 0 && --c[t] == 0)
+			p->cost[j] -= p->s->d[t];
+	}
+	if (delta > 0)
+		p->where[i] = (uint32_t)j;
+}
+
+typedef struct {
+	double cost;
+	uint32_t item;
+} by_cost;
+
+static int cmp_by_cost(const void *a, const void *b)
+{
+	const by_cost *x = a, *y = b;
+
+	if (x->cost != y->cost)
+		return x->cost > y->cost ? -1 : 1;
+	return (x->item > y->item) - (x->item < y->item);
+}
+
+static int greedy(packing *p)
+{
+	size_t i, j, n = p->it->n;
+	by_cost *order = malloc((n ? n : 1) * sizeof(*order));
+
+	if (!order)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		order[i].cost = p->it->ccost[i];
+		order[i].item = (uint32_t)i;
+	}
+	qsort(order, n, sizeof(*order), cmp_by_cost);
+	for (i = 0; i < n; i++) {
+		size_t best = 0;
+		double best_end = 0, best_add = 0;
+
+		for (j = 0; j < p->k; j++) {
+			double a = added(p, order[i].item, j), end = p->cost[j] + a;
+
+			if (j == 0 || end < best_end - EPS ||
+			    (end < best_end + EPS && a < best_add - EPS)) {
+				best = j;
+				best_end = end;
+				best_add = a;
+			}
+		}
+		place(p, order[i].item, best, +1);
+	}
+	free(order);
+	return 0;
+}
+
+/* Moves items off the longest list while a move shortens it without making the other
+ * list as long; every accepted move lowers the sorted vector of list lengths, so it ends. */
+static size_t improve(packing *p)
+{
+	size_t moves = 0, i, j;
+
+	while (moves < MAX_MOVES) {
+		size_t top = 0, best_i = 0, best_j = 0;
+		double best = 0;
+		bool found = false;
+
+		for (j = 1; j < p->k; j++)
+			if (p->cost[j] > p->cost[top] + EPS)
+				top = j;
+		for (i = 0; i < p->it->n; i++) {
+			double r;
+
+			if (p->where[i] != top)
+				continue;
+			r = removed(p, i, top);
+			if (r <= EPS)
+				continue;
+			for (j = 0; j < p->k; j++) {
+				double a, worst;
+
+				if (j == top)
+					continue;
+				a = added(p, i, j);
+				worst = p->cost[top] - r > p->cost[j] + a ? p->cost[top] - r
+									 : p->cost[j] + a;
+				if (worst < p->cost[top] - EPS && (!found || worst < best - EPS)) {
+					found = true;
+					best = worst;
+					best_i = i;
+					best_j = j;
+				}
+			}
+		}
+		if (!found)
+			break;
+		place(p, best_i, top, -1);
+		place(p, best_i, best_j, +1);
+		moves++;
+	}
+	return moves;
+}
+
+static void packing_dispose(packing *p)
+{
+	free(p->cnt);
+	free(p->cost);
+	free(p->where);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Packs the items into k lists; *makespan is the longest. */
+static int pack(packing *p, const sink_set *s, const item_set *it, size_t k, double *makespan)
+{
+	size_t j;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->s = s;
+	p->it = it;
+	p->k = k;
+	p->cnt = calloc(k * (s->n ? s->n : 1), sizeof(*p->cnt));
+	p->cost = calloc(k, sizeof(*p->cost));
+	p->where = calloc(it->n ? it->n : 1, sizeof(*p->where));
+	if (!p->cnt || !p->cost || !p->where)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	rc = greedy(p);
+	if (rc < 0)
+		return rc;
+	p->moves = improve(p);
+	*makespan = 0;
+	for (j = 0; j < k; j++)
+		if (p->cost[j] > *makespan)
+			*makespan = p->cost[j];
+	return 0;
+}
+
+static int fill_list(ut_shard *sh, const sink_set *s, const packing *p, size_t j, bool per_sink)
+{
+	size_t t, i, m;
+
+	sh->tests = malloc((s->n ? s->n : 1) * sizeof(*sh->tests));
+	sh->targets = malloc((s->nsinks ? s->nsinks : 1) * sizeof(*sh->targets));
+	if (!sh->tests || !sh->targets)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	if (per_sink) {
+		for (t = s->cstart[j]; t < s->cstart[j + 1]; t++) {
+			sh->tests[sh->n++] = s->closure[t];
+			sh->cost_s += s->d[s->closure[t]];
+		}
+		sh->targets[sh->ntargets++] = s->sinks[j];
+		return 0;
+	}
+	for (t = 0; t < s->n; t++) {
+		if (p->cnt[j * s->n + t]) {
+			sh->tests[sh->n++] = (uint32_t)t;
+			sh->cost_s += s->d[t];
+		}
+	}
+	for (i = 0; i < p->it->n; i++)
+		if (p->where[i] == j)
+			for (m = p->it->mstart[i]; m < p->it->mstart[i + 1]; m++)
+				sh->targets[sh->ntargets++] = s->sinks[p->it->members[m]];
+	qsort(sh->targets, sh->ntargets, sizeof(*sh->targets), cmp_u32);
+	return 0;
+}
+
+static int cmp_shard(const void *a, const void *b)
+{
+	const ut_shard *x = a, *y = b;
+
+	if (x->n != 0 && y->n != 0 && x->cost_s != y->cost_s)
+		return x->cost_s > y->cost_s ? -1 : 1;
+	if ((x->n == 0) != (y->n == 0))
+		return x->n == 0 ? 1 : -1;
+	if (x->n == 0)
+		return 0;
+	return (x->tests[0] > y->tests[0]) - (x->tests[0] < y->tests[0]);
+}
+
+static void finish_bounds(ut_shard_plan *out, const sink_set *s, size_t k, bool per_sink)
+{
+	size_t i;
+
+	for (i = 0; i < s->nsinks; i++) {
+		if (s->ccost[i] > out->chain_s || out->chain_test < 0) {
+			out->chain_s = s->ccost[i];
+			out->chain_test = s->sinks[i];
+		}
+	}
+	out->even_s = per_sink || !k ? 0 : out->original_s / (double)k;
+	out->lower_bound_s = out->chain_s > out->even_s ? out->chain_s : out->even_s;
+}
+
+static void finish_stats(ut_shard_plan *out, const sink_set *s)
+{
+	unsigned char *seen = calloc(s->n + 1, 1);
+	size_t i, j, total = 0;
+
+	for (i = 0; i < out->nshards; i++) {
+		ut_shard *sh = &out->shards[i];
+
+		total += sh->n;
+		if (sh->n) {
+			out->nonempty++;
+			out->mean_s += sh->cost_s;
+		}
+		if (sh->cost_s > out->makespan_s)
+			out->makespan_s = sh->cost_s;
+		for (j = 0; seen && j < sh->n; j++) {
+			if (seen[sh->tests[j]])
+				sh->repeats++;
+			seen[sh->tests[j]] = 1;
+		}
+	}
+	if (out->nonempty)
+		out->mean_s /= (double)out->nonempty;
+	out->repeats = total > s->n ? total - s->n : 0;
+	free(seen);
+}
+
+int ut_shard_plan_build(ut_shard_plan *out, const ut_graph *g, const double *durations,
+			const ut_shard_opts *opts)
+{
+	sink_set s;
+	item_set items, best_items;
+	packing best, cur;
+	double best_span = 0, span = 0;
+	size_t i, k;
+	int rc, round;
+
+	memset(out, 0, sizeof(*out));
+	memset(&s, 0, sizeof(s));
+	memset(&items, 0, sizeof(items));
+	memset(&best_items, 0, sizeof(best_items));
+	memset(&best, 0, sizeof(best));
+	memset(&cur, 0, sizeof(cur));
+	out->chain_test = -1;
+	if (!opts->per_sink && (opts->nshards < 1 || opts->nshards > UT_SHARD_MAX))
+		return ut_error_set(UT_EINPUT, "the number of shards must be from 1 to %d",
+				    UT_SHARD_MAX);
+	for (i = 0; i < g->ntests; i++)
+		if (!(durations[i] >= 0))
+			return ut_error_set(UT_EINPUT, "'%s' has a negative duration",
+					    g->tests[i].id);
+	rc = sink_set_build(&s, g, durations);
+	if (rc < 0)
+		goto done;
+	k = opts->per_sink ? s.nsinks : opts->nshards;
+	out->ntests = g->ntests;
+	out->nshards = k;
+	out->shards = calloc(k ? k : 1, sizeof(*out->shards));
+	if (!out->shards) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < g->ntests; i++) {
+		out->original_s += durations[i];
+		out->unproven += s.leftout[i];
+	}
+	finish_bounds(out, &s, k, opts->per_sink);
+	/* Several packings, the shortest wins (the first on a tie: fewer repeats): every
+	 * component whole (its tests run once); the components that cost at most LB, LB/2,
+	 * ... kept whole, the rest split into sinks; last, every sink alone. */
+	for (round = 0; !opts->per_sink && round < ROUNDS; round++) {
+		double atomic = round == 0	    ? DBL_MAX
+				: round == ROUNDS - 1 ? -1
+						      : out->lower_bound_s * (1 + 1e-9) / (double)(1 << (round - 1));
+
+		rc = items_build(&items, &s, atomic);
+		if (rc == 0)
+			rc = pack(&cur, &s, &items, k, &span);
+		if (rc < 0)
+			goto done;
+		if (round == 0 || span < best_span - EPS) {
+			packing tmp = best;
+
+			best = cur;
+			cur = tmp;
+			best_span = span;
+			item_set_dispose(&best_items);
+			best_items = items;
+			memset(&items, 0, sizeof(items));
+			best.it = &best_items;
+		}
+		item_set_dispose(&items);
+		packing_dispose(&cur);
+	}
+	out->moves = best.moves;
+	for (i = 0; i < k; i++) {
+		rc = fill_list(&out->shards[i], &s, &best, i, opts->per_sink);
+		if (rc < 0)
+			goto done;
+	}
+	if (!opts->per_sink)
+		qsort(out->shards, k, sizeof(*out->shards), cmp_shard);
+	finish_stats(out, &s);
+done:
+	packing_dispose(&best);
+	packing_dispose(&cur);
+	item_set_dispose(&items);
+	item_set_dispose(&best_items);
+	sink_set_dispose(&s);
+	if (rc < 0)
+		ut_shard_plan_dispose(out);
+	return rc;
+}
+
+void ut_shard_plan_dispose(ut_shard_plan *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nshards && p->shards; i++) {
+		free(p->shards[i].tests);
+		free(p->shards[i].targets);
+	}
+	free(p->shards);
+	memset(p, 0, sizeof(*p));
+	p->chain_test = -1;
+}
+
+int ut_shard_drift_check(ut_shard_drift *out, const ut_graph *g, const char *const *ids,
+			 size_t n)
+{
+	ut_map seen = UT_MAP_INIT;
+	size_t i;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++) {
+		long t = ut_graph_test_index(g, ids[i]);
+
+		if (t < 0) {
+			if (out->added < 3)
+				out->first_added[out->added] = ids[i];
+			out->added++;
+			continue;
+		}
+		if ((size_t)t != i)
+			out->reordered = true;
+		if (ut_map_put(&seen, g->tests[t].id, strlen(g->tests[t].id), (void *)1) < 0) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			goto done;
+		}
+	}
+	for (i = 0; i < g->ntests; i++) {
+		if (ut_map_get(&seen, g->tests[i].id, strlen(g->tests[i].id)))
+			continue;
+		if (out->removed < 3)
+			out->first_removed[out->removed] = g->tests[i].id;
+		out->removed++;
+	}
+	if (out->added || out->removed)
+		out->reordered = false;
+done:
+	ut_map_dispose(&seen);
+	return rc;
+}

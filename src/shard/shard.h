@@ -1,0 +1,82 @@
+/* shard.h: dependency-safe shards (DESIGN.md "Shards"): the validated graph and per-test
+ * durations packed into N ordered test lists for N CI jobs, each list runnable on its own
+ * after a reset, balanced by duration; or the thesis' schedules, one per sink (5.3).
+ *
+ * A list holds, for every test placed in it, the test's transitive prerequisites, in
+ * original order. Prerequisites are the graph's active edges (ut_edge_active: manifest,
+ * and candidates left unresolved). A test detect left out as flaky or failing has unknown
+ * prerequisites: it is given every earlier test, as the original order gives it. */
+#ifndef UT_SHARD_H
+#define UT_SHARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "graph/graph.h"
+
+#define UT_SHARD_MAX 1024
+
+typedef struct {
+	uint32_t *tests;   /* test indices, ascending (original order) */
+	size_t n;
+	uint32_t *targets; /* the tests without dependents placed here, ascending: the list is
+			    * their prerequisite closure */
+	size_t ntargets;
+	double cost_s;     /* sum of the durations of tests */
+	size_t repeats;    /* tests of this list that an earlier list also holds */
+} ut_shard;
+
+typedef struct {
+	ut_shard *shards;  /* nshards lists: longest first, empty ones last (packing); one per
+			    * sink in original order of the sink (per_sink) */
+	size_t nshards;
+	size_t nonempty;   /* lists with at least one test */
+	size_t ntests;
+	double original_s; /* the original order: every test once */
+	double makespan_s; /* the longest list */
+	double mean_s;     /* mean over the non-empty lists */
+	double chain_s;    /* the heaviest test with all its transitive prerequisites */
+	long chain_test;   /* that test, or -1 when there are no tests */
+	double even_s;     /* original_s / nshards (packing only; 0 per sink) */
+	double lower_bound_s; /* max(chain_s, even_s): no plan can have a shorter makespan */
+	size_t repeats;    /* test executions beyond one per test */
+	size_t unproven;   /* flaky or failing tests run after every earlier test */
+	size_t moves;      /* improving moves after the greedy packing */
+} ut_shard_plan;
+
+typedef struct {
+	size_t nshards; /* 1..UT_SHARD_MAX; ignored when per_sink */
+	bool per_sink;  /* the thesis' schedules: one list per test without dependents */
+} ut_shard_opts;
+
+/* Plans the lists for g with durations[i] >= 0 seconds for test i (see ut_timings_fill).
+ * Packing: items in decreasing order of duration, each to the list it lengthens least
+ * (ties: the one sharing most of it), then moves of an item off the longest list while
+ * that shortens it. It packs several times and keeps the shortest makespan: with every
+ * connected component of the graph as one item (its tests run once, no repeats); with
+ * the components that cost at most the lower bound, half of it, ... as one item and the
+ * sinks of the others as items; and with every sink as its own item (its closure,
+ * repeated where lists share prerequisites). Deterministic for the same graph and durations, so
+ * separate CI jobs computing the same plan agree on every list.
+ * Returns 0, UT_EINPUT (nshards out of range, a negative duration), UT_ENOMEM. *out
+ * belongs to the caller (ut_shard_plan_dispose) and is zeroed on failure. */
+int ut_shard_plan_build(ut_shard_plan *out, const ut_graph *g, const double *durations,
+			const ut_shard_opts *opts);
+
+/* Frees what the plan owns. Accepts NULL. */
+void ut_shard_plan_dispose(ut_shard_plan *p);
+
+/* How the suite differs from the graph's tests: ids in ids[0..n) the graph lacks
+ * (added), and graph tests the ids lack (removed). *added and *removed are counts; the
+ * first few of each go to first_added / first_removed (borrowed: from ids and g). */
+typedef struct {
+	size_t added, removed;
+	const char *first_added[3], *first_removed[3];
+	bool reordered; /* same tests, another order */
+} ut_shard_drift;
+
+int ut_shard_drift_check(ut_shard_drift *out, const ut_graph *g, const char *const *ids,
+			 size_t n);
+
+#endif

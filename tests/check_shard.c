@@ -1,0 +1,324 @@
+/* check_shard.c: the shard planner (lists closed under prerequisites, balanced, the
+ * bounds), the timings and the graph/suite drift check. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "graph/graph.h"
+#include "graph/timings.h"
+#include "shard/shard.h"
+#include "util/error.h"
+
+Suite *shard_suite(void);
+
+/* Tests "t0".."t{n-1}"; edges as (dependent, dependee) pairs, manifest. */
+static ut_graph *make_graph(size_t n, const int (*edges)[2], size_t nedges)
+{
+	ut_graph *g = NULL;
+	char id[32];
+	size_t i;
+
+	ck_assert_int_eq(ut_graph_new(&g, n), 0);
+	for (i = 0; i < n; i++) {
+		snprintf(id, sizeof(id), "t%zu", i);
+		ck_assert_int_eq(ut_graph_set_test(g, i, id, id, "t.py", (unsigned)i + 1, 0), 0);
+	}
+	for (i = 0; i < nedges; i++) {
+		ut_edge *e = NULL;
+
+		ck_assert_int_eq(ut_graph_add(g, (uint32_t)edges[i][0], (uint32_t)edges[i][1],
+					      UT_ORIGIN_STRING, &e), 0);
+		e->status = UT_EDGE_MANIFEST;
+	}
+	return g;
+}
+
+/* Every test in some list; each list ascending and holding the prerequisites of what it
+ * holds (a left-out test needing every earlier one). */
+static void assert_valid(const ut_graph *g, const ut_shard_plan *p)
+{
+	unsigned char *in = calloc(g->ntests + 1, 1), *covered = calloc(g->ntests + 1, 1);
+	size_t i, j, t;
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(covered);
+	for (i = 0; i < p->nshards; i++) {
+		const ut_shard *sh = &p->shards[i];
+
+		memset(in, 0, g->ntests);
+		for (j = 0; j < sh->n; j++) {
+			if (j)
+				ck_assert_uint_lt(sh->tests[j - 1], sh->tests[j]);
+			in[sh->tests[j]] = covered[sh->tests[j]] = 1;
+		}
+		for (j = 0; j < g->edges.n; j++)
+			if (ut_edge_active(&g->edges.v[j]) && in[g->edges.v[j].dependent])
+				ck_assert_msg(in[g->edges.v[j].dependee], "list %zu lacks t%u for t%u", i,
+					      g->edges.v[j].dependee, g->edges.v[j].dependent);
+		for (t = 0; t < g->ntests; t++)
+			if (in[t] && (g->tests[t].flaky || g->tests[t].failing))
+				for (j = 0; j < t; j++)
+					ck_assert_msg(in[j], "left-out t%zu without t%zu", t, j);
+		for (j = 0; j < sh->ntargets; j++)
+			ck_assert(in[sh->targets[j]]);
+	}
+	for (t = 0; t < g->ntests; t++)
+		ck_assert_msg(covered[t], "t%zu is in no list", t);
+	ck_assert(p->makespan_s >= p->lower_bound_s - 1e-9);
+	ck_assert(p->makespan_s <= p->original_s + 1e-9);
+	free(in);
+	free(covered);
+}
+
+/* t1 needs t0 (login after sign-up), t3 and t4 need t2 (board views), t5 stands alone. */
+static const int example_edges[][2] = {{1, 0}, {3, 2}, {4, 2}};
+static const double example_d[] = {2, 1, 3, 1, 1, 4};
+
+START_TEST(shard_balances_and_keeps_prerequisites)
+{
+	ut_graph *g = make_graph(6, example_edges, 3);
+	ut_shard_opts o = {2, false};
+	ut_shard_plan p;
+
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, example_d, &o), 0);
+	assert_valid(g, &p);
+	ck_assert_uint_eq(p.nshards, 2);
+	ck_assert_double_eq_tol(p.original_s, 12, 1e-9);
+	ck_assert_double_eq_tol(p.chain_s, 4, 1e-9);  /* t2 t3, t2 t4, or t5 */
+	ck_assert_double_eq_tol(p.even_s, 6, 1e-9);
+	ck_assert_double_eq_tol(p.lower_bound_s, 6, 1e-9);
+	/* the optimum: {t0 t1 t5} and {t2 t3 t4}, 7 s and 5 s, nothing repeated */
+	ck_assert_double_eq_tol(p.makespan_s, 7, 1e-9);
+	ck_assert_uint_eq(p.repeats, 0);
+	ck_assert_double_eq_tol(p.shards[0].cost_s, 7, 1e-9);
+	ck_assert_double_eq_tol(p.mean_s, 6, 1e-9);
+	ut_shard_plan_dispose(&p);
+
+	/* three lists: {t2 t3 t4} 5 s, {t5} 4 s, {t0 t1} 3 s (splitting t2's users would
+	 * repeat t2 and leave 7 s for t0 t1 plus a sink) */
+	o.nshards = 3;
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, example_d, &o), 0);
+	assert_valid(g, &p);
+	ck_assert_double_eq_tol(p.makespan_s, 5, 1e-9);
+	ck_assert_double_eq_tol(p.lower_bound_s, 4, 1e-9);
+	ck_assert_uint_eq(p.shards[0].n, 3);
+	ck_assert_uint_eq(p.shards[0].tests[0], 2);
+	ut_shard_plan_dispose(&p);
+
+	/* more lists than items: the extra ones are empty and sorted last */
+	o.nshards = 5;
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, example_d, &o), 0);
+	assert_valid(g, &p);
+	ck_assert_uint_eq(p.nonempty, 4);
+	ck_assert_uint_eq(p.shards[4].n, 0);
+	ck_assert_double_eq_tol(p.makespan_s, 4, 1e-9); /* the chain bound, with t2 repeated */
+	ck_assert_uint_eq(p.repeats, 1);
+	ut_shard_plan_dispose(&p);
+	ut_graph_free(g);
+}
+END_TEST
+
+START_TEST(shard_per_sink_gives_the_thesis_schedules)
+{
+	ut_graph *g = make_graph(6, example_edges, 3);
+	ut_shard_opts o = {0, true};
+	ut_shard_plan p;
+
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, example_d, &o), 0);
+	assert_valid(g, &p);
+	ck_assert_uint_eq(p.nshards, 4); /* sinks t1, t3, t4, t5, in original order */
+	ck_assert_uint_eq(p.shards[0].targets[0], 1);
+	ck_assert_uint_eq(p.shards[0].n, 2);
+	ck_assert_uint_eq(p.shards[1].targets[0], 3);
+	ck_assert_uint_eq(p.shards[2].tests[0], 2);
+	ck_assert_uint_eq(p.shards[2].tests[1], 4);
+	ck_assert_uint_eq(p.shards[3].n, 1);
+	ck_assert_double_eq_tol(p.makespan_s, 4, 1e-9);
+	ck_assert_double_eq_tol(p.mean_s, 15.0 / 4, 1e-9); /* 3 + 4 + 4 + 4 */
+	ck_assert_uint_eq(p.repeats, 1);
+	ut_shard_plan_dispose(&p);
+	ut_graph_free(g);
+}
+END_TEST
+
+START_TEST(shard_left_out_tests_need_every_earlier_one)
+{
+	ut_graph *g = make_graph(6, example_edges, 3);
+	ut_shard_opts o = {0, true};
+	ut_shard_plan p;
+
+	g->tests[4].failing = true;
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, example_d, &o), 0);
+	assert_valid(g, &p);
+	ck_assert_uint_eq(p.unproven, 1);
+	ck_assert_uint_eq(p.nshards, 2); /* t4 (with t0..t3) and t5 */
+	ck_assert_uint_eq(p.shards[0].n, 5);
+	ck_assert_uint_eq(p.shards[0].targets[0], 4);
+	ut_shard_plan_dispose(&p);
+	o.per_sink = false;
+	o.nshards = 2;
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, example_d, &o), 0);
+	assert_valid(g, &p);
+	ck_assert_double_eq_tol(p.makespan_s, 8, 1e-9);
+	ut_shard_plan_dispose(&p);
+	ut_graph_free(g);
+}
+END_TEST
+
+START_TEST(shard_rejects_bad_input)
+{
+	ut_graph *g = make_graph(6, example_edges, 3);
+	ut_shard_opts o = {0, false};
+	ut_shard_plan p;
+	double d[6] = {1, 1, 1, -1, 1, 1};
+
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, example_d, &o), UT_EINPUT);
+	o.nshards = UT_SHARD_MAX + 1;
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, example_d, &o), UT_EINPUT);
+	o.nshards = 2;
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, d, &o), UT_EINPUT);
+	ck_assert(strstr(ut_error_message(), "'t3'") != NULL);
+	ut_shard_plan_dispose(&p);
+	ut_shard_plan_dispose(NULL);
+	ut_graph_free(g);
+}
+END_TEST
+
+/* Random graphs: whatever the shape, every list is valid, the bounds hold, and the same
+ * input gives the same plan (separate CI jobs must agree). */
+START_TEST(shard_random_graphs_are_valid_and_deterministic)
+{
+	unsigned seed = 12345;
+	int round;
+
+	for (round = 0; round < 300; round++) {
+		size_t n = 1 + (size_t)(rand_r(&seed) % 60), i, j, k;
+		int (*edges)[2] = malloc(n * n * sizeof(*edges));
+		double *d = malloc(n * sizeof(*d));
+		size_t ne = 0;
+		ut_graph *g;
+		ut_shard_opts o = {1 + (size_t)(rand_r(&seed) % 7), false};
+		ut_shard_plan a, b;
+
+		for (i = 1; i < n; i++)
+			for (j = 0; j < i; j++)
+				if (rand_r(&seed) % (n < 10 ? 4 : 12) == 0) {
+					edges[ne][0] = (int)i;
+					edges[ne][1] = (int)j;
+					ne++;
+				}
+		for (i = 0; i < n; i++)
+			d[i] = (double)(rand_r(&seed) % 50) / 10.0;
+		g = make_graph(n, (const int (*)[2])edges, ne);
+		if (rand_r(&seed) % 5 == 0)
+			g->tests[rand_r(&seed) % n].flaky = true;
+		ck_assert_int_eq(ut_shard_plan_build(&a, g, d, &o), 0);
+		ck_assert_int_eq(ut_shard_plan_build(&b, g, d, &o), 0);
+		assert_valid(g, &a);
+		ck_assert_uint_eq(a.nshards, b.nshards);
+		for (k = 0; k < a.nshards; k++) {
+			ck_assert_uint_eq(a.shards[k].n, b.shards[k].n);
+			ck_assert(!memcmp(a.shards[k].tests, b.shards[k].tests,
+					  a.shards[k].n * sizeof(uint32_t)));
+		}
+		ut_shard_plan_dispose(&a);
+		ut_shard_plan_dispose(&b);
+		o.per_sink = true;
+		ck_assert_int_eq(ut_shard_plan_build(&a, g, d, &o), 0);
+		assert_valid(g, &a);
+		ut_shard_plan_dispose(&a);
+		ut_graph_free(g);
+		free(edges);
+		free(d);
+	}
+}
+END_TEST
+
+static char *write_temp(const char *text)
+{
+	char *path = strdup("/tmp/ut-timings-XXXXXX");
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
+	close(fd);
+	return path;
+}
+
+START_TEST(timings_file_then_graph_then_median)
+{
+	ut_graph *g = make_graph(4, example_edges, 1);
+	char *path = write_temp("{\"t0\": 5,\n \"gone\": 1, \"t3\": 0}\n");
+	ut_timings_info info;
+	double d[4];
+
+	g->tests[1].duration_s = 2;
+	g->tests[3].duration_s = 9; /* the file wins */
+	ck_assert_int_eq(ut_timings_fill(d, g, path, &info), 0);
+	ck_assert_double_eq_tol(d[0], 5, 1e-9);
+	ck_assert_double_eq_tol(d[1], 2, 1e-9);
+	ck_assert_double_eq_tol(d[3], 0, 1e-9);
+	ck_assert_double_eq_tol(d[2], 2, 1e-9); /* the median of 0, 2, 5 */
+	ck_assert_uint_eq(info.from_file, 2);
+	ck_assert_uint_eq(info.from_graph, 1);
+	ck_assert_uint_eq(info.fallback, 1);
+	ck_assert_uint_eq(info.unknown_ids, 1);
+	unlink(path);
+	free(path);
+	/* no file and no durations: 1 s each */
+	g->tests[1].duration_s = g->tests[3].duration_s = -1;
+	ck_assert_int_eq(ut_timings_fill(d, g, "/nonexistent/timings.json", &info), 0);
+	ck_assert_double_eq_tol(d[2], 1, 1e-9);
+	ck_assert_uint_eq(info.fallback, 4);
+	path = write_temp("{\n \"t0\": 1,\n \"t1\": \"slow\"\n}\n");
+	ck_assert_int_eq(ut_timings_fill(d, g, path, &info), UT_EINPUT);
+	ck_assert_msg(strstr(ut_error_message(), ":3:") && strstr(ut_error_message(), "'t1'"),
+		      "%s", ut_error_message());
+	unlink(path);
+	free(path);
+	path = write_temp("[1, 2");
+	ck_assert_int_eq(ut_timings_fill(d, g, path, &info), UT_EINPUT);
+	unlink(path);
+	free(path);
+	ut_graph_free(g);
+}
+END_TEST
+
+START_TEST(drift_names_added_and_removed_tests)
+{
+	ut_graph *g = make_graph(4, example_edges, 1);
+	const char *same[] = {"t0", "t1", "t2", "t3"}, *moved[] = {"t1", "t0", "t2", "t3"};
+	const char *changed[] = {"t0", "new1", "t2", "t3", "new2"};
+	ut_shard_drift d;
+
+	ck_assert_int_eq(ut_shard_drift_check(&d, g, same, 4), 0);
+	ck_assert(!d.added && !d.removed && !d.reordered);
+	ck_assert_int_eq(ut_shard_drift_check(&d, g, moved, 4), 0);
+	ck_assert(!d.added && !d.removed && d.reordered);
+	ck_assert_int_eq(ut_shard_drift_check(&d, g, changed, 5), 0);
+	ck_assert_uint_eq(d.added, 2);
+	ck_assert_str_eq(d.first_added[0], "new1");
+	ck_assert_str_eq(d.first_added[1], "new2");
+	ck_assert_uint_eq(d.removed, 1);
+	ck_assert_str_eq(d.first_removed[0], "t1");
+	ut_graph_free(g);
+}
+END_TEST
+
+Suite *shard_suite(void)
+{
+	Suite *s = suite_create("shard");
+	TCase *tc = tcase_create("shard");
+
+	tcase_add_test(tc, shard_balances_and_keeps_prerequisites);
+	tcase_add_test(tc, shard_per_sink_gives_the_thesis_schedules);
+	tcase_add_test(tc, shard_left_out_tests_need_every_earlier_one);
+	tcase_add_test(tc, shard_rejects_bad_input);
+	tcase_add_test(tc, shard_random_graphs_are_valid_and_deterministic);
+	tcase_add_test(tc, timings_file_then_graph_then_median);
+	tcase_add_test(tc, drift_names_added_and_removed_tests);
+	suite_add_tcase(s, tc);
+	return s;
+}
