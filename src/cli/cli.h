@@ -2,12 +2,16 @@
 #ifndef UT_CLI_H
 #define UT_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "config/config.h"
 #include "filter/candidates.h"
+#include "graph/timings.h"
 #include "model/suite.h"
+#include "shard/shard.h"
+#include "util/buf.h"
 #include "util/diag.h"
 
 /* Documented exit codes (README, `untangle --help`). */
@@ -70,6 +74,9 @@ void ut_cli_print_quoted(const char *s);
 void ut_cli_print_dot(const ut_graph *g, const char *name,
 		      bool (*style)(const ut_edge *e, void *ctx, char *attrs, size_t size),
 		      void *ctx);
+/* Prints the JSON document in out and a newline on stdout, then disposes of out.
+ * 0, or UT_ENOMEM (nothing printed) when the buffer ran out of memory. */
+int ut_cli_emit(ut_buf *out);
 /* Prints the diagnostics as "file:line: warning: message". */
 void ut_cli_print_diags(const ut_diags *d);
 /* Changes into -C DIR; prints and returns UT_EXIT_INPUT when it cannot. */
@@ -94,10 +101,41 @@ void ut_cli_project_dispose(ut_cli_project *p);
 int ut_cli_candidates_opts(const ut_cli_project *p, const char **extract, const char **filter,
 			   ut_candidates_opts *co);
 
+/* While runs go on, SIGINT and SIGTERM call ut_proc_interrupt (signals.c). */
+typedef struct {
+	struct sigaction old_int, old_term;
+} ut_cli_signals;
+void ut_cli_signals_catch(ut_cli_signals *s);
+void ut_cli_signals_restore(ut_cli_signals *s);
+
+/* Where detect keeps the durations of the latest runs. */
+#define UT_CLI_TIMINGS ".untangle/timings.json"
+
+/* What `shard`, `schedules` and `run` work on: the project, the stored graph (refused
+ * when tests were added or removed since it was made), the durations and the plan. */
+typedef struct {
+	ut_cli_project p;
+	ut_graph *g;
+	double *durations; /* per graph test, seconds */
+	ut_timings_info timings;
+	ut_shard_plan plan;
+	double plan_s; /* the time planning took */
+} ut_cli_plan;
+
+/* Loads and plans; prints what goes wrong and returns the exit code (0 on success). The
+ * plan must be disposed of whatever the result. */
+int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shard_opts *opts);
+void ut_cli_plan_dispose(ut_cli_plan *pl);
+/* Parses "K/N" (1 <= K <= N <= UT_SHARD_MAX); prints and returns UT_EXIT_INPUT when bad. */
+int ut_cli_parse_shard(const char *arg, size_t *k, size_t *n);
+
 int cmd_candidates(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_schedules(int argc, char **argv);
+int cmd_shard(int argc, char **argv);
 int cmd_tests(int argc, char **argv);
 int cmd_values(int argc, char **argv);
 int cmd_version(int argc, char **argv);

@@ -23,18 +23,12 @@ const ut_cli_command *ut_cli_find(const char *name);
 
 #define STATE_DIR ".untangle"
 #define JOURNAL STATE_DIR "/journal.jsonl"
-#define TIMINGS STATE_DIR "/timings.json"
+#define TIMINGS UT_CLI_TIMINGS
 
 typedef struct {
 	bool tty;
 	size_t width;
 } progress_state;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	ut_proc_interrupt();
-}
 
 static void fmt_time(char *buf, size_t size, double s)
 {
@@ -199,9 +193,8 @@ static void print_summary(const ut_graph *g, const ut_detect_stats *st, bool jso
 	}
 	ut_jsonw_arr_end(&w);
 	ut_jsonw_obj_end(&w);
-	ut_buf_putc(&out, '\n');
-	fwrite(out.ptr, 1, out.len, stdout);
-	ut_buf_dispose(&out);
+	if (ut_cli_emit(&out) < 0)
+		ut_errorf("%s", ut_error_message());
 }
 
 int cmd_detect(int argc, char **argv)
@@ -233,7 +226,7 @@ int cmd_detect(int argc, char **argv)
 	ut_runner *runner = NULL;
 	ut_graph *g = NULL;
 	progress_state ps = {0};
-	struct sigaction sa, old_int, old_term;
+	ut_cli_signals sigs;
 	char *fingerprint = NULL, *end = NULL;
 	long nworkers;
 	int rc, exit_code;
@@ -295,11 +288,7 @@ int cmd_detect(int argc, char **argv)
 	ut_infof("%zu tests, %zu candidate edges kept of %zu (%s, filter %s); strategy %s, "
 		 "%ld worker%s", g->ntests, report.filter.kept, report.filter.candidates, extract,
 		 filter, strategy, nworkers, nworkers == 1 ? "" : "s");
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	ut_cli_signals_catch(&sigs);
 	ps.tty = isatty(STDERR_FILENO);
 	dopts.strategy = strategy;
 	dopts.reruns = p.cfg.detect.reruns;
@@ -308,8 +297,7 @@ int cmd_detect(int argc, char **argv)
 	dopts.progress = common.quiet ? NULL : progress; /* no per-run counting when quiet */
 	dopts.progress_ctx = &ps;
 	rc = ut_detect_run(g, runner, journal, &dopts, &st);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	ut_cli_signals_restore(&sigs);
 	if (ps.tty && ps.width)
 		fputc('\n', stderr);
 	if (rc == UT_EINTR) {

@@ -108,3 +108,16 @@ void ut_cli_print_quoted(const char *s)
 	}
 	putchar('"');
 }
+
+int ut_cli_emit(ut_buf *out)
+{
+	int rc = 0;
+
+	ut_buf_putc(out, '\n');
+	if (out->failed)
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	else
+		fwrite(out->ptr, 1, out->len, stdout);
+	ut_buf_dispose(out);
+	return rc;
+}

@@ -1,0 +1,232 @@
+/* cmd_run.c: `untangle run --shard K/N`: one shard of the plan through the project's
+ * runner after one reset; what a CI matrix job calls. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "runner/runner.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/jsonw.h"
+#include "util/banned.h"
+
+const ut_cli_command *ut_cli_find(const char *name);
+
+#define STATE_DIR ".untangle"
+
+typedef struct {
+	size_t passed, failed, notrun, skipped;
+} tally;
+
+/* Skipped is the test's own choice; a test the runner did not run counts as failing. */
+static bool failing(ut_outcome o)
+{
+	return o == UT_OUT_FAIL || o == UT_OUT_ERROR || o == UT_OUT_NOTRUN;
+}
+
+static void count(tally *t, const ut_run_result *res)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < res->n; i++) {
+		switch (res->tests[i].outcome) {
+		case UT_OUT_PASS: t->passed++; break;
+		case UT_OUT_SKIPPED: t->skipped++; break;
+		case UT_OUT_NOTRUN: t->notrun++; break;
+		default: t->failed++; break;
+		}
+	}
+}
+
+static void print_text(const ut_shard *sh, const ut_graph *g, const ut_run_result *res,
+		       const char *label)
+{
+	tally t;
+	size_t i;
+
+	for (i = 0; i < res->n; i++) {
+		const ut_test_result *r = &res->tests[i];
+
+		printf("%-7s %s (%.2f s)%s%s\n",
+		       r->outcome == UT_OUT_PASS ? "pass" : failing(r->outcome) ? "FAIL" : "skip",
+		       g->tests[sh->tests[i]].id, r->duration_s, r->message ? ": " : "",
+		       r->message ? r->message : "");
+	}
+	count(&t, res);
+	printf("shard %s: %zu passed, %zu failed, %zu not run, %zu skipped, in %.1f s\n", label,
+	       t.passed, t.failed, t.notrun, t.skipped, res->end - res->start);
+}
+
+static int print_json(const ut_shard *sh, const ut_graph *g, const ut_run_result *res,
+		      const char *label)
+{
+	ut_buf out = UT_BUF_INIT;
+	ut_jsonw w;
+	tally t;
+	size_t i;
+
+	count(&t, res);
+	ut_jsonw_init(&w, &out, true);
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "shard");
+	ut_jsonw_str(&w, label);
+	ut_jsonw_key(&w, "status");
+	ut_jsonw_str(&w, ut_run_status_name(res->status));
+	ut_jsonw_key(&w, "passed");
+	ut_jsonw_int(&w, (long long)t.passed);
+	ut_jsonw_key(&w, "failed");
+	ut_jsonw_int(&w, (long long)t.failed);
+	ut_jsonw_key(&w, "not_run");
+	ut_jsonw_int(&w, (long long)t.notrun);
+	ut_jsonw_key(&w, "skipped");
+	ut_jsonw_int(&w, (long long)t.skipped);
+	ut_jsonw_key(&w, "wall_s");
+	ut_jsonw_fixed(&w, res->end - res->start, 3);
+	ut_jsonw_key(&w, "tests");
+	ut_jsonw_arr_begin(&w);
+	for (i = 0; i < res->n; i++) {
+		ut_jsonw_obj_begin(&w);
+		ut_jsonw_key(&w, "id");
+		ut_jsonw_str(&w, g->tests[sh->tests[i]].id);
+		ut_jsonw_key(&w, "outcome");
+		ut_jsonw_str(&w, ut_outcome_name(res->tests[i].outcome));
+		ut_jsonw_key(&w, "duration_s");
+		ut_jsonw_fixed(&w, res->tests[i].duration_s, 3);
+		if (res->tests[i].message) {
+			ut_jsonw_key(&w, "message");
+			ut_jsonw_str(&w, res->tests[i].message);
+		}
+		ut_jsonw_obj_end(&w);
+	}
+	ut_jsonw_arr_end(&w);
+	ut_jsonw_obj_end(&w);
+	return ut_cli_emit(&out);
+}
+
+/* The runner ran but left no usable report: say why, with the end of its output. */
+static void explain_no_report(const ut_run_result *res)
+{
+	const char *tail = res->proc.tail ? res->proc.tail : "";
+	size_t len = strlen(tail), keep = 2000;
+
+	ut_errorf("the runner left no usable report (%s): %s", ut_run_status_name(res->status),
+		  res->report_error ? res->report_error : "no reason given");
+	if (len)
+		fprintf(stderr, "untangle: the end of its output:\n%s%s\n",
+			len > keep ? "..." : "", tail + (len > keep ? len - keep : 0));
+}
+
+int cmd_run(int argc, char **argv)
+{
+	ut_cli_common common = {0};
+	const char *shard = NULL, *worker = NULL;
+	bool list = false;
+	ut_opt opts[] = {
+		{UT_OPT_VALUE, 's', "shard", "K/N", "the shard to run: K of N ('untangle shard "
+		 "--shards N' shows them)", &shard},
+		{UT_OPT_VALUE, 'w', "worker", "W", "the worker index given to the runner as "
+		 "{worker} (default 0)", &worker},
+		{UT_OPT_FLAG, 0, "list", NULL, "print the shard's tests, run nothing", &list},
+		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+	};
+	ut_shard_opts so = {0};
+	ut_cli_plan pl;
+	ut_cli_signals sigs;
+	ut_runner *runner = NULL;
+	ut_run_result res;
+	const ut_shard *sh;
+	const char **ids = NULL;
+	char label[64], *end = NULL;
+	size_t k = 0, n = 0, i;
+	long w = 0;
+	tally t;
+	int rc, exit_code;
+
+	memset(&pl, 0, sizeof(pl));
+	memset(&res, 0, sizeof(res));
+	rc = ut_cli_parse(ut_cli_find("run"), opts, &common, argc, argv);
+	if (rc)
+		return rc < 0 ? UT_EXIT_OK : rc;
+	if (!shard) {
+		ut_errorf("run needs --shard K/N (see 'untangle run --help')");
+		return UT_EXIT_INPUT;
+	}
+	if (ut_cli_parse_shard(shard, &k, &n))
+		return UT_EXIT_INPUT;
+	if (worker) {
+		w = strtol(worker, &end, 10);
+		if (*end || end == worker || w < 0 || w > 255) {
+			ut_errorf("--worker: '%s' is not a number from 0 to 255", worker);
+			return UT_EXIT_INPUT;
+		}
+	}
+	so.nshards = n;
+	exit_code = ut_cli_plan_load(&pl, &common, &so);
+	if (exit_code)
+		goto done;
+	sh = &pl.plan.shards[k - 1];
+	snprintf(label, sizeof(label), "%zu/%zu", k, n);
+	if (list) {
+		for (i = 0; i < sh->n; i++)
+			printf("%s\n", pl.g->tests[sh->tests[i]].id);
+		goto done;
+	}
+	if (!sh->n) {
+		ut_infof("shard %s is empty: the graph has fewer independent lists than %zu shards",
+			 label, n);
+		goto done;
+	}
+	ids = malloc(sh->n * sizeof(*ids));
+	if (!ids) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < sh->n; i++)
+		ids[i] = pl.g->tests[sh->tests[i]].id;
+	if (mkdir(STATE_DIR, 0777) < 0 && errno != EEXIST) {
+		ut_errorf("cannot create '%s': %s", STATE_DIR, strerror(errno));
+		exit_code = UT_EXIT_ENV;
+		goto done;
+	}
+	rc = ut_runner_new(&runner, &pl.p.cfg, ".", STATE_DIR "/tmp");
+	if (rc < 0)
+		goto fail;
+	ut_infof("shard %s: %zu tests, about %.1f s, on worker %ld", label, sh->n, sh->cost_s, w);
+	ut_cli_signals_catch(&sigs);
+	rc = ut_runner_run(runner, (int)w, ids, sh->n, &res);
+	ut_cli_signals_restore(&sigs);
+	if (rc == UT_EINTR) {
+		ut_errorf("interrupted: the runner was stopped");
+		exit_code = UT_EXIT_INTERRUPTED;
+		goto done;
+	}
+	if (rc < 0)
+		goto fail;
+	if (res.status != UT_RUN_OK) {
+		explain_no_report(&res);
+		exit_code = UT_EXIT_ENV;
+		goto done;
+	}
+	if (common.json)
+		rc = print_json(sh, pl.g, &res, label);
+	else
+		print_text(sh, pl.g, &res, label);
+	if (rc < 0)
+		goto fail;
+	count(&t, &res);
+	exit_code = t.failed || t.notrun ? UT_EXIT_FOUND : UT_EXIT_OK;
+	goto done;
+fail:
+	ut_errorf("%s", ut_error_message());
+	exit_code = ut_cli_exit_code(rc);
+done:
+	ut_run_result_dispose(&res);
+	ut_runner_free(runner);
+	free(ids);
+	ut_cli_plan_dispose(&pl);
+	return exit_code;
+}

@@ -1,0 +1,297 @@
+/* cmd_shard.c: `untangle shard` (N balanced dependency-safe lists for a CI matrix) and
+ * `untangle schedules` (the thesis' schedules, one per test without dependents). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include "util/jsonw.h"
+#include "util/banned.h"
+
+const ut_cli_command *ut_cli_find(const char *name);
+
+#define DEFAULT_OUT ".untangle/shards"
+
+static double ratio(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+static void print_stats(const ut_cli_plan *pl, bool per_sink)
+{
+	const ut_shard_plan *sp = &pl->plan;
+	const ut_graph *g = pl->g;
+
+	if (per_sink) {
+		printf("%zu schedules (one per test without dependents), %zu test executions for "
+		       "%zu tests\n", sp->nshards, sp->ntests + sp->repeats, sp->ntests);
+	} else {
+		printf("makespan %.2f s, lower bound %.2f s (%.0f%% of it): longest prerequisite "
+		       "chain %.2f s", sp->makespan_s, sp->lower_bound_s,
+		       100.0 * ratio(sp->makespan_s, sp->lower_bound_s), sp->chain_s);
+		if (sp->chain_test >= 0)
+			printf(" (%s)", g->tests[sp->chain_test].id);
+		printf(", total %.2f s / %zu = %.2f s\n", sp->original_s, sp->nshards, sp->even_s);
+		printf("repeats: %zu test execution%s beyond one per test\n", sp->repeats,
+		       sp->repeats == 1 ? "" : "s");
+	}
+	printf("speed-up against the original order (%.2f s): worst case %.2fx, average %.2fx\n",
+	       sp->original_s, ratio(sp->original_s, sp->makespan_s),
+	       ratio(sp->original_s, sp->mean_s));
+	printf("durations: %zu from %s, %zu from the graph, %zu without one (%.2f s each)\n",
+	       pl->timings.from_file, UT_CLI_TIMINGS, pl->timings.from_graph, pl->timings.fallback,
+	       pl->timings.fallback_s);
+}
+
+static void print_text(const ut_cli_plan *pl, bool per_sink)
+{
+	const ut_shard_plan *sp = &pl->plan;
+	size_t i, j;
+
+	for (i = 0; i < sp->nshards; i++) {
+		const ut_shard *sh = &sp->shards[i];
+
+		if (per_sink)
+			printf("schedule %zu for %s: %zu test%s, %.2f s\n", i + 1,
+			       pl->g->tests[sh->targets[0]].id, sh->n, sh->n == 1 ? "" : "s",
+			       sh->cost_s);
+		else
+			printf("shard %zu/%zu: %zu test%s, %.2f s, %zu repeated from earlier shards\n",
+			       i + 1, sp->nshards, sh->n, sh->n == 1 ? "" : "s", sh->cost_s,
+			       sh->repeats);
+		for (j = 0; j < sh->n; j++)
+			printf("  %s\n", pl->g->tests[sh->tests[j]].id);
+	}
+	print_stats(pl, per_sink);
+}
+
+static void write_ids(ut_jsonw *w, const ut_graph *g, const uint32_t *v, size_t n)
+{
+	size_t i;
+
+	ut_jsonw_arr_begin(w);
+	for (i = 0; i < n; i++)
+		ut_jsonw_str(w, g->tests[v[i]].id);
+	ut_jsonw_arr_end(w);
+}
+
+static void key_double(ut_jsonw *w, const char *key, double v)
+{
+	ut_jsonw_key(w, key);
+	ut_jsonw_fixed(w, v, 3);
+}
+
+static void key_int(ut_jsonw *w, const char *key, size_t v)
+{
+	ut_jsonw_key(w, key);
+	ut_jsonw_int(w, (long long)v);
+}
+
+static int print_json(const ut_cli_plan *pl, bool per_sink)
+{
+	const ut_shard_plan *sp = &pl->plan;
+	ut_buf out = UT_BUF_INIT;
+	ut_jsonw w;
+	size_t i;
+
+	ut_jsonw_init(&w, &out, true);
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, per_sink ? "schedules" : "shards");
+	ut_jsonw_arr_begin(&w);
+	for (i = 0; i < sp->nshards; i++) {
+		const ut_shard *sh = &sp->shards[i];
+
+		ut_jsonw_obj_begin(&w);
+		key_int(&w, per_sink ? "schedule" : "shard", i + 1);
+		key_double(&w, "duration_s", sh->cost_s);
+		if (!per_sink)
+			key_int(&w, "repeats", sh->repeats);
+		ut_jsonw_key(&w, "for");
+		write_ids(&w, pl->g, sh->targets, sh->ntargets);
+		ut_jsonw_key(&w, "tests");
+		write_ids(&w, pl->g, sh->tests, sh->n);
+		ut_jsonw_obj_end(&w);
+	}
+	ut_jsonw_arr_end(&w);
+	ut_jsonw_key(&w, "stats");
+	ut_jsonw_obj_begin(&w);
+	key_int(&w, "tests", sp->ntests);
+	key_int(&w, per_sink ? "schedules" : "shards", sp->nshards);
+	key_int(&w, "nonempty", sp->nonempty);
+	key_double(&w, "original_s", sp->original_s);
+	key_double(&w, "makespan_s", sp->makespan_s);
+	key_double(&w, "mean_s", sp->mean_s);
+	key_double(&w, "chain_s", sp->chain_s);
+	ut_jsonw_key(&w, "chain_test");
+	if (sp->chain_test >= 0)
+		ut_jsonw_str(&w, pl->g->tests[sp->chain_test].id);
+	else
+		ut_jsonw_null(&w);
+	if (!per_sink) {
+		key_double(&w, "even_s", sp->even_s);
+		key_double(&w, "lower_bound_s", sp->lower_bound_s);
+	}
+	key_int(&w, "repeats", sp->repeats);
+	key_double(&w, "speedup_worst", ratio(sp->original_s, sp->makespan_s));
+	key_double(&w, "speedup_average", ratio(sp->original_s, sp->mean_s));
+	key_int(&w, "unproven", sp->unproven);
+	key_int(&w, "durations_from_timings", pl->timings.from_file);
+	key_int(&w, "durations_from_graph", pl->timings.from_graph);
+	key_int(&w, "durations_fallback", pl->timings.fallback);
+	key_double(&w, "fallback_s", pl->timings.fallback_s);
+	key_double(&w, "plan_s", pl->plan_s);
+	ut_jsonw_obj_end(&w);
+	ut_jsonw_obj_end(&w);
+	return ut_cli_emit(&out);
+}
+
+/* One line for `echo "matrix=$(untangle shard ... --format github)" >> $GITHUB_OUTPUT`;
+ * empty shards are left out (a job with nothing to run), numbering stays that of run. */
+static int print_github(const ut_cli_plan *pl)
+{
+	const ut_shard_plan *sp = &pl->plan;
+	ut_buf out = UT_BUF_INIT;
+	ut_jsonw w;
+	char name[64];
+	size_t i;
+
+	ut_jsonw_init(&w, &out, false);
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "include");
+	ut_jsonw_arr_begin(&w);
+	for (i = 0; i < sp->nshards; i++) {
+		if (!sp->shards[i].n)
+			continue;
+		snprintf(name, sizeof(name), "%zu/%zu", i + 1, sp->nshards);
+		ut_jsonw_obj_begin(&w);
+		ut_jsonw_key(&w, "shard");
+		ut_jsonw_str(&w, name);
+		key_int(&w, "tests", sp->shards[i].n);
+		key_double(&w, "estimate_s", sp->shards[i].cost_s);
+		ut_jsonw_obj_end(&w);
+	}
+	ut_jsonw_arr_end(&w);
+	ut_jsonw_obj_end(&w);
+	return ut_cli_emit(&out);
+}
+
+static int write_lines(const ut_cli_plan *pl, const char *dir, bool per_sink)
+{
+	const ut_shard_plan *sp = &pl->plan;
+	ut_buf text = UT_BUF_INIT;
+	char name[64];
+	size_t i, j;
+	int rc = 0;
+
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		return ut_error_set(UT_EENV, "cannot create '%s': %s", dir, strerror(errno));
+	for (i = 0; i < sp->nshards && rc == 0; i++) {
+		char *path;
+
+		text.len = 0;
+		for (j = 0; j < sp->shards[i].n; j++) {
+			ut_buf_puts(&text, pl->g->tests[sp->shards[i].tests[j]].id);
+			ut_buf_putc(&text, '\n');
+		}
+		snprintf(name, sizeof(name), "%s-%zu.txt", per_sink ? "schedule" : "shard", i + 1);
+		path = ut_path_join(dir, name);
+		if (!path || text.failed) {
+			free(path);
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			break;
+		}
+		rc = ut_fs_write_atomic(path, text.ptr ? text.ptr : "", text.len);
+		if (rc == 0)
+			printf("%s\n", path);
+		free(path);
+	}
+	ut_buf_dispose(&text);
+	return rc;
+}
+
+static int shard_main(const char *name, bool schedules, int argc, char **argv)
+{
+	ut_cli_common common = {0};
+	const char *format = NULL, *shards = NULL, *out_dir = NULL;
+	bool per_sink = schedules;
+	ut_opt opts[] = {
+		{UT_OPT_VALUE, 'f', "format", "text|json|github|lines",
+		 "text (default), json (lists and statistics), github (a strategy.matrix include "
+		 "list), lines (one file per list in --out)", &format},
+		{UT_OPT_VALUE, 'o', "out", "DIR", "where --format lines writes (default "
+		 DEFAULT_OUT ")", &out_dir},
+		{UT_OPT_VALUE, 'n', "shards", "N", "the number of lists (CI jobs), 1 to 1024",
+		 &shards},
+		{UT_OPT_FLAG, 0, "per-sink", NULL,
+		 "the thesis' schedules, one per test without dependents (as 'untangle schedules')",
+		 &per_sink},
+		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+	};
+	ut_shard_opts so = {0};
+	ut_cli_plan pl;
+	char *end = NULL;
+	int rc, exit_code;
+
+	memset(&pl, 0, sizeof(pl));
+	if (schedules) /* `schedules` has no --shards and no --per-sink */
+		opts[2] = opts[4];
+	rc = ut_cli_parse(ut_cli_find(name), opts, &common, argc, argv);
+	if (rc)
+		return rc < 0 ? UT_EXIT_OK : rc;
+	if (!format)
+		format = common.json ? "json" : "text";
+	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "github") &&
+	    strcmp(format, "lines")) {
+		ut_errorf("--format: '%s' is not one of text, json, github, lines", format);
+		return UT_EXIT_INPUT;
+	}
+	if (per_sink && !strcmp(format, "github")) {
+		ut_errorf("--format github makes a matrix of shards: use --shards N, not --per-sink");
+		return UT_EXIT_INPUT;
+	}
+	so.per_sink = per_sink;
+	if (!per_sink) {
+		long n = shards ? strtol(shards, &end, 10) : 0;
+
+		if (!shards || *end || n < 1 || n > UT_SHARD_MAX) {
+			ut_errorf("--shards: %s%s%s is not a number from 1 to %d", shards ? "'" : "",
+				  shards ? shards : "missing", shards ? "'" : "", UT_SHARD_MAX);
+			return UT_EXIT_INPUT;
+		}
+		so.nshards = (size_t)n;
+	}
+	exit_code = ut_cli_plan_load(&pl, &common, &so);
+	if (exit_code)
+		goto done;
+	rc = 0;
+	if (!strcmp(format, "text"))
+		print_text(&pl, per_sink);
+	else if (!strcmp(format, "json"))
+		rc = print_json(&pl, per_sink);
+	else if (!strcmp(format, "github"))
+		rc = print_github(&pl);
+	else
+		rc = write_lines(&pl, out_dir ? out_dir : DEFAULT_OUT, per_sink);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		exit_code = ut_cli_exit_code(rc);
+	}
+done:
+	ut_cli_plan_dispose(&pl);
+	return exit_code;
+}
+
+int cmd_shard(int argc, char **argv)
+{
+	return shard_main("shard", false, argc, argv);
+}
+
+int cmd_schedules(int argc, char **argv)
+{
+	return shard_main("schedules", true, argc, argv);
+}

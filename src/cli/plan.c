@@ -1,0 +1,147 @@
+/* plan.c: what `shard`, `schedules` and `run` share: the project, the stored graph
+ * checked against the parsed suite, the durations, and the plan. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "graph/graph_json.h"
+#include "util/error.h"
+#include "util/banned.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void list_ids(const char *const *ids, size_t shown, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < shown && i < n; i++)
+		fprintf(stderr, "%s'%s'", i ? ", " : " ", ids[i]);
+	if (n > shown)
+		fprintf(stderr, " and %zu more", n - shown);
+}
+
+/* A graph made for another suite would give lists that miss new tests or name gone ones. */
+static int check_drift(const ut_cli_plan *pl)
+{
+	const ut_suite *su = pl->p.suite;
+	const char **ids = malloc((su->tests.n ? su->tests.n : 1) * sizeof(*ids));
+	ut_shard_drift d;
+	size_t i;
+	int rc;
+
+	if (!ids) {
+		ut_errorf("out of memory");
+		return UT_EXIT_ENV;
+	}
+	for (i = 0; i < su->tests.n; i++)
+		ids[i] = su->tests.v[i].id;
+	rc = ut_shard_drift_check(&d, pl->g, ids, su->tests.n);
+	if (rc < 0) {
+		free(ids);
+		ut_errorf("%s", ut_error_message());
+		return ut_cli_exit_code(rc);
+	}
+	if (d.added || d.removed) {
+		ut_errorf("%s is older than the suite: %zu test%s added since, %zu removed; its "
+			  "lists would be wrong", pl->p.cfg.store.graph, d.added,
+			  d.added == 1 ? "" : "s", d.removed);
+		if (d.added) {
+			fprintf(stderr, "untangle: added:");
+			list_ids(d.first_added, 3, d.added);
+			fputc('\n', stderr);
+		}
+		if (d.removed) {
+			fprintf(stderr, "untangle: removed:");
+			list_ids(d.first_removed, 3, d.removed);
+			fputc('\n', stderr);
+		}
+		fprintf(stderr, "untangle: run 'untangle detect' to validate the suite as it is now\n");
+		free(ids);
+		return UT_EXIT_INPUT;
+	}
+	if (d.reordered)
+		ut_warnf("the suite's order changed since %s was made; the lists keep the order "
+			 "the graph was validated in", pl->p.cfg.store.graph);
+	free(ids);
+	return UT_EXIT_OK;
+}
+
+int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shard_opts *opts)
+{
+	double t0;
+	int rc, exit_code;
+
+	memset(pl, 0, sizeof(*pl));
+	exit_code = ut_cli_project_load(&pl->p, common, NULL);
+	if (exit_code)
+		return exit_code;
+	rc = ut_graph_load(&pl->g, pl->p.cfg.store.graph);
+	if (rc < 0)
+		goto fail;
+	exit_code = check_drift(pl);
+	if (exit_code)
+		return exit_code;
+	pl->durations = malloc((pl->g->ntests ? pl->g->ntests : 1) * sizeof(*pl->durations));
+	if (!pl->durations) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto fail;
+	}
+	rc = ut_timings_fill(pl->durations, pl->g, UT_CLI_TIMINGS, &pl->timings);
+	if (rc < 0)
+		goto fail;
+	if (pl->timings.fallback)
+		ut_warnf("%zu of %zu tests have no duration in %s or the graph: counted as %.2f s "
+			 "(the median of the others)", pl->timings.fallback, pl->g->ntests,
+			 UT_CLI_TIMINGS, pl->timings.fallback_s);
+	t0 = now_s();
+	rc = ut_shard_plan_build(&pl->plan, pl->g, pl->durations, opts);
+	pl->plan_s = now_s() - t0;
+	if (rc < 0)
+		goto fail;
+	if (pl->plan.unproven)
+		ut_warnf("%zu test%s left out by detect (flaky or failing) run after every earlier "
+			 "test, as in the original order", pl->plan.unproven,
+			 pl->plan.unproven == 1 ? "" : "s");
+	return UT_EXIT_OK;
+fail:
+	ut_errorf("%s", ut_error_message());
+	return ut_cli_exit_code(rc);
+}
+
+void ut_cli_plan_dispose(ut_cli_plan *pl)
+{
+	ut_shard_plan_dispose(&pl->plan);
+	free(pl->durations);
+	pl->durations = NULL;
+	ut_graph_free(pl->g);
+	pl->g = NULL;
+	ut_cli_project_dispose(&pl->p);
+}
+
+int ut_cli_parse_shard(const char *arg, size_t *k, size_t *n)
+{
+	char *end = NULL;
+	long a, b;
+
+	a = strtol(arg, &end, 10);
+	if (end == arg || *end != '/')
+		goto bad;
+	arg = end + 1;
+	b = strtol(arg, &end, 10);
+	if (end == arg || *end || b < 1 || b > UT_SHARD_MAX || a < 1 || a > b)
+		goto bad;
+	*k = (size_t)a;
+	*n = (size_t)b;
+	return 0;
+bad:
+	ut_errorf("--shard: expected K/N with 1 <= K <= N <= %d, as in 2/3", UT_SHARD_MAX);
+	return UT_EXIT_INPUT;
+}
