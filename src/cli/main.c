@@ -16,6 +16,8 @@ static const ut_cli_command commands[] = {
 	 "TEST [--json] [-C DIR]", cmd_explain},
 	{"graph", "the stored graph as json, dot or mermaid",
 	 "[--format json|dot|mermaid] [--all] [-C DIR]", cmd_graph},
+	{"minimize", "the least-duration suite that keeps coverage and dependencies (Z3)",
+	 "[--coverage FILE] [--time-limit S] [--keep TEST]... [--json] [-C DIR]", cmd_minimize},
 	{"tests", "the parsed suite in its original order, with each test's actions",
 	 "[--json] [-C DIR] [PATH...]", cmd_tests},
 	{"values", "string values ranked by how many tests use them (dependency-free candidates)",
