@@ -11,6 +11,7 @@ Suite *runner_suite(void);
 Suite *nlp_suite(void);
 Suite *graph_suite(void);
 Suite *solver_suite(void);
+Suite *minimize_suite(void);
 
 int main(void)
 {
@@ -25,6 +26,7 @@ int main(void)
 	srunner_add_suite(sr, nlp_suite());
 	srunner_add_suite(sr, graph_suite());
 	srunner_add_suite(sr, solver_suite());
+	srunner_add_suite(sr, minimize_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
