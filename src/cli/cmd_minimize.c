@@ -84,6 +84,18 @@ static void json_test(ut_jsonw *w, const report *rep, size_t t, const char *evid
 	ut_jsonw_obj_end(w);
 }
 
+/* "key": {"tests": N, "duration_s": S} */
+static void json_size(ut_jsonw *w, const char *key, size_t tests, double seconds)
+{
+	ut_jsonw_key(w, key);
+	ut_jsonw_obj_begin(w);
+	ut_jsonw_key(w, "tests");
+	ut_jsonw_int(w, (long long)tests);
+	ut_jsonw_key(w, "duration_s");
+	ut_jsonw_double(w, seconds);
+	ut_jsonw_obj_end(w);
+}
+
 static void write_json(ut_buf *out, const report *rep)
 {
 	const ut_minimize_result *r = rep->r;
@@ -118,20 +130,8 @@ static void write_json(ut_buf *out, const report *rep)
 	ut_jsonw_key(&w, "gap_s");
 	ut_jsonw_double(&w, r->cost_after - r->lower_bound);
 	ut_jsonw_obj_end(&w);
-	ut_jsonw_key(&w, "before");
-	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "tests");
-	ut_jsonw_int(&w, (long long)r->ntests);
-	ut_jsonw_key(&w, "duration_s");
-	ut_jsonw_double(&w, r->cost_before);
-	ut_jsonw_obj_end(&w);
-	ut_jsonw_key(&w, "after");
-	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "tests");
-	ut_jsonw_int(&w, (long long)r->tests_after);
-	ut_jsonw_key(&w, "duration_s");
-	ut_jsonw_double(&w, r->cost_after);
-	ut_jsonw_obj_end(&w);
+	json_size(&w, "before", r->ntests, r->cost_before);
+	json_size(&w, "after", r->tests_after, r->cost_after);
 	ut_jsonw_key(&w, "fallback_duration_s");
 	ut_jsonw_double(&w, r->fallback_s);
 	for (int pass = 0; pass < 3; pass++) {

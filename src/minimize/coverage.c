@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json/json.h"
+#include "minimize/internal.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -64,6 +65,20 @@ int ut_coverage_add(ut_coverage *c, size_t test, const char *element)
 	return ut_vec_push(l, e) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }
 
+int ut_minimize_parse_object(ut_json **out, const char *text, size_t len, const char *path,
+			     const char *what, const char *values)
+{
+	int rc = ut_json_parse(out, text, len, path);
+
+	if (rc == 0 && !ut_json_is_object(*out)) {
+		ut_json_free(*out);
+		*out = NULL;
+		rc = ut_error_set(UT_EINPUT, "%s:1: %s must be an object of test id -> %s", path,
+				  what, values);
+	}
+	return rc;
+}
+
 int ut_coverage_read_json(ut_coverage *c, const ut_graph *g, const char *text, size_t len,
 			  const char *path, ut_diags *warnings)
 {
@@ -72,14 +87,9 @@ int ut_coverage_read_json(ut_coverage *c, const ut_graph *g, const char *text, s
 	int rc;
 
 	c->source = "file";
-	rc = ut_json_parse(&doc, text, len, path);
+	rc = ut_minimize_parse_object(&doc, text, len, path, "coverage", "array of strings");
 	if (rc < 0)
 		goto done;
-	if (!ut_json_is_object(doc)) {
-		rc = ut_error_set(UT_EINPUT, "%s:1: coverage must be an object of test id -> "
-					     "array of strings", path);
-		goto done;
-	}
 	for (item = ut_json_first(doc); item; item = ut_json_next(item)) {
 		const char *id = ut_json_key(item);
 		unsigned line = ut_json_key_line(text, len, id);

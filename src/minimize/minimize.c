@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json/json.h"
+#include "minimize/internal.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -37,14 +38,9 @@ static int read_timings(const ut_graph *g, const char *path, double *dur)
 		goto done;
 	}
 	if (rc == 0)
-		rc = ut_json_parse(&doc, text.ptr, text.len, path);
+		rc = ut_minimize_parse_object(&doc, text.ptr, text.len, path, "timings", "seconds");
 	if (rc < 0)
 		goto done;
-	if (!ut_json_is_object(doc)) {
-		rc = ut_error_set(UT_EINPUT, "%s:1: timings must be an object of test id -> "
-					     "seconds", path);
-		goto done;
-	}
 	for (item = ut_json_first(doc); item; item = ut_json_next(item)) {
 		long t = ut_graph_test_index(g, ut_json_key(item));
 
