@@ -11,6 +11,8 @@ Suite *runner_suite(void);
 Suite *nlp_suite(void);
 Suite *graph_suite(void);
 Suite *shard_suite(void);
+Suite *solver_suite(void);
+Suite *minimize_suite(void);
 
 int main(void)
 {
@@ -25,6 +27,8 @@ int main(void)
 	srunner_add_suite(sr, nlp_suite());
 	srunner_add_suite(sr, graph_suite());
 	srunner_add_suite(sr, shard_suite());
+	srunner_add_suite(sr, solver_suite());
+	srunner_add_suite(sr, minimize_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

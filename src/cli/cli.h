@@ -26,7 +26,9 @@ enum {
 /* Maps a library return code to the exit code. */
 int ut_cli_exit_code(int rc);
 
-typedef enum { UT_OPT_FLAG, UT_OPT_VALUE, UT_OPT_REST } ut_opt_kind;
+/* UT_OPT_LIST is a value option that may repeat; its target is a ut_cli_rest * whose
+ * items the caller frees. */
+typedef enum { UT_OPT_FLAG, UT_OPT_VALUE, UT_OPT_REST, UT_OPT_LIST } ut_opt_kind;
 
 typedef struct {
 	ut_opt_kind kind;
@@ -34,7 +36,7 @@ typedef struct {
 	const char *long_name;  /* NULL for UT_OPT_REST */
 	const char *value_name; /* shown in help: "DIR" */
 	const char *help;
-	void *target;           /* bool *, const char **, or ut_cli_rest * */
+	void *target;           /* bool *, const char **, or ut_cli_rest * (REST, LIST) */
 } ut_opt;
 
 typedef struct {
@@ -133,6 +135,7 @@ int cmd_candidates(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
+int cmd_minimize(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_schedules(int argc, char **argv);
 int cmd_shard(int argc, char **argv);

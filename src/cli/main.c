@@ -16,6 +16,8 @@ static const ut_cli_command commands[] = {
 	 "TEST [--json] [-C DIR]", cmd_explain},
 	{"graph", "the stored graph as json, dot or mermaid",
 	 "[--format json|dot|mermaid] [--all] [-C DIR]", cmd_graph},
+	{"minimize", "the least-duration suite that keeps coverage and dependencies (Z3)",
+	 "[--coverage FILE] [--time-limit S] [--keep TEST]... [--json] [-C DIR]", cmd_minimize},
 	{"run", "run one shard through the project's runner (what a CI matrix job calls)",
 	 "--shard K/N [--worker W] [--list] [--json] [-C DIR]", cmd_run},
 	{"schedules", "the thesis' schedules: one per test without dependents, with speed-ups",

@@ -49,20 +49,31 @@ static void help(const ut_cli_command *cmd, const ut_opt *all)
 			continue;
 		snprintf(left, sizeof(left), "%s%c%s--%s%s%s", o->short_name ? "-" : "",
 			 o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ",
-			 o->long_name, o->kind == UT_OPT_VALUE ? " " : "",
-			 o->kind == UT_OPT_VALUE ? o->value_name : "");
+			 o->long_name, o->kind != UT_OPT_FLAG ? " " : "",
+			 o->kind != UT_OPT_FLAG ? o->value_name : "");
 		printf("  %-28s %s\n", left + (o->short_name ? 0 : 1), o->help);
 	}
 	printf("\nexit codes: 0 success, 1 the check found a problem, 2 bad usage or input,\n"
 	       "3 the environment failed\n");
 }
 
-static void set(const ut_opt *o, const char *value)
+/* 0, or -1 when a list could not grow. */
+static int set(const ut_opt *o, const char *value, int argc)
 {
-	if (o->kind == UT_OPT_FLAG)
+	ut_cli_rest *list = o->target;
+
+	if (o->kind == UT_OPT_FLAG) {
 		*(bool *)o->target = true;
-	else
+	} else if (o->kind == UT_OPT_LIST) {
+		if (!list->items)
+			list->items = calloc((size_t)argc + 1, sizeof(char *));
+		if (!list->items)
+			return -1;
+		list->items[list->n++] = value;
+	} else {
 		*(const char **)o->target = value;
+	}
+	return 0;
 }
 
 int ut_cli_parse(const ut_cli_command *cmd, const ut_opt *opts, ut_cli_common *common,
@@ -124,7 +135,7 @@ int ut_cli_parse(const ut_cli_command *cmd, const ut_opt *opts, ut_cli_common *c
 				  cmd->name);
 			return UT_EXIT_INPUT;
 		}
-		if (o->kind == UT_OPT_VALUE && !value) {
+		if (o->kind != UT_OPT_FLAG && !value) {
 			if (a + 1 >= argc) {
 				ut_errorf("%s: option '%s' needs a value", cmd->name, arg);
 				return UT_EXIT_INPUT;
@@ -134,7 +145,10 @@ int ut_cli_parse(const ut_cli_command *cmd, const ut_opt *opts, ut_cli_common *c
 			ut_errorf("%s: option '%s' takes no value", cmd->name, arg);
 			return UT_EXIT_INPUT;
 		}
-		set(o, value);
+		if (set(o, value, argc) < 0) {
+			ut_errorf("out of memory");
+			return UT_EXIT_ENV;
+		}
 	}
 	ut_cli_quiet(common->quiet);
 	if (common->help) {

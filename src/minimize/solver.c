@@ -1,9 +1,15 @@
 /* solver.c: the Z3 adapter; the only file that includes z3.h. */
 #include "minimize/solver.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <z3.h>
 
+#include "minimize/internal.h"
+#include "util/error.h"
 #include "util/banned.h"
 
 const char *ut_solver_version(void)
@@ -14,4 +20,163 @@ const char *ut_solver_version(void)
 	Z3_get_version(&major, &minor, &build, &rev);
 	snprintf(buf, sizeof(buf), "Z3 %u.%u.%u", major, minor, build);
 	return buf;
+}
+
+static double since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static char *copy(const char *s)
+{
+	size_t n = strlen(s ? s : "");
+	char *c = malloc(n + 1);
+
+	if (c)
+		memcpy(c, s ? s : "", n + 1);
+	return c;
+}
+
+/* Asserts the problem into o; false when Z3 reported an error. */
+static bool post(Z3_context c, Z3_optimize o, const ut_solver_problem *p, Z3_ast *var,
+		 Z3_ast *scratch)
+{
+	Z3_sort boolean = Z3_mk_bool_sort(c);
+	Z3_symbol group = Z3_mk_string_symbol(c, "cost");
+	size_t i, k, nclauses = ut_solver_nclauses(p);
+
+	for (i = 0; i < p->nvars; i++)
+		var[i] = Z3_mk_const(c, Z3_mk_int_symbol(c, (int)i), boolean);
+	for (i = 0; i < p->nvars; i++) {
+		long long ms = llround(p->cost[i] * 1000.0);
+		char weight[32];
+
+		if (p->pinned[i])
+			Z3_optimize_assert(c, o, var[i]);
+		if (ms <= 0)
+			continue; /* free: Z3 wants positive weights, and nothing is lost */
+		snprintf(weight, sizeof(weight), "%lld", ms);
+		Z3_optimize_assert_soft(c, o, Z3_mk_not(c, var[i]), weight, group);
+	}
+	for (k = 0; k < nclauses; k++) {
+		uint32_t from = p->clause_start.v[k], to = p->clause_start.v[k + 1], j;
+
+		for (j = from; j < to; j++)
+			scratch[j - from] = var[p->clause_vars.v[j]];
+		Z3_optimize_assert(c, o, to - from == 1 ? scratch[0]
+							: Z3_mk_or(c, to - from, scratch));
+	}
+	for (i = 0; i + 1 < p->implies.n; i += 2)
+		Z3_optimize_assert(c, o,
+				   Z3_mk_implies(c, var[p->implies.v[i]], var[p->implies.v[i + 1]]));
+	return Z3_get_error_code(c) == Z3_OK;
+}
+
+/* Reads the model's choice into out->chosen; false when there is none. */
+static bool read_model(Z3_context c, Z3_optimize o, const ut_solver_problem *p,
+		       const Z3_ast *var, ut_solver_result *out)
+{
+	Z3_model m = Z3_optimize_get_model(c, o);
+	size_t i;
+
+	if (!m || Z3_get_error_code(c) != Z3_OK)
+		return false;
+	Z3_model_inc_ref(c, m);
+	for (i = 0; i < p->nvars; i++) {
+		Z3_ast val = NULL;
+
+		out->chosen[i] = Z3_model_eval(c, m, var[i], true, &val) && val &&
+				 Z3_get_bool_value(c, val) == Z3_L_TRUE;
+	}
+	Z3_model_dec_ref(c, m);
+	return Z3_get_error_code(c) == Z3_OK;
+}
+
+int ut_solver_solve(const ut_solver_problem *p, double time_limit_s, ut_solver_result *out)
+{
+	struct timespec t0;
+	Z3_config cfg = NULL;
+	Z3_context c = NULL;
+	Z3_optimize o = NULL;
+	Z3_params params = NULL;
+	Z3_ast *var = malloc((p->nvars + 1) * sizeof(*var));
+	Z3_ast *scratch = malloc((p->clause_vars.n + 1) * sizeof(*scratch));
+	Z3_lbool r = Z3_L_UNDEF;
+	size_t i;
+	int rc = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(out, 0, sizeof(*out));
+	out->status = UT_SOLVE_UNKNOWN;
+	out->chosen = calloc(p->nvars + 1, sizeof(*out->chosen));
+	if (!var || !scratch || !out->chosen) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	cfg = Z3_mk_config();
+	c = cfg ? Z3_mk_context(cfg) : NULL;
+	if (!c) {
+		out->reason = copy("z3 would not start");
+		goto done;
+	}
+	Z3_set_error_handler(c, NULL); /* errors become codes; the default handler exits */
+	o = Z3_mk_optimize(c);
+	Z3_optimize_inc_ref(c, o);
+	if (!post(c, o, p, var, scratch)) {
+		out->reason = copy(Z3_get_error_msg(c, Z3_get_error_code(c)));
+		goto done;
+	}
+	if (time_limit_s > 0) {
+		/* Building the problem counts against the limit, so Z3 gets what is left. */
+		double left = time_limit_s - since(&t0);
+		unsigned ms = left * 1000.0 >= 1.0 ? (unsigned)fmin(left * 1000.0, 4e9) : 1;
+
+		params = Z3_mk_params(c);
+		Z3_params_inc_ref(c, params);
+		Z3_params_set_uint(c, params, Z3_mk_string_symbol(c, "timeout"), ms);
+		Z3_optimize_set_params(c, o, params);
+	}
+	r = Z3_optimize_check(c, o, 0, NULL);
+	if (r == Z3_L_FALSE) {
+		out->reason = copy("z3 found the constraints unsatisfiable");
+		goto done;
+	}
+	if (r == Z3_L_UNDEF) {
+		out->stopped = true;
+		out->reason = copy(Z3_optimize_get_reason_unknown(c, o));
+	}
+	if (!read_model(c, o, p, var, out) || !ut_solver_feasible(p, out->chosen))
+		goto done; /* stopped before a model, or one that breaks a constraint */
+	for (i = 0; i < p->nvars; i++) {
+		out->nchosen += out->chosen[i];
+		out->objective += out->chosen[i] ? p->cost[i] : 0;
+	}
+	out->lower_bound = r == Z3_L_TRUE ? out->objective : ut_solver_lower_bound(p);
+	if (out->lower_bound > out->objective)
+		out->lower_bound = out->objective;
+	out->status = r == Z3_L_TRUE || ut_solver_proven(out->objective, out->lower_bound)
+			      ? UT_SOLVE_OPTIMAL
+			      : UT_SOLVE_FEASIBLE;
+done:
+	if (out->status == UT_SOLVE_UNKNOWN) {
+		free(out->chosen);
+		out->chosen = NULL;
+		out->nchosen = 0;
+		out->objective = 0;
+	}
+	if (params)
+		Z3_params_dec_ref(c, params);
+	if (o)
+		Z3_optimize_dec_ref(c, o);
+	if (c)
+		Z3_del_context(c);
+	if (cfg)
+		Z3_del_config(cfg);
+	free(var);
+	free(scratch);
+	out->seconds = since(&t0);
+	return rc;
 }

@@ -1,0 +1,310 @@
+/* minimize.c: builds thesis 6.2.2's problem from the graph, durations and coverage,
+ * solves it (Z3, greedy when Z3 gives nothing) and finds obsolete tests (thesis 5.3.5). */
+#include "minimize/minimize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "json/json.h"
+#include "minimize/internal.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include "util/banned.h"
+
+#define MAX_TIMINGS_FILE ((size_t)256 << 20)
+
+bool ut_minimize_eligible(const ut_graph_test *t)
+{
+	return !t->flaky && !t->failing;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int read_timings(const ut_graph *g, const char *path, double *dur)
+{
+	ut_buf text = UT_BUF_INIT;
+	ut_json *doc = NULL;
+	const ut_json *item;
+	int rc = path ? ut_fs_read(&text, path, MAX_TIMINGS_FILE) : UT_ENOTFOUND;
+
+	if (rc == UT_ENOTFOUND) {
+		rc = 0; /* no runs yet: the graph's durations and the fallback */
+		goto done;
+	}
+	if (rc == 0)
+		rc = ut_minimize_parse_object(&doc, text.ptr, text.len, path, "timings", "seconds");
+	if (rc < 0)
+		goto done;
+	for (item = ut_json_first(doc); item; item = ut_json_next(item)) {
+		long t = ut_graph_test_index(g, ut_json_key(item));
+
+		if (!ut_json_is_number(item) || ut_json_number(item) < 0) {
+			rc = ut_error_set(UT_EINPUT, "%s:%u: '%s': expected seconds", path,
+					  ut_json_key_line(text.ptr, text.len, ut_json_key(item)),
+					  ut_json_key(item));
+			goto done;
+		}
+		if (t >= 0 && dur[t] < 0)
+			dur[t] = ut_json_number(item);
+	}
+done:
+	ut_json_free(doc);
+	ut_buf_dispose(&text);
+	return rc;
+}
+
+int ut_minimize_durations(const ut_graph *g, const char *timings_path, double *dur,
+			  bool *estimated, double *fallback_s)
+{
+	double *known = malloc((g->ntests + 1) * sizeof(*known));
+	size_t i, n = 0;
+	int rc;
+
+	if (!known)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (i = 0; i < g->ntests; i++)
+		dur[i] = g->tests[i].duration_s;
+	rc = read_timings(g, timings_path, dur);
+	if (rc < 0)
+		goto done;
+	for (i = 0; i < g->ntests; i++)
+		if (dur[i] >= 0)
+			known[n++] = dur[i];
+	qsort(known, n, sizeof(*known), by_value);
+	*fallback_s = n == 0 ? UT_MINIMIZE_DEFAULT_DURATION_S
+		      : n % 2 ? known[n / 2]
+			      : (known[n / 2 - 1] + known[n / 2]) / 2;
+	for (i = 0; i < g->ntests; i++) {
+		estimated[i] = dur[i] < 0;
+		if (estimated[i])
+			dur[i] = *fallback_s;
+	}
+done:
+	free(known);
+	return rc;
+}
+
+/* The test named by an id or, failing that, by a unique name; -1 when none. */
+static long find_test(const ut_graph *g, const char *what)
+{
+	long found = ut_graph_test_index(g, what);
+	size_t i;
+
+	if (found >= 0)
+		return found;
+	for (i = 0; i < g->ntests; i++) {
+		if (strcmp(g->tests[i].name, what))
+			continue;
+		if (found >= 0)
+			return -1;
+		found = (long)i;
+	}
+	return found;
+}
+
+static bool manifest(const ut_edge *e)
+{
+	return e->status == UT_EDGE_MANIFEST && !e->filtered_by;
+}
+
+/* element -> the tests covering it, in original order. */
+static int invert(ut_minimize_result *r, const ut_coverage *cov)
+{
+	size_t ne = cov->elements.n, t, i, total = 0;
+
+	for (t = 0; t < cov->ntests; t++)
+		total += cov->of[t].n;
+	r->cov_start = calloc(ne + 2, sizeof(*r->cov_start));
+	r->cov_tests = malloc((total + 1) * sizeof(*r->cov_tests));
+	if (!r->cov_start || !r->cov_tests)
+		return UT_ENOMEM;
+	for (t = 0; t < cov->ntests; t++)
+		for (i = 0; i < cov->of[t].n; i++)
+			r->cov_start[cov->of[t].v[i] + 2]++;
+	for (i = 2; i < ne + 2; i++)
+		r->cov_start[i] += r->cov_start[i - 1];
+	for (t = 0; t < cov->ntests; t++)
+		for (i = 0; i < cov->of[t].n; i++)
+			r->cov_tests[r->cov_start[cov->of[t].v[i] + 1]++] = (uint32_t)t;
+	return 0;
+}
+
+static int build(ut_solver_problem *p, const ut_graph *g, const ut_coverage *cov,
+		 ut_minimize_result *r)
+{
+	uint32_t *members = malloc((g->ntests + 1) * sizeof(*members));
+	size_t e, i;
+	int rc = UT_ENOMEM;
+
+	if (!members)
+		goto done;
+	for (i = 0; i < g->ntests; i++) {
+		p->cost[i] = r->duration[i];
+		p->pinned[i] = r->pinned[i];
+	}
+	for (e = 0; e < cov->elements.n; e++) {
+		size_t n = 0;
+
+		for (i = r->cov_start[e]; i < r->cov_start[e + 1]; i++)
+			if (ut_minimize_eligible(&g->tests[r->cov_tests[i]]))
+				members[n++] = r->cov_tests[i];
+		if (n == 0) {
+			r->nuncoverable++;
+			continue;
+		}
+		rc = ut_solver_add_clause(p, members, n);
+		if (rc < 0)
+			goto done;
+		r->nrequired++;
+	}
+	for (i = 0; i < g->edges.n; i++) {
+		if (!manifest(&g->edges.v[i]))
+			continue;
+		rc = ut_solver_add_implication(p, g->edges.v[i].dependent, g->edges.v[i].dependee);
+		if (rc < 0)
+			goto done;
+	}
+	rc = 0;
+done:
+	free(members);
+	return rc;
+}
+
+static int solve(const ut_solver_problem *p, const ut_minimize_opts *opts,
+		 ut_minimize_result *r)
+{
+	ut_solver_result z, greedy, *best;
+	int rc;
+
+	memset(&z, 0, sizeof(z));
+	memset(&greedy, 0, sizeof(greedy));
+	z.status = UT_SOLVE_UNKNOWN;
+	if (!opts->no_z3) {
+		rc = ut_solver_solve(p, opts->time_limit_s, &z);
+		if (rc < 0)
+			goto done;
+	}
+	if (z.status != UT_SOLVE_OPTIMAL) {
+		rc = ut_solver_greedy(p, &greedy);
+		if (rc < 0)
+			goto done;
+	}
+	best = z.status == UT_SOLVE_UNKNOWN ||
+			       (z.status == UT_SOLVE_FEASIBLE && greedy.objective < z.objective)
+		       ? &greedy
+		       : &z;
+	r->method = best == &z ? "z3" : "greedy";
+	r->status = best->status;
+	r->stopped = z.stopped;
+	r->reason = (char *)z.reason;
+	z.reason = NULL;
+	r->lower_bound = best->lower_bound;
+	r->seconds = z.seconds + greedy.seconds;
+	memcpy(r->kept, best->chosen, p->nvars * sizeof(*r->kept));
+	rc = 0;
+done:
+	ut_solver_result_dispose(&z);
+	ut_solver_result_dispose(&greedy);
+	return rc;
+}
+
+static void find_obsolete(const ut_graph *g, const ut_coverage *cov, ut_minimize_result *r)
+{
+	size_t t, i, j;
+	bool *needed = calloc(g->ntests + 1, sizeof(*needed));
+
+	if (!needed)
+		return; /* r->obsolete stays all false: nothing claimed without evidence */
+	for (i = 0; i < g->edges.n; i++)
+		if (manifest(&g->edges.v[i]))
+			needed[g->edges.v[i].dependee] = true;
+	for (t = 0; t < g->ntests; t++) {
+		bool subsumed = ut_minimize_eligible(&g->tests[t]) && !needed[t] && cov->listed[t];
+
+		for (i = 0; subsumed && i < cov->of[t].n; i++) {
+			uint32_t e = cov->of[t].v[i];
+			bool other = false;
+
+			for (j = r->cov_start[e]; j < r->cov_start[e + 1] && !other; j++)
+				other = r->cov_tests[j] != t &&
+					ut_minimize_eligible(&g->tests[r->cov_tests[j]]);
+			subsumed = other;
+		}
+		r->obsolete[t] = subsumed;
+	}
+	free(needed);
+}
+
+int ut_minimize_run(const ut_graph *g, const ut_coverage *cov, const double *duration,
+		    const bool *estimated, double fallback_s, const ut_minimize_opts *opts,
+		    ut_minimize_result *out)
+{
+	ut_solver_problem p;
+	size_t n = g->ntests, i;
+	int rc = UT_ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	memset(&p, 0, sizeof(p));
+	out->ntests = n;
+	out->fallback_s = fallback_s;
+	out->duration = malloc((n + 1) * sizeof(*out->duration));
+	out->estimated = calloc(n + 1, sizeof(*out->estimated));
+	out->kept = calloc(n + 1, sizeof(*out->kept));
+	out->pinned = calloc(n + 1, sizeof(*out->pinned));
+	out->obsolete = calloc(n + 1, sizeof(*out->obsolete));
+	if (!out->duration || !out->estimated || !out->kept || !out->pinned || !out->obsolete ||
+	    invert(out, cov) < 0 || ut_solver_problem_init(&p, n) < 0)
+		goto done;
+	for (i = 0; i < n; i++) {
+		out->duration[i] = duration[i];
+		out->estimated[i] = estimated && estimated[i];
+		out->nestimated += out->estimated[i];
+		out->cost_before += duration[i];
+	}
+	for (i = 0; i < opts->nkeep; i++) {
+		long t = find_test(g, opts->keep[i]);
+
+		if (t < 0) {
+			rc = ut_error_set(UT_EINPUT, "--keep: '%s' is no test of the graph (or "
+						     "names more than one)", opts->keep[i]);
+			goto done;
+		}
+		out->pinned[t] = true;
+	}
+	rc = build(&p, g, cov, out);
+	if (rc == 0)
+		rc = solve(&p, opts, out);
+	if (rc < 0)
+		goto done;
+	for (i = 0; i < n; i++) {
+		out->tests_after += out->kept[i];
+		out->cost_after += out->kept[i] ? duration[i] : 0;
+	}
+	find_obsolete(g, cov, out);
+done:
+	if (rc == UT_ENOMEM)
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	ut_solver_problem_dispose(&p);
+	return rc;
+}
+
+void ut_minimize_result_dispose(ut_minimize_result *r)
+{
+	if (!r)
+		return;
+	free(r->duration);
+	free(r->estimated);
+	free(r->kept);
+	free(r->pinned);
+	free(r->obsolete);
+	free(r->reason);
+	free(r->cov_start);
+	free(r->cov_tests);
+	memset(r, 0, sizeof(*r));
+}
