@@ -10,6 +10,7 @@ Suite *process_suite(void);
 Suite *runner_suite(void);
 Suite *nlp_suite(void);
 Suite *graph_suite(void);
+Suite *report_suite(void);
 
 int main(void)
 {
@@ -23,6 +24,7 @@ int main(void)
 	srunner_add_suite(sr, runner_suite());
 	srunner_add_suite(sr, nlp_suite());
 	srunner_add_suite(sr, graph_suite());
+	srunner_add_suite(sr, report_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
