@@ -98,6 +98,7 @@ int cmd_candidates(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_tests(int argc, char **argv);
 int cmd_values(int argc, char **argv);
 int cmd_version(int argc, char **argv);

@@ -138,13 +138,15 @@ static int read_finding(ut_findings *fs, const reader *r, const ut_json *j)
 		goto done;
 	}
 	rc = get_str(r, j, "kind", &kind);
-	if (!rc)
-		rc = ut_finding_kind_parse(kind, &f.kind);
+	if (!rc && ut_finding_kind_parse(kind, &f.kind))
+		rc = ut_error_set(UT_EINPUT, "%s: findings[%zu]: unknown kind '%s'", r->path,
+				  r->index, kind ? kind : "");
 	if (!rc)
 		rc = get_str(r, j, "severity", &severity);
 	f.severity = ut_finding_kind_severity(f.kind);
-	if (!rc && severity)
-		rc = ut_severity_parse(severity, &f.severity);
+	if (!rc && severity && ut_severity_parse(severity, &f.severity))
+		rc = ut_error_set(UT_EINPUT, "%s: findings[%zu]: unknown severity '%s'", r->path,
+				  r->index, severity);
 	if (!rc)
 		rc = get_str(r, j, "test", &f.test);
 	if (!rc && !f.test)

@@ -96,7 +96,7 @@ static long node(nodes *ns, const char *id, unsigned char cls)
 }
 
 static const char *const arrows[UT_FINDING_NKINDS] = {"-->|broken|", "-.->|removed|",
-						      "-->|runs after it|", "-->|new|"};
+						      "-->|runs later|", "-->|new|"};
 
 static int mermaid(ut_buf *out, const ut_findings *fs, size_t max)
 {
