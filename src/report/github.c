@@ -1,7 +1,7 @@
 /* github.c: findings as GitHub Actions workflow commands (::error file=...::message). */
 #include "report/report.h"
 
-#include "util/error.h"
+#include "report/internal.h"
 #include "util/banned.h"
 
 static void escape(ut_buf *out, const char *s, int property)
@@ -115,5 +115,5 @@ int ut_report_github(ut_buf *out, const ut_findings *fs)
 		}
 		ut_buf_puts(out, " not annotated here: see the step summary\n");
 	}
-	return out->failed ? ut_error_set(UT_ENOMEM, "report too large") : 0;
+	return ut_report__finish(out, NULL);
 }

@@ -1,7 +1,7 @@
 /* gitlab.c: findings as a GitLab Code Quality report (artifacts:reports:codequality). */
 #include "report/report.h"
 
-#include "util/error.h"
+#include "report/internal.h"
 #include "util/jsonw.h"
 #include "util/banned.h"
 
@@ -16,7 +16,6 @@ int ut_report_gitlab(ut_buf *out, const ut_findings *fs)
 	ut_jsonw w;
 	char fp[33];
 	size_t i;
-	int rc = 0;
 
 	ut_jsonw_init(&w, out, true);
 	ut_jsonw_arr_begin(&w);
@@ -59,8 +58,5 @@ int ut_report_gitlab(ut_buf *out, const ut_findings *fs)
 	}
 	ut_jsonw_arr_end(&w);
 	ut_buf_putc(out, '\n');
-	if (out->failed || tmp.failed)
-		rc = ut_error_set(UT_ENOMEM, "report too large");
-	ut_buf_dispose(&tmp);
-	return rc;
+	return ut_report__finish(out, &tmp);
 }

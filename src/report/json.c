@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json/json.h"
+#include "report/internal.h"
 #include "util/error.h"
 #include "util/jsonw.h"
 #include "util/banned.h"
@@ -51,11 +52,28 @@ static void write_finding(ut_jsonw *w, const ut_finding *f)
 	}
 	ut_jsonw_arr_end(w);
 	ut_jsonw_key(w, "evidence");
+	ut_report__evidence(w, f);
+	ut_jsonw_obj_end(w);
+}
+
+void ut_report__evidence(ut_jsonw *w, const ut_finding *f)
+{
+	size_t i;
+
 	ut_jsonw_arr_begin(w);
 	for (i = 0; i < f->nevidence; i++)
 		ut_jsonw_int(w, f->evidence[i]);
 	ut_jsonw_arr_end(w);
-	ut_jsonw_obj_end(w);
+}
+
+int ut_report__finish(const ut_buf *out, ut_buf *scratch)
+{
+	int rc = out->failed || (scratch && scratch->failed)
+		     ? ut_error_set(UT_ENOMEM, "report too large")
+		     : 0;
+
+	ut_buf_dispose(scratch);
+	return rc;
 }
 
 int ut_report_json(ut_buf *out, const ut_findings *fs)
@@ -83,7 +101,7 @@ int ut_report_json(ut_buf *out, const ut_findings *fs)
 	ut_jsonw_arr_end(&w);
 	ut_jsonw_obj_end(&w);
 	ut_buf_putc(out, '\n');
-	return out->failed ? ut_error_set(UT_ENOMEM, "report too large") : 0;
+	return ut_report__finish(out, NULL);
 }
 
 typedef struct {

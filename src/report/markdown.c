@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/internal.h"
 #include "util/error.h"
 #include "util/jsonw.h"
 #include "util/map.h"
@@ -177,7 +178,7 @@ int ut_report_markdown(ut_buf *out, const ut_findings *fs, const ut_report_markd
 	ut_buf_puts(out, "\n\n");
 	if (!fs->v.n) {
 		ut_buf_puts(out, "No dependency problems found.\n");
-		return out->failed ? ut_error_set(UT_ENOMEM, "report too large") : 0;
+		return ut_report__finish(out, NULL);
 	}
 	ut_buf_printf(out, "%zu error%s, %zu warning%s, %zu notice%s.\n\n", fs->count[0],
 		      fs->count[0] == 1 ? "" : "s", fs->count[1], fs->count[1] == 1 ? "" : "s",
@@ -214,7 +215,5 @@ int ut_report_markdown(ut_buf *out, const ut_findings *fs, const ut_report_markd
 	ut_buf_puts(out, "\n### Affected part of the dependency graph\n\n"
 			 "An arrow points from a test to a test it depends on.\n\n");
 	rc = mermaid(out, fs, max_nodes);
-	if (!rc && out->failed)
-		rc = ut_error_set(UT_ENOMEM, "report too large");
-	return rc;
+	return rc ? rc : ut_report__finish(out, NULL);
 }

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util/error.h"
+#include "report/internal.h"
 #include "util/jsonw.h"
 #include "util/banned.h"
 
@@ -172,10 +172,7 @@ static void result(ut_jsonw *w, ut_buf *tmp, const ut_finding *f)
 	ut_jsonw_key(w, "title");
 	ut_jsonw_str(w, ut_finding_title(f));
 	ut_jsonw_key(w, "evidence");
-	ut_jsonw_arr_begin(w);
-	for (i = 0; i < f->nevidence; i++)
-		ut_jsonw_int(w, f->evidence[i]);
-	ut_jsonw_arr_end(w);
+	ut_report__evidence(w, f);
 	ut_jsonw_obj_end(w);
 	ut_jsonw_obj_end(w);
 }
@@ -185,7 +182,6 @@ int ut_report_sarif(ut_buf *out, const ut_findings *fs)
 	ut_buf tmp = UT_BUF_INIT;
 	ut_jsonw w;
 	size_t i;
-	int rc = 0;
 
 	ut_jsonw_init(&w, out, true);
 	ut_jsonw_obj_begin(&w);
@@ -216,8 +212,5 @@ int ut_report_sarif(ut_buf *out, const ut_findings *fs)
 	ut_jsonw_arr_end(&w);
 	ut_jsonw_obj_end(&w);
 	ut_buf_putc(out, '\n');
-	if (out->failed || tmp.failed)
-		rc = ut_error_set(UT_ENOMEM, "report too large");
-	ut_buf_dispose(&tmp);
-	return rc;
+	return ut_report__finish(out, &tmp);
 }
