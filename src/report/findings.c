@@ -176,9 +176,7 @@ void ut_findings_sort(ut_findings *fs)
 	order = malloc(n * sizeof(*order));
 	sorted = malloc(n * sizeof(*sorted));
 	if (!order || !sorted) {
-		/* still ordered by severity and key, only not stable */
-		free(order);
-		order = NULL;
+		/* out of memory: the findings keep the order they were added in */
 		goto done;
 	}
 	for (i = 0; i < n; i++)

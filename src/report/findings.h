@@ -85,7 +85,7 @@ int ut_findings_add(ut_findings *fs, const ut_finding *f);
 
 /* Orders the findings most important first: by severity, then kind (in enum order),
  * then test id, file, line and the related ids; equal keys keep their insertion order.
- * The writers expect a sorted collection. */
+ * The writers expect a sorted collection. Out of memory, the order stays as added. */
 void ut_findings_sort(ut_findings *fs);
 
 /* The title to show: f->title, or the kind's title when none. Borrowed. */
