@@ -136,6 +136,7 @@ int cmd_detect(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_minimize(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_schedules(int argc, char **argv);
 int cmd_shard(int argc, char **argv);

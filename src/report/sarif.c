@@ -1,0 +1,216 @@
+/* sarif.c: findings as SARIF 2.1.0 (GitHub code scanning and other SARIF viewers). */
+#include "report/report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "report/internal.h"
+#include "util/jsonw.h"
+#include "util/banned.h"
+
+#ifndef UT_VERSION
+#define UT_VERSION "0"
+#endif
+
+#define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
+
+static const char *const descriptions[UT_FINDING_NKINDS] = {
+    "A test fails in its schedule although its known prerequisites ran before it.",
+    "A removed or renamed test is a prerequisite of other tests.",
+    "A change puts a dependent test before a test it depends on.",
+    "The change introduced a dependency between tests, proven by running them.",
+};
+
+static const char *const levels[UT_SEVERITY_N] = {"error", "warning", "note"};
+
+/* A path as a relative URI reference: bytes outside the unreserved set and '/' are
+ * percent-encoded, so that spaces, '#' or '?' in a path stay part of it. */
+static void uri(ut_buf *tmp, const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	ut_buf_clear(tmp);
+	for (; *path; path++) {
+		unsigned char c = (unsigned char)*path;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("-._~/", c)) {
+			ut_buf_putc(tmp, (char)c);
+		} else {
+			ut_buf_putc(tmp, '%');
+			ut_buf_putc(tmp, hex[c >> 4]);
+			ut_buf_putc(tmp, hex[c & 15]);
+		}
+	}
+}
+
+static void physical(ut_jsonw *w, ut_buf *tmp, const char *file, unsigned line, unsigned end)
+{
+	ut_jsonw_key(w, "physicalLocation");
+	ut_jsonw_obj_begin(w);
+	ut_jsonw_key(w, "artifactLocation");
+	ut_jsonw_obj_begin(w);
+	uri(tmp, file);
+	ut_jsonw_key(w, "uri");
+	ut_jsonw_str(w, tmp->ptr);
+	ut_jsonw_key(w, "uriBaseId");
+	ut_jsonw_str(w, "%SRCROOT%");
+	ut_jsonw_obj_end(w);
+	if (line) {
+		ut_jsonw_key(w, "region");
+		ut_jsonw_obj_begin(w);
+		ut_jsonw_key(w, "startLine");
+		ut_jsonw_int(w, line);
+		ut_jsonw_key(w, "endLine");
+		ut_jsonw_int(w, end >= line ? end : line);
+		ut_jsonw_obj_end(w);
+	}
+	ut_jsonw_obj_end(w);
+}
+
+static void logical(ut_jsonw *w, const char *id)
+{
+	ut_jsonw_key(w, "logicalLocations");
+	ut_jsonw_arr_begin(w);
+	ut_jsonw_obj_begin(w);
+	ut_jsonw_key(w, "fullyQualifiedName");
+	ut_jsonw_str(w, id);
+	ut_jsonw_key(w, "kind");
+	ut_jsonw_str(w, "function");
+	ut_jsonw_obj_end(w);
+	ut_jsonw_arr_end(w);
+}
+
+static void rules(ut_jsonw *w)
+{
+	int k;
+
+	ut_jsonw_key(w, "rules");
+	ut_jsonw_arr_begin(w);
+	for (k = 0; k < UT_FINDING_NKINDS; k++) {
+		ut_jsonw_obj_begin(w);
+		ut_jsonw_key(w, "id");
+		ut_jsonw_str(w, ut_finding_kind_name((ut_finding_kind)k));
+		ut_jsonw_key(w, "name");
+		ut_jsonw_str(w, ut_finding_kind_title((ut_finding_kind)k));
+		ut_jsonw_key(w, "shortDescription");
+		ut_jsonw_obj_begin(w);
+		ut_jsonw_key(w, "text");
+		ut_jsonw_str(w, ut_finding_kind_title((ut_finding_kind)k));
+		ut_jsonw_obj_end(w);
+		ut_jsonw_key(w, "fullDescription");
+		ut_jsonw_obj_begin(w);
+		ut_jsonw_key(w, "text");
+		ut_jsonw_str(w, descriptions[k]);
+		ut_jsonw_obj_end(w);
+		ut_jsonw_key(w, "defaultConfiguration");
+		ut_jsonw_obj_begin(w);
+		ut_jsonw_key(w, "level");
+		ut_jsonw_str(w, levels[ut_finding_kind_severity((ut_finding_kind)k)]);
+		ut_jsonw_obj_end(w);
+		ut_jsonw_obj_end(w);
+	}
+	ut_jsonw_arr_end(w);
+}
+
+static void result(ut_jsonw *w, ut_buf *tmp, const ut_finding *f)
+{
+	char fp[33];
+	size_t i;
+
+	ut_jsonw_obj_begin(w);
+	ut_jsonw_key(w, "ruleId");
+	ut_jsonw_str(w, ut_finding_kind_name(f->kind));
+	ut_jsonw_key(w, "ruleIndex");
+	ut_jsonw_int(w, f->kind);
+	ut_jsonw_key(w, "level");
+	ut_jsonw_str(w, levels[f->severity]);
+	ut_jsonw_key(w, "message");
+	ut_jsonw_obj_begin(w);
+	ut_jsonw_key(w, "text");
+	ut_buf_clear(tmp);
+	ut_buf_printf(tmp, "%s: %s", f->test, f->message);
+	ut_jsonw_str(w, tmp->ptr);
+	ut_jsonw_obj_end(w);
+	ut_jsonw_key(w, "locations");
+	ut_jsonw_arr_begin(w);
+	ut_jsonw_obj_begin(w);
+	if (f->file)
+		physical(w, tmp, f->file, f->line, f->end_line);
+	logical(w, f->test);
+	ut_jsonw_obj_end(w);
+	ut_jsonw_arr_end(w);
+	ut_jsonw_key(w, "relatedLocations");
+	ut_jsonw_arr_begin(w);
+	for (i = 0; i < f->nrelated; i++) {
+		const ut_finding_test *r = &f->related[i];
+
+		ut_jsonw_obj_begin(w);
+		ut_jsonw_key(w, "id");
+		ut_jsonw_int(w, (long long)i);
+		if (r->file)
+			physical(w, tmp, r->file, r->line, r->line);
+		logical(w, r->id);
+		ut_jsonw_key(w, "message");
+		ut_jsonw_obj_begin(w);
+		ut_jsonw_key(w, "text");
+		ut_jsonw_str(w, r->id);
+		ut_jsonw_obj_end(w);
+		ut_jsonw_obj_end(w);
+	}
+	ut_jsonw_arr_end(w);
+	ut_finding_fingerprint(f, fp);
+	ut_jsonw_key(w, "partialFingerprints");
+	ut_jsonw_obj_begin(w);
+	ut_jsonw_key(w, "untangle/v1");
+	ut_jsonw_str(w, fp);
+	ut_jsonw_obj_end(w);
+	ut_jsonw_key(w, "properties");
+	ut_jsonw_obj_begin(w);
+	ut_jsonw_key(w, "test");
+	ut_jsonw_str(w, f->test);
+	ut_jsonw_key(w, "title");
+	ut_jsonw_str(w, ut_finding_title(f));
+	ut_jsonw_key(w, "evidence");
+	ut_report__evidence(w, f);
+	ut_jsonw_obj_end(w);
+	ut_jsonw_obj_end(w);
+}
+
+int ut_report_sarif(ut_buf *out, const ut_findings *fs)
+{
+	ut_buf tmp = UT_BUF_INIT;
+	ut_jsonw w;
+	size_t i;
+
+	ut_jsonw_init(&w, out, true);
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "$schema");
+	ut_jsonw_str(&w, SARIF_SCHEMA);
+	ut_jsonw_key(&w, "version");
+	ut_jsonw_str(&w, "2.1.0");
+	ut_jsonw_key(&w, "runs");
+	ut_jsonw_arr_begin(&w);
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "tool");
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "driver");
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "name");
+	ut_jsonw_str(&w, "untangle");
+	ut_jsonw_key(&w, "version");
+	ut_jsonw_str(&w, UT_VERSION);
+	rules(&w);
+	ut_jsonw_obj_end(&w);
+	ut_jsonw_obj_end(&w);
+	ut_jsonw_key(&w, "results");
+	ut_jsonw_arr_begin(&w);
+	for (i = 0; i < fs->v.n; i++)
+		result(&w, &tmp, &fs->v.v[i]);
+	ut_jsonw_arr_end(&w);
+	ut_jsonw_obj_end(&w);
+	ut_jsonw_arr_end(&w);
+	ut_jsonw_obj_end(&w);
+	ut_buf_putc(out, '\n');
+	return ut_report__finish(out, &tmp);
+}
