@@ -188,10 +188,10 @@ START_TEST(durations_fall_back_to_timings_then_the_median)
 	ck_assert_int_eq(ut_minimize_durations(g, path, dur, est, &fallback), 0);
 	ck_assert_double_eq_tol(dur[0], 3.0, 1e-9);
 	ck_assert_double_eq_tol(dur[1], 7.5, 1e-9);
-	ck_assert_double_eq_tol(dur[2], 2.5, 1e-9); /* the graph wins over timings */
-	/* known: 3.0, 7.5, 2.5, 1.0: median 2.75 */
-	ck_assert_double_eq_tol(fallback, 2.75, 1e-9);
-	ck_assert_double_eq_tol(dur[3], 2.75, 1e-9);
+	ck_assert_double_eq_tol(dur[2], 9.0, 1e-9); /* the latest runs win over the graph */
+	/* known: 3.0, 7.5, 9.0, 1.0: median 5.25 */
+	ck_assert_double_eq_tol(fallback, 5.25, 1e-9);
+	ck_assert_double_eq_tol(dur[3], 5.25, 1e-9);
 	ck_assert(!est[1] && est[3] && est[4] && !est[5]);
 	unlink(path);
 	for (size_t i = 0; i < 6; i++)

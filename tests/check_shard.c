@@ -256,7 +256,7 @@ START_TEST(timings_file_then_graph_then_median)
 
 	g->tests[1].duration_s = 2;
 	g->tests[3].duration_s = 9; /* the file wins */
-	ck_assert_int_eq(ut_timings_fill(d, g, path, &info), 0);
+	ck_assert_int_eq(ut_timings_fill(d, NULL, g, path, &info), 0);
 	ck_assert_double_eq_tol(d[0], 5, 1e-9);
 	ck_assert_double_eq_tol(d[1], 2, 1e-9);
 	ck_assert_double_eq_tol(d[3], 0, 1e-9);
@@ -269,17 +269,17 @@ START_TEST(timings_file_then_graph_then_median)
 	free(path);
 	/* no file and no durations: 1 s each */
 	g->tests[1].duration_s = g->tests[3].duration_s = -1;
-	ck_assert_int_eq(ut_timings_fill(d, g, "/nonexistent/timings.json", &info), 0);
+	ck_assert_int_eq(ut_timings_fill(d, NULL, g, "/nonexistent/timings.json", &info), 0);
 	ck_assert_double_eq_tol(d[2], 1, 1e-9);
 	ck_assert_uint_eq(info.fallback, 4);
 	path = write_temp("{\n \"t0\": 1,\n \"t1\": \"slow\"\n}\n");
-	ck_assert_int_eq(ut_timings_fill(d, g, path, &info), UT_EINPUT);
+	ck_assert_int_eq(ut_timings_fill(d, NULL, g, path, &info), UT_EINPUT);
 	ck_assert_msg(strstr(ut_error_message(), ":3:") && strstr(ut_error_message(), "'t1'"),
 		      "%s", ut_error_message());
 	unlink(path);
 	free(path);
 	path = write_temp("[1, 2");
-	ck_assert_int_eq(ut_timings_fill(d, g, path, &info), UT_EINPUT);
+	ck_assert_int_eq(ut_timings_fill(d, NULL, g, path, &info), UT_EINPUT);
 	unlink(path);
 	free(path);
 	ut_graph_free(g);

@@ -94,7 +94,7 @@ int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shar
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto fail;
 	}
-	rc = ut_timings_fill(pl->durations, pl->g, UT_CLI_TIMINGS, &pl->timings);
+	rc = ut_timings_fill(pl->durations, NULL, pl->g, UT_CLI_TIMINGS, &pl->timings);
 	if (rc < 0)
 		goto fail;
 	if (pl->timings.fallback)

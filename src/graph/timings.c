@@ -67,7 +67,7 @@ done:
 	return rc;
 }
 
-int ut_timings_fill(double *durations, const ut_graph *g, const char *path,
+int ut_timings_fill(double *durations, bool *estimated, const ut_graph *g, const char *path,
 		    ut_timings_info *info)
 {
 	ut_timings_info local;
@@ -103,6 +103,8 @@ int ut_timings_fill(double *durations, const ut_graph *g, const char *path,
 					      : (known[nknown / 2 - 1] + known[nknown / 2]) / 2;
 	}
 	for (i = 0; i < g->ntests; i++) {
+		if (estimated)
+			estimated[i] = durations[i] < 0;
 		if (durations[i] < 0) {
 			durations[i] = info->fallback_s;
 			info->fallback++;

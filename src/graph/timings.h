@@ -3,6 +3,7 @@
 #ifndef UT_TIMINGS_H
 #define UT_TIMINGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "graph/graph.h"
@@ -19,8 +20,9 @@ typedef struct {
  * graph's duration_s, else the fallback (the median of the durations known either way,
  * or 1 s when none is). A missing file is no error (path NULL: graph durations only).
  * Returns 0, UT_EINPUT ("PATH:LINE: ..." for a file that is not an object of numbers
- * >= 0), UT_ENOMEM. info may be NULL. */
-int ut_timings_fill(double *durations, const ut_graph *g, const char *path,
+ * >= 0), UT_ENOMEM. estimated (NULL, or ntests flags) marks the fallbacks; info may
+ * be NULL. */
+int ut_timings_fill(double *durations, bool *estimated, const ut_graph *g, const char *path,
 		    ut_timings_info *info);
 
 #endif

@@ -5,88 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json/json.h"
+#include "graph/timings.h"
 #include "minimize/internal.h"
-#include "util/buf.h"
 #include "util/error.h"
-#include "util/fs.h"
 #include "util/banned.h"
-
-#define MAX_TIMINGS_FILE ((size_t)256 << 20)
 
 bool ut_minimize_eligible(const ut_graph_test *t)
 {
 	return !t->flaky && !t->failing;
 }
 
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int read_timings(const ut_graph *g, const char *path, double *dur)
-{
-	ut_buf text = UT_BUF_INIT;
-	ut_json *doc = NULL;
-	const ut_json *item;
-	int rc = path ? ut_fs_read(&text, path, MAX_TIMINGS_FILE) : UT_ENOTFOUND;
-
-	if (rc == UT_ENOTFOUND) {
-		rc = 0; /* no runs yet: the graph's durations and the fallback */
-		goto done;
-	}
-	if (rc == 0)
-		rc = ut_minimize_parse_object(&doc, text.ptr, text.len, path, "timings", "seconds");
-	if (rc < 0)
-		goto done;
-	for (item = ut_json_first(doc); item; item = ut_json_next(item)) {
-		long t = ut_graph_test_index(g, ut_json_key(item));
-
-		if (!ut_json_is_number(item) || ut_json_number(item) < 0) {
-			rc = ut_error_set(UT_EINPUT, "%s:%u: '%s': expected seconds", path,
-					  ut_json_key_line(text.ptr, text.len, ut_json_key(item)),
-					  ut_json_key(item));
-			goto done;
-		}
-		if (t >= 0 && dur[t] < 0)
-			dur[t] = ut_json_number(item);
-	}
-done:
-	ut_json_free(doc);
-	ut_buf_dispose(&text);
-	return rc;
-}
-
 int ut_minimize_durations(const ut_graph *g, const char *timings_path, double *dur,
 			  bool *estimated, double *fallback_s)
 {
-	double *known = malloc((g->ntests + 1) * sizeof(*known));
-	size_t i, n = 0;
-	int rc;
+	ut_timings_info info;
+	int rc = ut_timings_fill(dur, estimated, g, timings_path, &info);
 
-	if (!known)
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	for (i = 0; i < g->ntests; i++)
-		dur[i] = g->tests[i].duration_s;
-	rc = read_timings(g, timings_path, dur);
-	if (rc < 0)
-		goto done;
-	for (i = 0; i < g->ntests; i++)
-		if (dur[i] >= 0)
-			known[n++] = dur[i];
-	qsort(known, n, sizeof(*known), by_value);
-	*fallback_s = n == 0 ? UT_MINIMIZE_DEFAULT_DURATION_S
-		      : n % 2 ? known[n / 2]
-			      : (known[n / 2 - 1] + known[n / 2]) / 2;
-	for (i = 0; i < g->ntests; i++) {
-		estimated[i] = dur[i] < 0;
-		if (estimated[i])
-			dur[i] = *fallback_s;
-	}
-done:
-	free(known);
+	*fallback_s = info.fallback_s;
 	return rc;
 }
 

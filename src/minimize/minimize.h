@@ -47,10 +47,11 @@ typedef struct {
 } ut_minimize_result;
 
 /*
- * Fills dur[ntests] with each test's duration: graph.json's duration_s, else the value
- * in timings (a JSON object test id -> seconds, .untangle/timings.json; NULL or a file
- * that does not exist: none), else the fallback (median of the known ones, or
- * UT_MINIMIZE_DEFAULT_DURATION_S). estimated marks the fallbacks. UT_EINPUT with
+ * Fills dur[ntests] with each test's duration as ut_timings_fill does (shard uses the
+ * same): the value in timings (a JSON object test id -> seconds from the latest runs,
+ * .untangle/timings.json; NULL or a file that does not exist: none), else graph.json's
+ * duration_s, else the fallback (median of the known ones, or 1 s). estimated marks the
+ * fallbacks. UT_EINPUT with
  * "PATH:LINE: ..." for a malformed timings file.
  */
 int ut_minimize_durations(const ut_graph *g, const char *timings_path, double *dur,
