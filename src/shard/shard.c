@@ -26,6 +26,8 @@ typedef struct {
 	size_t *cstart;         /* nsinks + 1 offsets into closure */
 	uint32_t *closure;      /* each sink's closure (itself included), ascending */
 	double *ccost;          /* each sink's closure duration */
+	uint32_t *comp;         /* per test: its connected component (the lowest test in it) */
+	double *comp_cost;      /* per component: the duration of its tests */
 } sink_set;
 
 static int cmp_u32(const void *a, const void *b)
@@ -43,6 +45,49 @@ static void sink_set_dispose(sink_set *s)
 	free(s->cstart);
 	free(s->closure);
 	free(s->ccost);
+	free(s->comp);
+	free(s->comp_cost);
+}
+
+static uint32_t find_root(uint32_t *parent, uint32_t x)
+{
+	while (parent[x] != x) {
+		parent[x] = parent[parent[x]];
+		x = parent[x];
+	}
+	return x;
+}
+
+static void unite(uint32_t *parent, uint32_t a, uint32_t b)
+{
+	a = find_root(parent, a);
+	b = find_root(parent, b);
+	if (a != b)
+		parent[a > b ? a : b] = a < b ? a : b;
+}
+
+/* The connected components of the prerequisite graph; a left-out test joins every earlier
+ * test into one. */
+static int components_build(sink_set *s, size_t last_leftout, bool any_leftout)
+{
+	size_t i, j;
+
+	s->comp = malloc((s->n + 1) * sizeof(*s->comp));
+	s->comp_cost = calloc(s->n + 1, sizeof(*s->comp_cost));
+	if (!s->comp || !s->comp_cost)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (i = 0; i < s->n; i++)
+		s->comp[i] = (uint32_t)i;
+	for (i = 0; i < s->n; i++)
+		for (j = s->adj.start[i]; j < s->adj.start[i + 1]; j++)
+			unite(s->comp, (uint32_t)i, s->adj.deps[j]);
+	for (i = 1; any_leftout && i <= last_leftout; i++)
+		unite(s->comp, (uint32_t)i, 0);
+	for (i = 0; i < s->n; i++) {
+		s->comp[i] = find_root(s->comp, (uint32_t)i);
+		s->comp_cost[s->comp[i]] += s->d[i];
+	}
+	return 0;
 }
 
 /* Appends the closure of test t to s->closure (grown as needed), using stamp/mark. */
@@ -145,6 +190,7 @@ static int sink_set_build(sink_set *s, const ut_graph *g, const double *d)
 			s->ccost[i] += d[s->closure[j]];
 	}
 	s->cstart[s->nsinks] = len;
+	rc = components_build(s, last_leftout, any_leftout);
 done:
 	free(has_dep);
 	free(stack);
@@ -173,38 +219,18 @@ static void item_set_dispose(item_set *it)
 	memset(it, 0, sizeof(*it));
 }
 
-static uint32_t find_root(uint32_t *parent, uint32_t x)
-{
-	while (parent[x] != x) {
-		parent[x] = parent[parent[x]];
-		x = parent[x];
-	}
-	return x;
-}
-
-static void unite(uint32_t *parent, uint32_t a, uint32_t b)
-{
-	a = find_root(parent, a);
-	b = find_root(parent, b);
-	if (a != b)
-		parent[a > b ? a : b] = a < b ? a : b;
-}
-
 /* Items: each component of the graph costing at most `atomic` as one item, the sinks of
  * the others one by one (atomic < 0: every sink alone). Items are numbered in the order
  * of their first sink. */
 static int items_build(item_set *it, const sink_set *s, double atomic)
 {
-	uint32_t *parent = NULL, *root_item = NULL, *item_of = NULL;
+	uint32_t *comp_item = NULL, *item_of = NULL;
 	size_t *cursor = NULL;
-	double *comp_cost = NULL;
-	size_t i, j, last_leftout = 0;
+	size_t i, j;
 	int rc = 0;
 
 	memset(it, 0, sizeof(*it));
-	parent = malloc((s->n + 1) * sizeof(*parent));
-	root_item = malloc((s->n + 1) * sizeof(*root_item));
-	comp_cost = calloc(s->n + 1, sizeof(*comp_cost));
+	comp_item = malloc((s->n + 1) * sizeof(*comp_item));
 	item_of = malloc((s->nsinks + 1) * sizeof(*item_of));
 	cursor = malloc((s->nsinks + 1) * sizeof(*cursor));
 	it->cstart = calloc(s->nsinks + 2, sizeof(*it->cstart));
@@ -212,32 +238,21 @@ static int items_build(item_set *it, const sink_set *s, double atomic)
 	it->mstart = calloc(s->nsinks + 2, sizeof(*it->mstart));
 	it->members = malloc((s->nsinks + 1) * sizeof(*it->members));
 	it->closure = malloc((s->cstart[s->nsinks] + s->n + 1) * sizeof(*it->closure));
-	if (!parent || !root_item || !comp_cost || !item_of || !cursor || !it->cstart ||
-	    !it->ccost || !it->mstart || !it->members || !it->closure) {
+	if (!comp_item || !item_of || !cursor || !it->cstart || !it->ccost || !it->mstart ||
+	    !it->members || !it->closure) {
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (i = 0; i < s->n; i++) {
-		parent[i] = (uint32_t)i;
-		root_item[i] = UINT32_MAX;
-	}
-	for (i = 0; i < s->n; i++) {
-		for (j = s->adj.start[i]; j < s->adj.start[i + 1]; j++)
-			unite(parent, (uint32_t)i, s->adj.deps[j]);
-		if (s->leftout[i]) /* needs every earlier test: all of them are one component */
-			last_leftout = i;
-	}
-	for (i = 1; i <= last_leftout; i++)
-		unite(parent, (uint32_t)i, 0);
+	/* comp_item: the item of a component kept whole, UINT32_MAX for a split one */
 	for (i = 0; i < s->n; i++)
-		comp_cost[find_root(parent, (uint32_t)i)] += s->d[i];
+		comp_item[i] = UINT32_MAX;
 	for (i = 0; i < s->nsinks; i++) {
-		uint32_t r = find_root(parent, s->sinks[i]);
+		uint32_t r = s->comp[s->sinks[i]];
 
-		if (atomic >= 0 && comp_cost[r] <= atomic) {
-			if (root_item[r] == UINT32_MAX)
-				root_item[r] = (uint32_t)it->n++;
-			item_of[i] = root_item[r];
+		if (atomic >= 0 && s->comp_cost[r] <= atomic) {
+			if (comp_item[r] == UINT32_MAX)
+				comp_item[r] = (uint32_t)it->n++;
+			item_of[i] = comp_item[r];
 		} else {
 			item_of[i] = (uint32_t)it->n++;
 		}
@@ -249,39 +264,34 @@ static int items_build(item_set *it, const sink_set *s, double atomic)
 	}
 	for (i = 0; i < s->nsinks; i++)
 		it->members[cursor[item_of[i]]++] = (uint32_t)i;
-	/* closure sizes: a component's tests for an atomic item, else the sink's closure */
-	for (i = 0; i < s->n; i++) {
-		uint32_t r = find_root(parent, (uint32_t)i);
-
-		if (root_item[r] != UINT32_MAX)
-			it->cstart[root_item[r] + 1]++;
-	}
+	/* closure sizes: a component's tests for a whole one, else the sink's closure */
+	for (i = 0; i < s->n; i++)
+		if (comp_item[s->comp[i]] != UINT32_MAX)
+			it->cstart[comp_item[s->comp[i]] + 1]++;
 	for (i = 0; i < s->nsinks; i++)
-		if (root_item[find_root(parent, s->sinks[i])] == UINT32_MAX)
+		if (comp_item[s->comp[s->sinks[i]]] == UINT32_MAX)
 			it->cstart[item_of[i] + 1] = s->cstart[i + 1] - s->cstart[i];
 	for (i = 0; i < it->n; i++) {
 		it->cstart[i + 1] += it->cstart[i];
 		cursor[i] = it->cstart[i];
 	}
 	for (i = 0; i < s->n; i++) {
-		uint32_t r = find_root(parent, (uint32_t)i);
+		uint32_t x = comp_item[s->comp[i]];
 
-		if (root_item[r] != UINT32_MAX) {
-			it->closure[cursor[root_item[r]]++] = (uint32_t)i;
-			it->ccost[root_item[r]] += s->d[i];
+		if (x != UINT32_MAX) {
+			it->closure[cursor[x]++] = (uint32_t)i;
+			it->ccost[x] += s->d[i];
 		}
 	}
 	for (i = 0; i < s->nsinks; i++) {
-		if (root_item[find_root(parent, s->sinks[i])] != UINT32_MAX)
+		if (comp_item[s->comp[s->sinks[i]]] != UINT32_MAX)
 			continue;
 		for (j = s->cstart[i]; j < s->cstart[i + 1]; j++)
 			it->closure[cursor[item_of[i]]++] = s->closure[j];
 		it->ccost[item_of[i]] = s->ccost[i];
 	}
 done:
-	free(parent);
-	free(root_item);
-	free(comp_cost);
+	free(comp_item);
 	free(item_of);
 	free(cursor);
 	if (rc < 0)
@@ -560,7 +570,7 @@ int ut_shard_plan_build(ut_shard_plan *out, const ut_graph *g, const double *dur
 	item_set items, best_items;
 	packing best, cur;
 	double best_span = 0, span = 0;
-	size_t i, k;
+	size_t i, k, prev_n = 0;
 	int rc, round;
 
 	memset(out, 0, sizeof(*out));
@@ -602,20 +612,24 @@ int ut_shard_plan_build(ut_shard_plan *out, const ut_graph *g, const double *dur
 						      : out->lower_bound_s * (1 + 1e-9) / (double)(1 << (round - 1));
 
 		rc = items_build(&items, &s, atomic);
-		if (rc == 0)
-			rc = pack(&cur, &s, &items, k, &span);
 		if (rc < 0)
 			goto done;
-		if (round == 0 || span < best_span - EPS) {
-			packing tmp = best;
-
-			best = cur;
-			cur = tmp;
-			best_span = span;
-			item_set_dispose(&best_items);
-			best_items = items;
-			memset(&items, 0, sizeof(items));
-			best.it = &best_items;
+		/* a lower threshold only splits more components: as many items, the same ones */
+		if (round == 0 || items.n != prev_n) {
+			prev_n = items.n;
+			rc = pack(&cur, &s, &items, k, &span);
+			if (rc < 0)
+				goto done;
+			if (round == 0 || span < best_span - EPS) {
+				packing_dispose(&best);
+				item_set_dispose(&best_items);
+				best = cur;
+				best_items = items;
+				best.it = &best_items;
+				best_span = span;
+				memset(&cur, 0, sizeof(cur));
+				memset(&items, 0, sizeof(items));
+			}
 		}
 		item_set_dispose(&items);
 		packing_dispose(&cur);
