@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "graph/timings.h"
 #include "minimize/minimize.h"
 #include "util/error.h"
 
@@ -177,6 +178,7 @@ START_TEST(durations_fall_back_to_timings_then_the_median)
 	const char *timings = "{\"s.py::t2\": 7.5, \"s.py::t3\": 9, \"s.py::gone\": 1}";
 	double dur[6], fallback = 0;
 	bool est[6];
+	ut_timings_info info;
 	int fd = mkstemp(path);
 
 	ck_assert_int_ge(fd, 0);
@@ -185,7 +187,8 @@ START_TEST(durations_fall_back_to_timings_then_the_median)
 	g->tests[1].duration_s = -1; /* from timings */
 	g->tests[3].duration_s = -1; /* nowhere: the median */
 	g->tests[4].duration_s = -1;
-	ck_assert_int_eq(ut_minimize_durations(g, path, dur, est, &fallback), 0);
+	ck_assert_int_eq(ut_timings_fill(dur, est, g, path, &info), 0);
+	fallback = info.fallback_s;
 	ck_assert_double_eq_tol(dur[0], 3.0, 1e-9);
 	ck_assert_double_eq_tol(dur[1], 7.5, 1e-9);
 	ck_assert_double_eq_tol(dur[2], 9.0, 1e-9); /* the latest runs win over the graph */
@@ -196,8 +199,9 @@ START_TEST(durations_fall_back_to_timings_then_the_median)
 	unlink(path);
 	for (size_t i = 0; i < 6; i++)
 		g->tests[i].duration_s = -1;
-	ck_assert_int_eq(ut_minimize_durations(g, NULL, dur, est, &fallback), 0);
-	ck_assert_double_eq_tol(fallback, UT_MINIMIZE_DEFAULT_DURATION_S, 1e-9);
+	ck_assert_int_eq(ut_timings_fill(dur, est, g, NULL, &info), 0);
+	fallback = info.fallback_s;
+	ck_assert_double_eq_tol(fallback, UT_TIMINGS_DEFAULT_S, 1e-9);
 	ut_graph_free(g);
 }
 END_TEST

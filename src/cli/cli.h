@@ -10,6 +10,7 @@
 #include "filter/candidates.h"
 #include "graph/timings.h"
 #include "model/suite.h"
+#include "runner/runner.h"
 #include "shard/shard.h"
 #include "util/buf.h"
 #include "util/diag.h"
@@ -110,8 +111,14 @@ typedef struct {
 void ut_cli_signals_catch(ut_cli_signals *s);
 void ut_cli_signals_restore(ut_cli_signals *s);
 
-/* Where detect keeps the durations of the latest runs. */
-#define UT_CLI_TIMINGS ".untangle/timings.json"
+/* What untangle keeps in the project (DESIGN.md "Files it writes"), besides the graph. */
+#define UT_CLI_STATE_DIR ".untangle"
+#define UT_CLI_JOURNAL UT_CLI_STATE_DIR "/journal.jsonl"
+#define UT_CLI_TIMINGS UT_CLI_STATE_DIR "/timings.json" /* durations of the latest runs */
+
+/* Creates .untangle (runner reports go to .untangle/tmp) and the project's runner. Prints
+ * what goes wrong; returns the exit code (0 on success). */
+int ut_cli_runner_new(ut_runner **out, const ut_config *cfg);
 
 /* What `shard`, `schedules` and `run` work on: the project, the stored graph (refused
  * when tests were added or removed since it was made), the durations and the plan. */

@@ -21,9 +21,6 @@
 
 const ut_cli_command *ut_cli_find(const char *name);
 
-#define STATE_DIR ".untangle"
-#define JOURNAL STATE_DIR "/journal.jsonl"
-#define TIMINGS UT_CLI_TIMINGS
 
 typedef struct {
 	bool tty;
@@ -99,7 +96,7 @@ static int write_timings(const ut_graph *g)
 	ut_jsonw_obj_end(&w);
 	ut_buf_putc(&out, '\n');
 	rc = out.failed ? ut_error_set(UT_ENOMEM, "out of memory")
-			: ut_fs_write_atomic(TIMINGS, out.ptr, out.len);
+			: ut_fs_write_atomic(UT_CLI_TIMINGS, out.ptr, out.len);
 	ut_buf_dispose(&out);
 	return rc;
 }
@@ -265,14 +262,9 @@ int cmd_detect(int argc, char **argv)
 		exit_code = UT_EXIT_INPUT;
 		goto done;
 	}
-	if (mkdir(STATE_DIR, 0777) < 0 && errno != EEXIST) {
-		ut_errorf("cannot create '%s': %s", STATE_DIR, strerror(errno));
-		exit_code = UT_EXIT_ENV;
+	exit_code = ut_cli_runner_new(&runner, &p.cfg);
+	if (exit_code)
 		goto done;
-	}
-	rc = ut_runner_new(&runner, &p.cfg, ".", STATE_DIR "/tmp");
-	if (rc < 0)
-		goto fail;
 	fingerprint = suite_fingerprint(g);
 	jh.suite = fingerprint ? fingerprint : "";
 	jh.strategy = strategy;
@@ -280,11 +272,11 @@ int cmd_detect(int argc, char **argv)
 	jh.filter = filter;
 	jh.reruns = p.cfg.detect.reruns;
 	jh.ntests = g->ntests;
-	rc = ut_journal_open(&journal, JOURNAL, &jh, resume);
+	rc = ut_journal_open(&journal, UT_CLI_JOURNAL, &jh, resume);
 	if (rc < 0)
 		goto fail;
 	if (resume)
-		ut_infof("resuming: %zu runs in %s", ut_journal_recorded(journal), JOURNAL);
+		ut_infof("resuming: %zu runs in %s", ut_journal_recorded(journal), UT_CLI_JOURNAL);
 	ut_infof("%zu tests, %zu candidate edges kept of %zu (%s, filter %s); strategy %s, "
 		 "%ld worker%s", g->ntests, report.filter.kept, report.filter.candidates, extract,
 		 filter, strategy, nworkers, nworkers == 1 ? "" : "s");
@@ -302,14 +294,14 @@ int cmd_detect(int argc, char **argv)
 		fputc('\n', stderr);
 	if (rc == UT_EINTR) {
 		ut_errorf("interrupted: %ld runs are in %s; 'untangle detect --resume' goes on from "
-			  "there", st.schedules_run, JOURNAL);
+			  "there", st.schedules_run, UT_CLI_JOURNAL);
 		exit_code = UT_EXIT_INTERRUPTED;
 		goto done;
 	}
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
 		ut_errorf("the %ld runs so far are in %s; 'untangle detect --resume' goes on from "
-			  "there", st.schedules_run, JOURNAL);
+			  "there", st.schedules_run, UT_CLI_JOURNAL);
 		exit_code = ut_cli_exit_code(rc);
 		goto done;
 	}

@@ -171,7 +171,7 @@ int cmd_explain(int argc, char **argv)
 		exit_code = UT_EXIT_INPUT;
 		goto done;
 	}
-	if (ut_journal_load(&j, ".untangle/journal.jsonl") < 0)
+	if (ut_journal_load(&j, UT_CLI_JOURNAL) < 0)
 		j = NULL; /* explain what the graph holds; runs are shown when the journal is there */
 	explain_text(g, (uint32_t)t, j);
 done:

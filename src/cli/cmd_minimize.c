@@ -17,7 +17,6 @@
 
 const ut_cli_command *ut_cli_find(const char *name);
 
-#define TIMINGS ".untangle/timings.json"
 #define EVIDENCE_SHOWN 4 /* elements shown per obsolete test in text; --json has all */
 #define TESTS_SHOWN 5    /* tests shown per list in text */
 
@@ -324,7 +323,8 @@ int cmd_minimize(int argc, char **argv)
 	ut_config cfg;
 	ut_diags warnings;
 	ut_graph *g = NULL;
-	double *dur = NULL, fallback = 0;
+	double *dur = NULL;
+	ut_timings_info timings;
 	bool *estimated = NULL;
 	ut_buf out = UT_BUF_INIT;
 	report rep;
@@ -356,7 +356,7 @@ int cmd_minimize(int argc, char **argv)
 	if (rc == 0) {
 		dur = malloc((g->ntests + 1) * sizeof(*dur));
 		estimated = malloc((g->ntests + 1) * sizeof(*estimated));
-		rc = dur && estimated ? ut_minimize_durations(g, TIMINGS, dur, estimated, &fallback)
+		rc = dur && estimated ? ut_timings_fill(dur, estimated, g, UT_CLI_TIMINGS, &timings)
 				      : ut_error_set(UT_ENOMEM, "out of memory");
 	}
 	if (rc == 0)
@@ -373,7 +373,7 @@ int cmd_minimize(int argc, char **argv)
 			goto done;
 	}
 	ut_cli_print_diags(&warnings);
-	rc = ut_minimize_run(g, &cov, dur, estimated, fallback, &mo, &r);
+	rc = ut_minimize_run(g, &cov, dur, estimated, timings.fallback_s, &mo, &r);
 	if (rc < 0) {
 		exit_code = failed(rc);
 		goto done;

@@ -1,10 +1,8 @@
 /* cmd_run.c: `untangle run --shard K/N`: one shard of the plan through the project's
  * runner after one reset; what a CI matrix job calls. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "runner/runner.h"
@@ -14,8 +12,6 @@
 #include "util/banned.h"
 
 const ut_cli_command *ut_cli_find(const char *name);
-
-#define STATE_DIR ".untangle"
 
 typedef struct {
 	size_t passed, failed, notrun, skipped;
@@ -43,9 +39,8 @@ static void count(tally *t, const ut_run_result *res)
 }
 
 static void print_text(const ut_shard *sh, const ut_graph *g, const ut_run_result *res,
-		       const char *label)
+		       const tally *t, const char *label)
 {
-	tally t;
 	size_t i;
 
 	for (i = 0; i < res->n; i++) {
@@ -56,20 +51,17 @@ static void print_text(const ut_shard *sh, const ut_graph *g, const ut_run_resul
 		       g->tests[sh->tests[i]].id, r->duration_s, r->message ? ": " : "",
 		       r->message ? r->message : "");
 	}
-	count(&t, res);
 	printf("shard %s: %zu passed, %zu failed, %zu not run, %zu skipped, in %.1f s\n", label,
-	       t.passed, t.failed, t.notrun, t.skipped, res->end - res->start);
+	       t->passed, t->failed, t->notrun, t->skipped, res->end - res->start);
 }
 
 static int print_json(const ut_shard *sh, const ut_graph *g, const ut_run_result *res,
-		      const char *label)
+		      const tally *t, const char *label)
 {
 	ut_buf out = UT_BUF_INIT;
 	ut_jsonw w;
-	tally t;
 	size_t i;
 
-	count(&t, res);
 	ut_jsonw_init(&w, &out, true);
 	ut_jsonw_obj_begin(&w);
 	ut_jsonw_key(&w, "shard");
@@ -77,13 +69,13 @@ static int print_json(const ut_shard *sh, const ut_graph *g, const ut_run_result
 	ut_jsonw_key(&w, "status");
 	ut_jsonw_str(&w, ut_run_status_name(res->status));
 	ut_jsonw_key(&w, "passed");
-	ut_jsonw_int(&w, (long long)t.passed);
+	ut_jsonw_int(&w, (long long)t->passed);
 	ut_jsonw_key(&w, "failed");
-	ut_jsonw_int(&w, (long long)t.failed);
+	ut_jsonw_int(&w, (long long)t->failed);
 	ut_jsonw_key(&w, "not_run");
-	ut_jsonw_int(&w, (long long)t.notrun);
+	ut_jsonw_int(&w, (long long)t->notrun);
 	ut_jsonw_key(&w, "skipped");
-	ut_jsonw_int(&w, (long long)t.skipped);
+	ut_jsonw_int(&w, (long long)t->skipped);
 	ut_jsonw_key(&w, "wall_s");
 	ut_jsonw_fixed(&w, res->end - res->start, 3);
 	ut_jsonw_key(&w, "tests");
@@ -187,14 +179,9 @@ int cmd_run(int argc, char **argv)
 	}
 	for (i = 0; i < sh->n; i++)
 		ids[i] = pl.g->tests[sh->tests[i]].id;
-	if (mkdir(STATE_DIR, 0777) < 0 && errno != EEXIST) {
-		ut_errorf("cannot create '%s': %s", STATE_DIR, strerror(errno));
-		exit_code = UT_EXIT_ENV;
+	exit_code = ut_cli_runner_new(&runner, &pl.p.cfg);
+	if (exit_code)
 		goto done;
-	}
-	rc = ut_runner_new(&runner, &pl.p.cfg, ".", STATE_DIR "/tmp");
-	if (rc < 0)
-		goto fail;
 	ut_infof("shard %s: %zu tests, about %.1f s, on worker %ld", label, sh->n, sh->cost_s, w);
 	ut_cli_signals_catch(&sigs);
 	rc = ut_runner_run(runner, (int)w, ids, sh->n, &res);
@@ -211,13 +198,13 @@ int cmd_run(int argc, char **argv)
 		exit_code = UT_EXIT_ENV;
 		goto done;
 	}
+	count(&t, &res);
 	if (common.json)
-		rc = print_json(sh, pl.g, &res, label);
+		rc = print_json(sh, pl.g, &res, &t, label);
 	else
-		print_text(sh, pl.g, &res, label);
+		print_text(sh, pl.g, &res, &t, label);
 	if (rc < 0)
 		goto fail;
-	count(&t, &res);
 	exit_code = t.failed || t.notrun ? UT_EXIT_FOUND : UT_EXIT_OK;
 	goto done;
 fail:

@@ -1,6 +1,8 @@
 /* project.c: what most commands do first: -C, untangle.json, and the parsed suite. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "filter/candidates.h"
@@ -89,5 +91,22 @@ int ut_cli_candidates_opts(const ut_cli_project *p, const char **extract, const 
 	co->nread = p->cfg.nlp.read_verbs.n;
 	co->write_verbs = p->cfg.nlp.write_verbs.items;
 	co->nwrite = p->cfg.nlp.write_verbs.n;
+	return UT_EXIT_OK;
+}
+
+int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
+{
+	int rc;
+
+	*out = NULL;
+	if (mkdir(UT_CLI_STATE_DIR, 0777) < 0 && errno != EEXIST) {
+		ut_errorf("cannot create '%s': %s", UT_CLI_STATE_DIR, strerror(errno));
+		return UT_EXIT_ENV;
+	}
+	rc = ut_runner_new(out, cfg, ".", UT_CLI_STATE_DIR "/tmp");
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		return ut_cli_exit_code(rc);
+	}
 	return UT_EXIT_OK;
 }

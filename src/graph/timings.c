@@ -96,7 +96,7 @@ int ut_timings_fill(double *durations, bool *estimated, const ut_graph *g, const
 		if (durations[i] >= 0)
 			known[nknown++] = durations[i];
 	}
-	info->fallback_s = 1.0;
+	info->fallback_s = UT_TIMINGS_DEFAULT_S;
 	if (nknown) {
 		qsort(known, nknown, sizeof(*known), cmp_double);
 		info->fallback_s = nknown % 2 ? known[nknown / 2]

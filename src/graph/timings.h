@@ -8,11 +8,14 @@
 
 #include "graph/graph.h"
 
+/* The duration of a test when none is known for any test. */
+#define UT_TIMINGS_DEFAULT_S 1.0
+
 typedef struct {
 	size_t from_file;  /* tests whose duration came from timings.json */
 	size_t from_graph; /* from the graph's duration_s */
 	size_t fallback;   /* neither: fallback_s */
-	double fallback_s; /* the median of the known durations, 1 s when none is known */
+	double fallback_s; /* the median of the known durations, UT_TIMINGS_DEFAULT_S when none is */
 	size_t unknown_ids; /* ids in timings.json that are no test of the graph (ignored) */
 } ut_timings_info;
 

@@ -65,16 +65,17 @@ int ut_coverage_add(ut_coverage *c, size_t test, const char *element)
 	return ut_vec_push(l, e) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }
 
-int ut_minimize_parse_object(ut_json **out, const char *text, size_t len, const char *path,
-			     const char *what, const char *values)
+/* UT_EINPUT "PATH:1: ..." when the text is JSON of another type than an object. */
+static int parse_object(ut_json **out, const char *text, size_t len, const char *path)
 {
 	int rc = ut_json_parse(out, text, len, path);
 
 	if (rc == 0 && !ut_json_is_object(*out)) {
 		ut_json_free(*out);
 		*out = NULL;
-		rc = ut_error_set(UT_EINPUT, "%s:1: %s must be an object of test id -> %s", path,
-				  what, values);
+		rc = ut_error_set(UT_EINPUT,
+				  "%s:1: coverage must be an object of test id -> array of strings",
+				  path);
 	}
 	return rc;
 }
@@ -87,7 +88,7 @@ int ut_coverage_read_json(ut_coverage *c, const ut_graph *g, const char *text, s
 	int rc;
 
 	c->source = "file";
-	rc = ut_minimize_parse_object(&doc, text, len, path, "coverage", "array of strings");
+	rc = parse_object(&doc, text, len, path);
 	if (rc < 0)
 		goto done;
 	for (item = ut_json_first(doc); item; item = ut_json_next(item)) {

@@ -2,7 +2,6 @@
 #ifndef UT_MINIMIZE_INTERNAL_H
 #define UT_MINIMIZE_INTERNAL_H
 
-#include "json/json.h"
 #include "minimize/solver.h"
 
 /* Compressed lists of a problem: for each variable, the clauses it is in and the
@@ -27,10 +26,5 @@ void ut_solver_choose_forced(const ut_solver_problem *p, const ut_solver_index *
 			     void (*on_new)(uint32_t v, void *ctx), void *ctx);
 /* Whether a solution of this cost meets the lower bound (within rounding). */
 bool ut_solver_proven(double objective, double lower_bound);
-
-/* Parses a JSON object of test id -> something; UT_EINPUT "PATH:1: WHAT must be an object
- * of test id -> VALUES" when the text is JSON of another type (and parse errors). */
-int ut_minimize_parse_object(ut_json **out, const char *text, size_t len, const char *path,
-			     const char *what, const char *values);
 
 #endif

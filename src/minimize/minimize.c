@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph/timings.h"
 #include "minimize/internal.h"
 #include "util/error.h"
 #include "util/banned.h"
@@ -13,16 +12,6 @@
 bool ut_minimize_eligible(const ut_graph_test *t)
 {
 	return !t->flaky && !t->failing;
-}
-
-int ut_minimize_durations(const ut_graph *g, const char *timings_path, double *dur,
-			  bool *estimated, double *fallback_s)
-{
-	ut_timings_info info;
-	int rc = ut_timings_fill(dur, estimated, g, timings_path, &info);
-
-	*fallback_s = info.fallback_s;
-	return rc;
 }
 
 /* The test named by an id or, failing that, by a unique name; -1 when none. */

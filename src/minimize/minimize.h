@@ -12,10 +12,6 @@
 #include "minimize/solver.h"
 #include "util/diag.h"
 
-/* The fallback when no run measured a test: the median of the known durations, or this
- * when none is known. */
-#define UT_MINIMIZE_DEFAULT_DURATION_S 1.0
-
 typedef struct {
 	double time_limit_s;     /* for Z3; <= 0: none */
 	const char *const *keep; /* test ids (or unique names) that must stay */
@@ -45,17 +41,6 @@ typedef struct {
 	uint32_t *cov_start;  /* elements + 1 offsets into cov_tests */
 	uint32_t *cov_tests;  /* for each element, every test covering it, in original order */
 } ut_minimize_result;
-
-/*
- * Fills dur[ntests] with each test's duration as ut_timings_fill does (shard uses the
- * same): the value in timings (a JSON object test id -> seconds from the latest runs,
- * .untangle/timings.json; NULL or a file that does not exist: none), else graph.json's
- * duration_s, else the fallback (median of the known ones, or 1 s). estimated marks the
- * fallbacks. UT_EINPUT with
- * "PATH:LINE: ..." for a malformed timings file.
- */
-int ut_minimize_durations(const ut_graph *g, const char *timings_path, double *dur,
-			  bool *estimated, double *fallback_s);
 
 /*
  * Chooses the tests to keep: least total duration such that every element that a
