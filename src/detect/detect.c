@@ -124,6 +124,20 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 	c.workers = opts->workers < 1 ? 1 : opts->workers > DX_MAX_WORKERS ? DX_MAX_WORKERS
 									     : opts->workers;
 	strategy = opts->strategy ? opts->strategy : "fast";
+	if (opts->revalidate) {
+		if (strcmp(strategy, "fast")) {
+			rc = ut_error_set(UT_EINPUT, "incremental re-validation needs strategy fast");
+			goto done;
+		}
+		/* What the graph left out stays out: the check does not run the original order
+		 * again to find out otherwise. */
+		for (i = 0; i < g->ntests; i++) {
+			if (opts->revalidate[i] == UT_REVALIDATE_SEARCH)
+				g->tests[i].flaky = g->tests[i].failing = false;
+			c.excluded[i] = g->tests[i].flaky ? DX_FLAKY
+					: g->tests[i].failing ? DX_FAILING : DX_IN;
+		}
+	}
 	if (!strcmp(strategy, "tedd")) {
 		rc = dx_tedd(&c);
 	} else if (!strcmp(strategy, "fast")) {

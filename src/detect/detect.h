@@ -39,8 +39,22 @@ typedef struct {
 	double mean_run_s;   /* wall time per new run so far, 0 before the first */
 } ut_detect_event;
 
+/* Per test, what an incremental re-validation (untangle check) does with it. */
+enum {
+	UT_REVALIDATE_KEEP = 0, /* its active edges stand; it runs only inside others' schedules */
+	UT_REVALIDATE_VERIFY,   /* its edges stand, but its schedule must pass again (searched
+				   again when it does not) */
+	UT_REVALIDATE_SEARCH    /* validated from scratch: alone first, then searched */
+};
+
 typedef struct {
 	const char *strategy; /* "fast" (NULL: the same) or "tedd" */
+	/* NULL: validate every test. Otherwise (strategy fast only) one UT_REVALIDATE_* per
+	 * test: the original order is not run, tests the graph marks flaky or failing stay
+	 * left out, and at the end the schedule of every test that was verified or searched
+	 * and of each of its direct dependents runs (or is known to pass from a run that
+	 * held exactly it before the test, or fewer of its prerequisites). */
+	const unsigned char *revalidate;
 	int reruns;           /* the original order runs reruns + 1 times */
 	int worker;           /* the first worker index runs go to */
 	int workers;          /* runs at once, on workers worker .. worker + workers - 1 (0: 1) */
@@ -57,7 +71,8 @@ typedef struct {
 	double phase_s[UT_PHASE_COUNT]; /* runner wall time per phase (replayed: as recorded) */
 	size_t manifest, removed, recovered;
 	size_t flaky, failing; /* tests left out: flaky; failing in the original order */
-	size_t output_schedules; /* fast: the schedules of the output graph, all seen passing */
+	size_t output_schedules; /* fast: the schedules of the output graph, all seen passing
+				    (incremental: the schedules re-validated) */
 	size_t verified_earlier; /* fast: of those, seen passing as they are during the search */
 } ut_detect_stats;
 

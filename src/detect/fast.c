@@ -87,6 +87,8 @@ typedef struct {
 	UT_VEC(fx_passed) passed;
 	UT_VEC(fx_probe) probes;
 	bool with_original; /* the original order ran (reruns > 0) */
+	const unsigned char *reval; /* incremental: UT_REVALIDATE_* per test, or NULL */
+	unsigned char *touched;     /* incremental: verified or searched in this run */
 } fx;
 
 static uint64_t hash_set(const uint32_t *v, size_t n)
@@ -679,6 +681,80 @@ static int plan_verification(fx *f, size_t *schedules, size_t *verified_earlier)
 	return rc < 0 ? rc : planned;
 }
 
+/* Incremental: the schedule of every test verified or searched, and of each of their
+ * direct dependents, must be seen to pass: a run that held the test after its
+ * prerequisites, or after fewer of them, shows it. Only the latest of those still
+ * unknown run, since their schedules hold the earlier ones, and often exactly so; the
+ * next round looks again. Returns 1 when runs were planned, 0 when all are known
+ * (*schedules: how many; *verified_earlier stays 0). */
+static int plan_reverification(fx *f, size_t *schedules, size_t *verified_earlier)
+{
+	unsigned char *target = calloc(f->n ? f->n : 1, 1);
+	unsigned char *open = calloc(f->n ? f->n : 1, 1);
+	dx_sched s = {0};
+	long run;
+	int rc = 0, planned = 0;
+
+	*verified_earlier = *schedules = 0;
+	if (!target || !open) {
+		free(target);
+		free(open);
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	rc = adjacency(f);
+	for (uint32_t t = 0; rc == 0 && t < f->n; t++) {
+		if (f->c->excluded[t] != DX_IN)
+			continue;
+		if (f->touched[t])
+			target[t] = 1;
+		for (uint32_t k = f->adj.start[t]; k < f->adj.start[t + 1]; k++) {
+			if (f->touched[f->adj.deps[k]])
+				target[t] = 1;
+		}
+	}
+	for (uint32_t t = 0; rc == 0 && t < f->n; t++) {
+		if (!target[t])
+			continue;
+		(*schedules)++;
+		rc = closure(f, t, -1, NULL, 0, &s);
+		if (rc == 0 && known(f, t, s.v, s.n, &run) > 0)
+			continue;
+		open[t] = 1;
+	}
+	/* Plan the open tests no other open test has among its prerequisites. */
+	for (uint32_t t = f->n; rc == 0 && t-- > 0;) {
+		fx_probe p;
+
+		if (open[t] != 1)
+			continue;
+		rc = closure(f, t, -1, NULL, 0, &s);
+		if (rc < 0 || ut_vec_push(&s, t) < 0) {
+			rc = rc < 0 ? rc : ut_error_set(UT_ENOMEM, "out of memory");
+			break;
+		}
+		for (size_t i = 0; i + 1 < s.n; i++) {
+			if (open[s.v[i]])
+				open[s.v[i]] = 2; /* runs inside t's schedule first */
+		}
+		memset(&p, 0, sizeof(p));
+		p.owner = t;
+		p.phase = UT_PHASE_VERIFY;
+		snprintf(p.purpose, sizeof(p.purpose), "verify the schedule of %s", f->g->tests[t].id);
+		p.sched = s;
+		memset(&s, 0, sizeof(s));
+		if (ut_vec_push(&f->probes, p) < 0) {
+			ut_vec_free(&p.sched);
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			break;
+		}
+		planned = 1;
+	}
+	ut_vec_free(&s);
+	free(target);
+	free(open);
+	return rc < 0 ? rc : planned;
+}
+
 /* After a batch: a settled test that failed first after (a superset of) its prerequisites
  * is searched again. */
 static void reopen_failed(fx *f)
@@ -720,9 +796,11 @@ static int isolation(fx *f)
 	 * search finds that out when it needs to (a test that fails even after every earlier
 	 * test); with reruns it is run to see flaky tests. Its first test alone is the
 	 * original order's first test. */
-	f->with_original = f->c->opts->reruns > 0;
+	f->with_original = !f->reval && f->c->opts->reruns > 0;
 	f->c->durations_any = !f->with_original;
 	for (i = f->with_original ? 1 : 0; i < f->n; i++) {
+		if (f->reval && (f->reval[i] != UT_REVALIDATE_SEARCH || f->c->excluded[i] != DX_IN))
+			continue;
 		self[i] = (uint32_t)i;
 		snprintf(purpose[m], sizeof(purpose[m]), "alone %s", f->g->tests[i].id);
 		jobs[m] = (dx_job){&self[i], 1, purpose[m], UT_PHASE_ISOLATION};
@@ -743,7 +821,8 @@ static int isolation(fx *f)
 		long run;
 
 		f->t[t].state = FX_SUFFICE;
-		if (f->c->excluded[t] != DX_IN) {
+		if (f->c->excluded[t] != DX_IN ||
+		    (f->reval && f->reval[t] != UT_REVALIDATE_SEARCH)) {
 			f->t[t].state = FX_DONE;
 			continue;
 		}
@@ -777,7 +856,13 @@ int dx_fast(dx_ctx *c)
 	f.n = c->g->ntests;
 	f.t = calloc(f.n ? f.n : 1, sizeof(*f.t));
 	f.mark = calloc(f.n ? f.n : 1, 1);
-	if (!f.t || !f.mark) {
+	f.reval = c->opts->revalidate;
+	if (f.reval) {
+		f.touched = calloc(f.n ? f.n : 1, 1);
+		for (size_t i = 0; f.touched && i < f.n; i++)
+			f.touched[i] = f.reval[i] != UT_REVALIDATE_KEEP;
+	}
+	if (!f.t || !f.mark || (f.reval && !f.touched)) {
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -791,6 +876,8 @@ int dx_fast(dx_ctx *c)
 		bool give_up = rounds > 8 * f.n + 64;
 
 		for (uint32_t t = 0; rc == 0 && t < f.n; t++) {
+			if (f.touched && f.t[t].state != FX_DONE)
+				f.touched[t] = 1;
 			if (give_up && f.t[t].state != FX_DONE) {
 				dx_mark_flaky(c, t);
 				f.t[t].state = FX_DONE;
@@ -811,7 +898,8 @@ int dx_fast(dx_ctx *c)
 					f.t[t].state = FX_DONE;
 				}
 			}
-			rc = plan_verification(&f, &schedules, &earlier);
+			rc = f.reval ? plan_reverification(&f, &schedules, &earlier)
+				     : plan_verification(&f, &schedules, &earlier);
 			if (rc == 0) {
 				c->stats->output_schedules = schedules;
 				c->stats->verified_earlier = earlier;
@@ -838,5 +926,6 @@ done:
 	changed(&f);
 	free(f.t);
 	free(f.mark);
+	free(f.touched);
 	return rc;
 }
