@@ -10,6 +10,7 @@
 #include "filter/candidates.h"
 #include "graph/timings.h"
 #include "model/suite.h"
+#include "report/findings.h"
 #include "runner/runner.h"
 #include "shard/shard.h"
 #include "util/buf.h"
@@ -138,7 +139,15 @@ void ut_cli_plan_dispose(ut_cli_plan *pl);
 /* Parses "K/N" (1 <= K <= N <= UT_SHARD_MAX); prints and returns UT_EXIT_INPUT when bad. */
 int ut_cli_parse_shard(const char *arg, size_t *k, size_t *n);
 
+/* The report writer for a --format name (github, markdown, sarif, gitlab, json), or NULL. */
+typedef int (*ut_cli_report_writer)(ut_buf *out, const ut_findings *fs);
+ut_cli_report_writer ut_cli_report_format(const char *name);
+/* Posts the findings to GitHub (a check run and a pull-request comment, configured from
+ * the environment); says what it posted. 0 or the library's error. */
+int ut_cli_post_github(const ut_findings *fs);
+
 int cmd_candidates(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_graph(int argc, char **argv);

@@ -27,6 +27,33 @@ static const struct {
     {"gitlab", ut_report_gitlab}, {"json", ut_report_json},
 };
 
+ut_cli_report_writer ut_cli_report_format(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(name, formats[i].name))
+			return formats[i].write;
+	return NULL;
+}
+
+int ut_cli_post_github(const ut_findings *fs)
+{
+	ut_buf summary = UT_BUF_INIT;
+	ut_github_opts gh;
+	ut_github_result res;
+	int rc = ut_report_markdown(&summary, fs, NULL);
+
+	if (!rc) {
+		ut_github_opts_from_env(&gh);
+		rc = ut_github_post(&res, &gh, fs, summary.ptr);
+	}
+	if (!rc)
+		ut_infof("posted check run %ld with %zu annotation%s%s", res.check_run_id,
+			 res.annotations, res.annotations == 1 ? "" : "s",
+			 res.comment_id ? " and a pull-request comment" : "");
+	ut_buf_dispose(&summary);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	ut_cli_common common = {0};
@@ -42,12 +69,9 @@ int cmd_report(int argc, char **argv)
 	     &post},
 	    {UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
 	};
-	int (*write)(ut_buf *, const ut_findings *) = NULL;
-	ut_buf text = UT_BUF_INIT, out = UT_BUF_INIT, summary = UT_BUF_INIT;
+	ut_cli_report_writer write = NULL;
+	ut_buf text = UT_BUF_INIT, out = UT_BUF_INIT;
 	ut_findings fs;
-	ut_github_opts gh;
-	ut_github_result res;
-	size_t i;
 	int rc, exit_code;
 
 	ut_findings_init(&fs);
@@ -61,9 +85,7 @@ int cmd_report(int argc, char **argv)
 		format = "json";
 	if (!format && !post)
 		format = "json";
-	for (i = 0; format && i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (!strcmp(format, formats[i].name))
-			write = formats[i].write;
+	write = ut_cli_report_format(format);
 	if (format && !write) {
 		ut_errorf("--format: '%s' is not one of github, markdown, sarif, gitlab, json",
 			  format);
@@ -93,15 +115,7 @@ int cmd_report(int argc, char **argv)
 		fwrite(out.ptr, 1, out.len, stdout);
 	fflush(stdout);
 	if (!rc && post)
-		rc = ut_report_markdown(&summary, &fs, NULL);
-	if (!rc && post) {
-		ut_github_opts_from_env(&gh);
-		rc = ut_github_post(&res, &gh, &fs, summary.ptr);
-		if (!rc)
-			ut_infof("posted check run %ld with %zu annotation%s%s", res.check_run_id,
-				 res.annotations, res.annotations == 1 ? "" : "s",
-				 res.comment_id ? " and a pull-request comment" : "");
-	}
+		rc = ut_cli_post_github(&fs);
 	if (rc) {
 		ut_errorf("%s", ut_error_message());
 		exit_code = ut_cli_exit_code(rc);
@@ -111,7 +125,6 @@ int cmd_report(int argc, char **argv)
 done:
 	ut_buf_dispose(&text);
 	ut_buf_dispose(&out);
-	ut_buf_dispose(&summary);
 	ut_findings_dispose(&fs);
 	return exit_code;
 }
