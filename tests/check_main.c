@@ -14,6 +14,7 @@ Suite *shard_suite(void);
 Suite *solver_suite(void);
 Suite *minimize_suite(void);
 Suite *report_suite(void);
+Suite *git_suite(void);
 
 int main(void)
 {
@@ -31,6 +32,7 @@ int main(void)
 	srunner_add_suite(sr, solver_suite());
 	srunner_add_suite(sr, minimize_suite());
 	srunner_add_suite(sr, report_suite());
+	srunner_add_suite(sr, git_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
