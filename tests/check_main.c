@@ -15,6 +15,7 @@ Suite *solver_suite(void);
 Suite *minimize_suite(void);
 Suite *report_suite(void);
 Suite *check_suite(void);
+Suite *git_suite(void);
 
 int main(void)
 {
@@ -33,6 +34,7 @@ int main(void)
 	srunner_add_suite(sr, minimize_suite());
 	srunner_add_suite(sr, report_suite());
 	srunner_add_suite(sr, check_suite());
+	srunner_add_suite(sr, git_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -47,7 +47,4 @@ int ut_template_check(const char *const *tmpl, size_t n, const char *key, int te
 
 enum { UT_TESTS_REQUIRED, UT_TESTS_ALLOWED, UT_TESTS_FORBIDDEN };
 
-/* Creates dir and its parents; 0 or UT_EENV. */
-int ut_runner__mkdirs(const char *dir);
-
 #endif

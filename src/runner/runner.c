@@ -14,6 +14,7 @@
 #include "runner/internal.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/banned.h"
 
 #define MESSAGE_TAIL 600 /* bytes of output quoted in an error message */
@@ -129,7 +130,7 @@ static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const 
 	r->root = absolute(&r->arena, root_dir, "project folder");
 	if (!r->root)
 		return ut_error_code();
-	rc = ut_runner__mkdirs(work_dir);
+	rc = ut_fs_mkdirs(work_dir);
 	if (rc < 0)
 		return rc;
 	r->work = absolute(&r->arena, work_dir, "work folder");

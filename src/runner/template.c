@@ -2,11 +2,9 @@
  * runner.command, runner.reset and runner.env. */
 #include "runner/internal.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "runner/runner.h"
 #include "util/buf.h"
@@ -138,28 +136,4 @@ int ut_template_check(const char *const *tmpl, size_t n, const char *key, int te
 		return ut_error_set(UT_EINPUT, "'%s' has no {tests} element: the command must "
 				    "receive the test ids", key);
 	return 0;
-}
-
-int ut_runner__mkdirs(const char *dir)
-{
-	ut_buf b = UT_BUF_INIT;
-	size_t i;
-	int rc = 0;
-
-	if (ut_buf_puts(&b, dir) < 0)
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	for (i = 1; i <= b.len; i++) {
-		char c = b.ptr[i];
-
-		if (c != '/' && c != '\0')
-			continue;
-		b.ptr[i] = '\0';
-		if (mkdir(b.ptr, 0777) < 0 && errno != EEXIST) {
-			rc = ut_error_set(UT_EENV, "cannot create '%s': %s", b.ptr, strerror(errno));
-			break;
-		}
-		b.ptr[i] = c;
-	}
-	ut_buf_dispose(&b);
-	return rc;
 }

@@ -282,3 +282,27 @@ int ut_fs_walk(ut_pathlist *out, const char *dir, bool (*accept)(const char *nam
 		return ut_pathlist_add(out, dir) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 	return walk(out, dir, accept, 0);
 }
+
+int ut_fs_mkdirs(const char *dir)
+{
+	ut_buf b = UT_BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (ut_buf_puts(&b, dir) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (i = 1; i <= b.len; i++) {
+		char c = b.ptr[i];
+
+		if (c != '/' && c != '\0')
+			continue;
+		b.ptr[i] = '\0';
+		if (mkdir(b.ptr, 0777) < 0 && errno != EEXIST) {
+			rc = ut_error_set(UT_EENV, "cannot create '%s': %s", b.ptr, strerror(errno));
+			break;
+		}
+		b.ptr[i] = c;
+	}
+	ut_buf_dispose(&b);
+	return rc;
+}

@@ -14,6 +14,10 @@ int ut_fs_read(ut_buf *out, const char *path, size_t max);
 /* Writes data to path atomically (temporary file in the same folder, fsync, rename). */
 int ut_fs_write_atomic(const char *path, const char *data, size_t len);
 
+/* Creates dir and its missing parents (mkdir -p); UT_EENV naming the folder that could
+ * not be made. */
+int ut_fs_mkdirs(const char *dir);
+
 bool ut_fs_is_dir(const char *path);
 bool ut_fs_exists(const char *path);
 
