@@ -9,6 +9,9 @@ static const ut_cli_command commands[] = {
 	{"candidates", "the candidate dependencies, with the values and filter verdicts behind them",
 	 "[--extract string|order] [--filter none|values|verb|dobj|noun] [--json|--dot]\n"
 	 "       [--explain-name NAME] [-C DIR] [PATH...]", cmd_candidates},
+	{"check", "the incremental pre-merge check: re-validate what a change affects, annotate",
+	 "--base REF [--format text|github|markdown|sarif|gitlab|json] [--out FILE]\n"
+	 "       [--summary FILE] [--post github] [--workers N] [--json] [-C DIR]", cmd_check},
 	{"detect", "validate and recover the dependencies by running tests; write the graph",
 	 "[--strategy tedd|fast] [--workers N] [--resume] [--json] [-C DIR] [PATH...]",
 	 cmd_detect},
