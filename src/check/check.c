@@ -86,7 +86,7 @@ static uint64_t mix(uint64_t h, const char *s, size_t n)
  * too, so that a renamed test hashes as before. */
 static int body_hash(ck_sources *s, const ut_test *t, bool unnamed, uint64_t *out)
 {
-	const ut_buf *b;
+	const ut_buf *b = NULL;
 	const char *p, *end, *name = t->name ? t->name : "";
 	size_t nlen = strlen(name);
 	unsigned line = 1;
