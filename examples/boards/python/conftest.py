@@ -9,6 +9,8 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 
+import jscoverage
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"  # given explicitly, so Selenium Manager never runs
 CHROMIUM_FLAGS = [
@@ -31,7 +33,8 @@ def base_url():
 
 
 @pytest.fixture(scope="session")
-def driver():
+def browser_and_recorder(base_url):
+    """The browser, wrapped to record JavaScript coverage when $UNTANGLE_COVERAGE is set."""
     profile = tempfile.mkdtemp(prefix="boards-chromium-")
     options = Options()
     for flag in CHROMIUM_FLAGS:
@@ -40,13 +43,32 @@ def driver():
     options.binary_location = CHROMIUM
     browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     browser.implicitly_wait(0)  # a missing element fails the test at once
-    yield browser
+    wrapped, recorder = jscoverage.wrap(browser, base_url)
+    yield wrapped, recorder
+    if recorder:
+        recorder.save(os.environ[jscoverage.ENV])
     browser.quit()
     shutil.rmtree(profile, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def driver(browser_and_recorder):
+    return browser_and_recorder[0]
+
+
+@pytest.fixture
+def js_coverage(request, browser_and_recorder):
+    """Attributes the coverage from here to the end of the test to the test (if recorded)."""
+    recorder = browser_and_recorder[1]
+    if recorder:
+        recorder.begin()
+    yield
+    if recorder:
+        recorder.end(request.node.nodeid)
+
+
 @pytest.fixture(autouse=True)
-def start_signed_out(driver, base_url):
+def start_signed_out(js_coverage, driver, base_url):
     """Every test starts with no cookies on the application's root page."""
     driver.get(base_url + "/")
     driver.delete_all_cookies()
