@@ -10,7 +10,8 @@ static const ut_cli_command commands[] = {
 	 "[--extract string|order] [--filter none|values|verb|dobj|noun] [--json|--dot]\n"
 	 "       [--explain-name NAME] [-C DIR] [PATH...]", cmd_candidates},
 	{"detect", "validate and recover the dependencies by running tests; write the graph",
-	 "[--strategy tedd|fast] [--workers N] [--resume] [--json] [-C DIR] [PATH...]",
+	 "[--strategy tedd|fast] [--workers N] [--store file|notes] [--resume] [--json]\n"
+	 "       [-C DIR] [PATH...]",
 	 cmd_detect},
 	{"explain", "why a test depends on others: values, the runs that proved it, its schedule",
 	 "TEST [--json] [-C DIR]", cmd_explain},
