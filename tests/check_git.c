@@ -119,6 +119,22 @@ static void init_repo(const char *dir)
 	git(dir, "init", "-q", "-b", "main", NULL);
 }
 
+/* A new repository TMP/dir with n commits, each rewriting a.txt; their ids into ids. */
+static void linear_history(const char *dir, size_t n, char (*ids)[UT_GIT_OID_HEX + 1])
+{
+	char rel[64], text[32];
+	size_t i;
+
+	init_repo(dir);
+	snprintf(rel, sizeof(rel), "%s/a.txt", dir);
+	for (i = 0; i < n; i++) {
+		snprintf(text, sizeof(text), "%zu\n", i + 1);
+		put(rel, text);
+		snprintf(text, sizeof(text), "commit %zu", i + 1);
+		commit_all(dir, text, ids[i]);
+	}
+}
+
 static void open_repo(const char *dir)
 {
 	ut_git_close(repo);
@@ -190,14 +206,11 @@ END_TEST
 
 START_TEST(resolve_names_ids_and_unknown)
 {
-	char c1[41], c2[41], oid[41], abbrev[8], missing[41];
+	char c[2][41], oid[41], abbrev[8], missing[41];
+	const char *c1 = c[0], *c2 = c[1];
 
-	init_repo("r");
-	put("r/a.txt", "a\n");
-	commit_all("r", "first", c1);
-	git("r", "tag", "-a", "-m", "release", "v1", NULL);
-	put("r/a.txt", "b\n");
-	commit_all("r", "second", c2);
+	linear_history("r", 2, c);
+	git("r", "tag", "-a", "-m", "release", "v1", c1, NULL);
 	git("r", "branch", "feature", c1, NULL);
 	open_repo("r");
 	ck_assert_int_eq(ut_git_resolve(repo, "main", oid), 0);
@@ -279,6 +292,34 @@ static void diff_fixture(char base[UT_GIT_OID_HEX + 1])
 	put("r/other/x.py", "changed\n");
 }
 
+static void assert_hunk(const ut_git_hunk *h, int old_start, int old_lines, int new_start,
+			int new_lines)
+{
+	ck_assert_msg(h->old_start == old_start && h->old_lines == old_lines &&
+			      h->new_start == new_start && h->new_lines == new_lines,
+		      "hunk -%d,%d +%d,%d, expected -%d,%d +%d,%d", h->old_start, h->old_lines,
+		      h->new_start, h->new_lines, old_start, old_lines, new_start, new_lines);
+}
+
+/* The change at path, with that status, old path (NULL: none) and number of hunks. */
+static const ut_git_change *assert_change(const ut_git_change *c, size_t n, const char *path,
+					  ut_git_status status, const char *old_path,
+					  size_t nhunks)
+{
+	const ut_git_change *x = change_at(c, n, path);
+
+	ck_assert_msg(x, "no change at %s", path);
+	ck_assert_int_eq(x->status, status);
+	if (old_path)
+		ck_assert_str_eq(x->old_path, old_path);
+	else
+		ck_assert_ptr_null(x->old_path);
+	ck_assert(status == UT_GIT_DELETED ? !x->new_path : x->new_path != NULL);
+	ck_assert(!x->binary);
+	ck_assert_uint_eq(x->nhunks, nhunks);
+	return x;
+}
+
 START_TEST(diff_workdir_statuses_hunks_and_renames)
 {
 	char base[41];
@@ -297,37 +338,15 @@ START_TEST(diff_workdir_statuses_hunks_and_renames)
 	ck_assert_str_eq(c[1].old_path, "tests/b.py");
 	ck_assert_str_eq(c[2].new_path, "tests/d.py");
 	ck_assert_str_eq(c[3].new_path, "tests/new.py");
-	a = change_at(c, count, "tests/a.py");
-	ck_assert_int_eq(a->status, UT_GIT_MODIFIED);
-	ck_assert_str_eq(a->old_path, "tests/a.py");
-	ck_assert(!a->binary);
-	ck_assert_uint_eq(a->nhunks, 2);
-	ck_assert_int_eq(a->hunks[0].old_start, 3);
-	ck_assert_int_eq(a->hunks[0].old_lines, 1);
-	ck_assert_int_eq(a->hunks[0].new_start, 3);
-	ck_assert_int_eq(a->hunks[0].new_lines, 1);
-	ck_assert_int_eq(a->hunks[1].old_start, 7);
-	ck_assert_int_eq(a->hunks[1].old_lines, 0);
-	ck_assert_int_eq(a->hunks[1].new_start, 8);
-	ck_assert_int_eq(a->hunks[1].new_lines, 2);
-	b = change_at(c, count, "tests/b.py");
-	ck_assert_int_eq(b->status, UT_GIT_DELETED);
-	ck_assert_ptr_null(b->new_path);
-	ck_assert_uint_eq(b->nhunks, 1);
-	ck_assert_int_eq(b->hunks[0].old_lines, 1);
-	ck_assert_int_eq(b->hunks[0].new_lines, 0);
-	d = change_at(c, count, "tests/d.py");
-	ck_assert_int_eq(d->status, UT_GIT_RENAMED);
-	ck_assert_str_eq(d->old_path, "tests/c.py");
-	ck_assert_uint_eq(d->nhunks, 1);
-	ck_assert_int_eq(d->hunks[0].old_start, 10);
-	ck_assert_int_eq(d->hunks[0].new_start, 10);
-	n = change_at(c, count, "tests/new.py");
-	ck_assert_int_eq(n->status, UT_GIT_ADDED);
-	ck_assert_ptr_null(n->old_path);
-	ck_assert_uint_eq(n->nhunks, 1);
-	ck_assert_int_eq(n->hunks[0].new_start, 1);
-	ck_assert_int_eq(n->hunks[0].new_lines, 2);
+	a = assert_change(c, count, "tests/a.py", UT_GIT_MODIFIED, "tests/a.py", 2);
+	assert_hunk(&a->hunks[0], 3, 1, 3, 1);
+	assert_hunk(&a->hunks[1], 7, 0, 8, 2);
+	b = assert_change(c, count, "tests/b.py", UT_GIT_DELETED, "tests/b.py", 1);
+	assert_hunk(&b->hunks[0], 1, 1, 0, 0);
+	d = assert_change(c, count, "tests/d.py", UT_GIT_RENAMED, "tests/c.py", 1);
+	assert_hunk(&d->hunks[0], 10, 1, 10, 1);
+	n = assert_change(c, count, "tests/new.py", UT_GIT_ADDED, NULL, 1);
+	assert_hunk(&n->hunks[0], 0, 0, 1, 2);
 	ck_assert_ptr_null(change_at(c, count, "tests/debug.log"));
 	ck_assert_ptr_null(change_at(c, count, "other/x.py"));
 	ut_git_changes_free(c, count);
@@ -414,16 +433,11 @@ END_TEST
 START_TEST(notes_write_read_overwrite_and_find)
 {
 	const char *ref = "refs/notes/untangle";
-	char c1[41], c2[41], c3[41], found[41];
+	char c[3][41], found[41];
+	const char *c1 = c[0], *c2 = c[1], *c3 = c[2];
 	char *text = NULL;
 
-	init_repo("r");
-	put("r/a.txt", "1\n");
-	commit_all("r", "first", c1);
-	put("r/a.txt", "2\n");
-	commit_all("r", "second", c2);
-	put("r/a.txt", "3\n");
-	commit_all("r", "third", c3);
+	linear_history("r", 3, c);
 	open_repo("r");
 	ck_assert_int_eq(ut_git_note_read(repo, ref, c1, &text), 1); /* no notes ref yet */
 	ck_assert_ptr_null(text);
@@ -459,14 +473,11 @@ END_TEST
 
 START_TEST(shallow_clone_asks_for_full_depth)
 {
-	char c1[41], c2[41], c3[41], c4[41], oid[41], url[600], line[64];
+	char c[2][41], c3[41], c4[41], oid[41], url[600], line[64];
+	const char *c1 = c[0];
 	char *text = NULL;
 
-	init_repo("src");
-	put("src/a.txt", "1\n");
-	commit_all("src", "first", c1);
-	put("src/a.txt", "2\n");
-	commit_all("src", "second", c2);
+	linear_history("src", 2, c);
 	git("src", "branch", "feature", NULL);
 	put("src/a.txt", "3\n");
 	commit_all("src", "third", c3);
@@ -503,7 +514,6 @@ START_TEST(shallow_clone_asks_for_full_depth)
 	/* A walk for notes stops where the history is cut. */
 	ck_assert_int_eq(ut_git_note_find(repo, "refs/notes/untangle", "HEAD", 10, oid, &text),
 			 1);
-	(void)c2;
 }
 END_TEST
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,6 +18,7 @@
 #include "util/fs.h"
 #include "util/jsonw.h"
 #include "util/map.h"
+#include "vcs/git.h"
 #include "util/banned.h"
 
 const ut_cli_command *ut_cli_find(const char *name);
@@ -101,8 +103,113 @@ static int write_timings(const ut_graph *g)
 	return rc;
 }
 
+/* The suite's folders as paths in the repository (the project, cwd ending in '/', may be a
+ * subfolder of it). *n is 0 when one of them is the whole work tree. */
+static int suite_prefixes(ut_git *git, const char *cwd, const ut_cli_project *p,
+			  const ut_cli_rest *rest, char ***out, size_t *n)
+{
+	const char *const *paths =
+		rest->n ? rest->items : (const char *const *)p->cfg.suite.paths.items;
+	size_t i, count = rest->n ? rest->n : p->cfg.suite.paths.n;
+	const char *workdir = ut_git_workdir(git);
+	char **prefixes = NULL;
+	const char *base = "";
+	int rc = 0;
+
+	*out = NULL;
+	*n = 0;
+	prefixes = calloc(count + 1, sizeof(*prefixes));
+	if (!prefixes) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	if (!strncmp(cwd, workdir, strlen(workdir)))
+		base = cwd + strlen(workdir); /* "" at the top of the work tree, else "sub/" */
+	for (i = 0; i < count; i++) {
+		ut_buf b = UT_BUF_INIT;
+		bool whole;
+
+		ut_buf_printf(&b, "%s%s", base, strcmp(paths[i], ".") ? paths[i] : "");
+		while (b.len && b.ptr[b.len - 1] == '/')
+			ut_buf_truncate(&b, b.len - 1);
+		whole = !b.len;
+		prefixes[*n] = whole || b.failed ? NULL : ut_buf_detach(&b, NULL);
+		ut_buf_dispose(&b);
+		if (whole)
+			goto done; /* the whole work tree: no prefixes */
+		if (!prefixes[*n]) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			goto done;
+		}
+		(*n)++;
+	}
+	*out = prefixes;
+	prefixes = NULL;
+done:
+	for (i = 0; prefixes && prefixes[i]; i++)
+		free(prefixes[i]);
+	free(prefixes);
+	if (!*out)
+		*n = 0;
+	return rc;
+}
+
+/* --store notes: the repository and HEAD's commit, found before any test runs; a warning
+ * when the suite's files differ from HEAD, since the note will be read as HEAD's graph. */
+static int notes_open(ut_git **git, char head[UT_GIT_OID_HEX + 1], const ut_cli_project *p,
+		      const ut_cli_rest *rest)
+{
+	ut_git_change *changes = NULL;
+	size_t nchanges = 0, nprefixes = 0, i;
+	char **prefixes = NULL, cwd[PATH_MAX];
+	bool detached = false;
+	int rc = 0;
+
+	if (!getcwd(cwd, sizeof(cwd) - 1))
+		rc = ut_error_set(UT_EENV, "cannot read the current folder: %s", strerror(errno));
+	else if (strlen(cwd) > 1)
+		memcpy(cwd + strlen(cwd), "/", 2);
+	if (rc == 0)
+		rc = ut_git_open(git, cwd);
+	if (rc == 0)
+		rc = ut_git_head(*git, head, &detached, NULL, 0);
+	if (rc == 0)
+		rc = suite_prefixes(*git, cwd, p, rest, &prefixes, &nprefixes);
+	if (rc == 0)
+		rc = ut_git_diff_workdir(*git, head, (const char *const *)prefixes, nprefixes,
+					 &changes, &nchanges);
+	if (rc < 0) {
+		ut_errorf("--store notes: %s%s", ut_error_message(),
+			  rc == UT_ENOTFOUND ? " (the note is kept in git; use --store file)" : "");
+		goto done;
+	}
+	if (nchanges)
+		ut_warnf("--store notes: the note describes HEAD (%.12s) but the suite has "
+			 "uncommitted changes (%s%s); commit them for the note to match", head,
+			 changes[0].new_path ? changes[0].new_path : changes[0].old_path,
+			 nchanges > 1 ? " and others" : "");
+done:
+	ut_git_changes_free(changes, nchanges);
+	for (i = 0; i < nprefixes; i++)
+		free(prefixes[i]);
+	free(prefixes);
+	return rc;
+}
+
+static int write_note(ut_git *git, const char *notes_ref, const char *head, const ut_graph *g)
+{
+	ut_buf json = UT_BUF_INIT;
+	int rc = ut_graph_write_json(&json, g);
+
+	if (rc == 0)
+		rc = ut_git_note_write(git, notes_ref, head, json.ptr);
+	ut_buf_dispose(&json);
+	return rc;
+}
+
+/* notes_ref is NULL when no note was written. */
 static void print_summary(const ut_graph *g, const ut_detect_stats *st, bool json,
-			  const char *graph_path)
+			  const char *graph_path, const char *notes_ref)
 {
 	static const char *const keys[] = {"original", "validate", "recover", "disconnected",
 					   "isolation", "search", "verify"};
@@ -142,12 +249,20 @@ static void print_summary(const ut_graph *g, const ut_detect_stats *st, bool jso
 				       "the runner does not know): %s\n", g->tests[i].id);
 		}
 		printf("graph written to %s\n", graph_path);
+		if (notes_ref)
+			printf("note written to %s on %s\n", notes_ref, g->commit);
 		return;
 	}
 	ut_jsonw_init(&w, &out, true);
 	ut_jsonw_obj_begin(&w);
 	ut_jsonw_key(&w, "graph");
 	ut_jsonw_str(&w, graph_path);
+	if (notes_ref) {
+		ut_jsonw_key(&w, "notes_ref");
+		ut_jsonw_str(&w, notes_ref);
+		ut_jsonw_key(&w, "commit");
+		ut_jsonw_str(&w, g->commit);
+	}
 	ut_jsonw_key(&w, "tests");
 	ut_jsonw_int(&w, (long long)g->ntests);
 	ut_jsonw_key(&w, "manifest_edges");
@@ -199,6 +314,7 @@ int cmd_detect(int argc, char **argv)
 	ut_cli_common common = {0};
 	ut_cli_rest rest = {0};
 	const char *strategy = NULL, *filter = NULL, *extract = NULL, *workers = NULL;
+	const char *store = "file";
 	bool resume = false;
 	ut_opt opts[] = {
 		{UT_OPT_VALUE, 0, "strategy", "tedd|fast", "validation strategy (detect.strategy)",
@@ -208,6 +324,8 @@ int cmd_detect(int argc, char **argv)
 		{UT_OPT_VALUE, 0, "filter", "none|values|verb|dobj|noun",
 		 "candidate filter (detect.filter)", &filter},
 		{UT_OPT_VALUE, 0, "workers", "N", "parallel workers (detect.workers)", &workers},
+		{UT_OPT_VALUE, 0, "store", "file|notes",
+		 "the graph file, or also a git note on HEAD (store.notes_ref)", &store},
 		{UT_OPT_FLAG, 0, "resume", NULL,
 		 "continue an interrupted detection from .untangle/journal.jsonl", &resume},
 		{UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest},
@@ -222,6 +340,8 @@ int cmd_detect(int argc, char **argv)
 	ut_journal *journal = NULL;
 	ut_runner *runner = NULL;
 	ut_graph *g = NULL;
+	ut_git *git = NULL;
+	char head[UT_GIT_OID_HEX + 1] = "";
 	progress_state ps = {0};
 	ut_cli_signals sigs;
 	char *fingerprint = NULL, *end = NULL;
@@ -233,8 +353,15 @@ int cmd_detect(int argc, char **argv)
 	memset(&co, 0, sizeof(co));
 	memset(&dopts, 0, sizeof(dopts));
 	rc = ut_cli_parse(ut_cli_find("detect"), opts, &common, argc, argv);
-	if (rc)
+	if (rc) {
+		free(rest.items); /* --help: the rest was allocated */
 		return rc < 0 ? UT_EXIT_OK : rc;
+	}
+	if (strcmp(store, "file") && strcmp(store, "notes")) {
+		ut_errorf("--store: '%s' is not one of file, notes", store);
+		free(rest.items);
+		return UT_EXIT_INPUT;
+	}
 	exit_code = ut_cli_project_load(&p, &common, &rest);
 	if (exit_code)
 		goto done;
@@ -250,6 +377,13 @@ int cmd_detect(int argc, char **argv)
 		ut_errorf("--workers: '%s' is not a number from 1 to 256", workers);
 		exit_code = UT_EXIT_INPUT;
 		goto done;
+	}
+	if (!strcmp(store, "notes")) {
+		rc = notes_open(&git, head, &p, &rest);
+		if (rc < 0) {
+			exit_code = ut_cli_exit_code(rc);
+			goto done;
+		}
 	}
 	exit_code = ut_cli_candidates_opts(&p, &extract, &filter, &co);
 	if (exit_code)
@@ -305,12 +439,16 @@ int cmd_detect(int argc, char **argv)
 		exit_code = ut_cli_exit_code(rc);
 		goto done;
 	}
+	if (git)
+		g->commit = head;
 	rc = ut_graph_save(g, p.cfg.store.graph);
 	if (rc == 0)
 		rc = write_timings(g);
+	if (rc == 0 && git)
+		rc = write_note(git, p.cfg.store.notes_ref, head, g);
 	if (rc < 0)
 		goto fail;
-	print_summary(g, &st, common.json, p.cfg.store.graph);
+	print_summary(g, &st, common.json, p.cfg.store.graph, git ? p.cfg.store.notes_ref : NULL);
 	exit_code = UT_EXIT_OK;
 	goto done;
 fail:
@@ -321,6 +459,7 @@ done:
 	ut_journal_close(journal);
 	ut_runner_free(runner);
 	ut_graph_free(g);
+	ut_git_close(git);
 	ut_candidates_report_dispose(&report);
 	free(rest.items);
 	ut_cli_project_dispose(&p);

@@ -13,7 +13,8 @@ static const ut_cli_command commands[] = {
 	 "--base REF [--format text|github|markdown|sarif|gitlab|json] [--out FILE]\n"
 	 "       [--summary FILE] [--post github] [--workers N] [--json] [-C DIR]", cmd_check},
 	{"detect", "validate and recover the dependencies by running tests; write the graph",
-	 "[--strategy tedd|fast] [--workers N] [--resume] [--json] [-C DIR] [PATH...]",
+	 "[--strategy tedd|fast] [--workers N] [--store file|notes] [--resume] [--json]\n"
+	 "       [-C DIR] [PATH...]",
 	 cmd_detect},
 	{"explain", "why a test depends on others: values, the runs that proved it, its schedule",
 	 "TEST [--json] [-C DIR]", cmd_explain},

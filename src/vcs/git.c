@@ -227,6 +227,18 @@ static int lookup_commit(ut_git *g, const char *rev, git_commit **out)
 	return rc;
 }
 
+/* The tree of a commit named by any revision. */
+static int lookup_tree(ut_git *g, const char *rev, git_tree **out)
+{
+	git_commit *c = NULL;
+	int rc = lookup_commit(g, rev, &c);
+
+	if (rc == 0 && git_commit_tree(out, c) < 0)
+		rc = ut_error_set(UT_EINPUT, "cannot read the tree of '%s': %s", rev, git_message());
+	git_commit_free(c);
+	return rc;
+}
+
 int ut_git_merge_base(ut_git *g, const char *a, const char *b, char out[UT_GIT_OID_HEX + 1])
 {
 	git_oid ia, ib, base;
@@ -343,7 +355,6 @@ int ut_git_diff_workdir(ut_git *g, const char *commit, const char *const *prefix
 {
 	git_diff_options opts;
 	git_diff_find_options find;
-	git_commit *c = NULL;
 	git_tree *tree = NULL;
 	git_diff *diff = NULL;
 	ut_git_change *changes = NULL;
@@ -352,14 +363,9 @@ int ut_git_diff_workdir(ut_git *g, const char *commit, const char *const *prefix
 
 	*out = NULL;
 	*n = 0;
-	rc = lookup_commit(g, commit, &c);
+	rc = lookup_tree(g, commit, &tree);
 	if (rc < 0)
 		goto done;
-	if (git_commit_tree(&tree, c) < 0) {
-		rc = ut_error_set(UT_EINPUT, "cannot read the tree of '%s': %s", commit,
-				  git_message());
-		goto done;
-	}
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
 	opts.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
@@ -395,7 +401,6 @@ done:
 	ut_git_changes_free(changes, count);
 	git_diff_free(diff);
 	git_tree_free(tree);
-	git_commit_free(c);
 	return rc;
 }
 
@@ -447,21 +452,15 @@ done:
 int ut_git_read_file(ut_git *g, const char *commit, const char *path, char **data,
 		     size_t *len)
 {
-	git_commit *c = NULL;
 	git_tree *tree = NULL;
 	git_tree_entry *e = NULL;
 	int err, rc;
 
 	*data = NULL;
 	*len = 0;
-	rc = lookup_commit(g, commit, &c);
+	rc = lookup_tree(g, commit, &tree);
 	if (rc < 0)
 		goto done;
-	if (git_commit_tree(&tree, c) < 0) {
-		rc = ut_error_set(UT_EINPUT, "cannot read the tree of '%s': %s", commit,
-				  git_message());
-		goto done;
-	}
 	err = git_tree_entry_bypath(&e, tree, path);
 	if (err == GIT_ENOTFOUND) {
 		rc = 1;
@@ -475,7 +474,6 @@ int ut_git_read_file(ut_git *g, const char *commit, const char *path, char **dat
 done:
 	git_tree_entry_free(e);
 	git_tree_free(tree);
-	git_commit_free(c);
 	return rc;
 }
 
@@ -545,19 +543,13 @@ static int extract_entry(const char *root, const git_tree_entry *e, void *payloa
 long ut_git_extract_tree(ut_git *g, const char *commit, const char *prefix, const char *dest)
 {
 	extract_state st = {g, dest, 0, 0};
-	git_commit *c = NULL;
 	git_tree *root = NULL, *sub = NULL;
 	git_tree_entry *e = NULL;
 	int err, rc;
 
-	rc = lookup_commit(g, commit, &c);
+	rc = lookup_tree(g, commit, &root);
 	if (rc < 0)
 		goto done;
-	if (git_commit_tree(&root, c) < 0) {
-		rc = ut_error_set(UT_EINPUT, "cannot read the tree of '%s': %s", commit,
-				  git_message());
-		goto done;
-	}
 	if (prefix[0]) {
 		err = git_tree_entry_bypath(&e, root, prefix);
 		if (err == GIT_ENOTFOUND)
@@ -581,7 +573,6 @@ done:
 	git_tree_entry_free(e);
 	git_tree_free(sub);
 	git_tree_free(root);
-	git_commit_free(c);
 	return rc < 0 ? rc : st.files;
 }
 
