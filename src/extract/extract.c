@@ -124,7 +124,8 @@ int ut_value_stats_build(ut_value_stats *out, const ut_suite *s, const char *con
 	}
 	for (i = 0; i < all.n; i++)
 		all.v[i].everywhere = s->tests.n > 1 && all.v[i].users == s->tests.n;
-	qsort(all.v, all.n, sizeof(*all.v), cmp_stat);
+	if (all.n) /* qsort wants an array, and a suite without values has none */
+		qsort(all.v, all.n, sizeof(*all.v), cmp_stat);
 	/* The index points at the ranked array. */
 	for (i = 0; i < all.n; i++) {
 		if (ut_map_put(&out->index, all.v[i].value, strlen(all.v[i].value), &all.v[i]) < 0)
