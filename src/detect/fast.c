@@ -622,6 +622,24 @@ done:
 	return rc;
 }
 
+/* Plans the run of t's schedule s (t last), which the probe takes over (s is emptied). */
+static int propose_verify(fx *f, uint32_t t, dx_sched *s)
+{
+	fx_probe p;
+
+	memset(&p, 0, sizeof(p));
+	p.owner = t;
+	p.phase = UT_PHASE_VERIFY;
+	snprintf(p.purpose, sizeof(p.purpose), "verify the schedule of %s", f->g->tests[t].id);
+	p.sched = *s;
+	memset(s, 0, sizeof(*s));
+	if (ut_vec_push(&f->probes, p) < 0) {
+		ut_vec_free(&p.sched);
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 /* Every included test nobody included depends on, with its schedule: run the ones no
  * earlier run was exactly. Returns 1 when runs were planned, 0 when all are verified. */
 static int plan_verification(fx *f, size_t *schedules, size_t *verified_earlier)
@@ -643,7 +661,6 @@ static int plan_verification(fx *f, size_t *schedules, size_t *verified_earlier)
 	for (uint32_t t = 0; rc == 0 && t < f->n; t++) {
 		bool seen = false;
 		uint64_t h;
-		fx_probe p;
 
 		if (f->c->excluded[t] != DX_IN || has_dependent[t])
 			continue;
@@ -663,18 +680,8 @@ static int plan_verification(fx *f, size_t *schedules, size_t *verified_earlier)
 		}
 		if (seen)
 			continue;
-		memset(&p, 0, sizeof(p));
-		p.owner = t;
-		p.phase = UT_PHASE_VERIFY;
-		snprintf(p.purpose, sizeof(p.purpose), "verify the schedule of %s", f->g->tests[t].id);
-		p.sched = s;
-		memset(&s, 0, sizeof(s));
-		if (ut_vec_push(&f->probes, p) < 0) {
-			ut_vec_free(&p.sched);
-			rc = ut_error_set(UT_ENOMEM, "out of memory");
-			break;
-		}
-		planned = 1;
+		rc = propose_verify(f, t, &s);
+		planned = rc == 0;
 	}
 	ut_vec_free(&s);
 	free(has_dependent);
@@ -723,7 +730,6 @@ static int plan_reverification(fx *f, size_t *schedules, size_t *verified_earlie
 	}
 	/* Plan the open tests no other open test has among its prerequisites. */
 	for (uint32_t t = f->n; rc == 0 && t-- > 0;) {
-		fx_probe p;
 
 		if (open[t] != 1)
 			continue;
@@ -736,18 +742,8 @@ static int plan_reverification(fx *f, size_t *schedules, size_t *verified_earlie
 			if (open[s.v[i]])
 				open[s.v[i]] = 2; /* runs inside t's schedule first */
 		}
-		memset(&p, 0, sizeof(p));
-		p.owner = t;
-		p.phase = UT_PHASE_VERIFY;
-		snprintf(p.purpose, sizeof(p.purpose), "verify the schedule of %s", f->g->tests[t].id);
-		p.sched = s;
-		memset(&s, 0, sizeof(s));
-		if (ut_vec_push(&f->probes, p) < 0) {
-			ut_vec_free(&p.sched);
-			rc = ut_error_set(UT_ENOMEM, "out of memory");
-			break;
-		}
-		planned = 1;
+		rc = propose_verify(f, t, &s);
+		planned = rc == 0;
 	}
 	ut_vec_free(&s);
 	free(target);
