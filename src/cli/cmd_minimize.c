@@ -3,6 +3,7 @@
  * (thesis 5.3.5), from the stored graph. */
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,20 +33,31 @@ static const char *status_name(const ut_minimize_result *r)
 	return r->status == UT_SOLVE_OPTIMAL ? "optimal" : "best-known";
 }
 
-/* The tests covering element e that pass `want` (kept, or any eligible but t). */
-static void json_coverers(ut_jsonw *w, const report *rep, uint32_t e, long except, bool kept)
+/* The first test in original order covering e, other than except, eligible and (when
+ * kept) kept; -1 when none. One such test is the evidence for an element: listing every
+ * coverer would make the report grow with tests times coverage, a gigabyte of JSON on a
+ * suite of 2,000 tests (tests/bench/minimize). */
+static long witness(const report *rep, uint32_t e, long except, bool kept)
 {
 	size_t j;
 
-	ut_jsonw_arr_begin(w);
 	for (j = rep->r->cov_start[e]; j < rep->r->cov_start[e + 1]; j++) {
 		uint32_t u = rep->r->cov_tests[j];
 
-		if ((long)u == except || (kept && !rep->r->kept[u]) ||
-		    !ut_minimize_eligible(&rep->g->tests[u]))
-			continue;
-		ut_jsonw_str(w, rep->g->tests[u].id);
+		if ((long)u != except && (!kept || rep->r->kept[u]) &&
+		    ut_minimize_eligible(&rep->g->tests[u]))
+			return (long)u;
 	}
+	return -1;
+}
+
+static void json_coverers(ut_jsonw *w, const report *rep, uint32_t e, long except, bool kept)
+{
+	long u = witness(rep, e, except, kept);
+
+	ut_jsonw_arr_begin(w);
+	if (u >= 0)
+		ut_jsonw_str(w, rep->g->tests[u].id);
 	ut_jsonw_arr_end(w);
 }
 
@@ -128,6 +140,8 @@ static void write_json(ut_buf *out, const report *rep)
 	ut_jsonw_double(&w, r->lower_bound);
 	ut_jsonw_key(&w, "gap_s");
 	ut_jsonw_double(&w, r->cost_after - r->lower_bound);
+	ut_jsonw_key(&w, "greedy_duration_s");
+	ut_jsonw_double(&w, r->greedy_cost);
 	ut_jsonw_obj_end(&w);
 	json_size(&w, "before", r->ntests, r->cost_before);
 	json_size(&w, "after", r->tests_after, r->cost_after);
@@ -149,26 +163,50 @@ static void write_json(ut_buf *out, const report *rep)
 	ut_buf_putc(out, '\n');
 }
 
-/* "A, B, C" of the kept tests (kept) or the other eligible tests covering e; seen (when
- * not NULL) skips tests counted for earlier elements. *n counts the tests, of which the
- * first TESTS_SHOWN are printed. */
-static void print_coverers(const report *rep, uint32_t e, size_t except, bool kept,
-			   unsigned char *seen, size_t *n)
+/* Prints the kept test that is e's witness unless an earlier element of the same test
+ * had it (seen); *n counts the distinct witnesses, of which the first TESTS_SHOWN are
+ * printed. */
+static void print_witness(const report *rep, uint32_t e, size_t except, unsigned char *seen,
+			  size_t *n)
 {
-	size_t j;
+	long u = witness(rep, e, (long)except, true);
 
-	for (j = rep->r->cov_start[e]; j < rep->r->cov_start[e + 1]; j++) {
+	if (u < 0 || seen[u])
+		return;
+	seen[u] = 1;
+	if (*n < TESTS_SHOWN)
+		printf("%s%s", *n ? ", " : "", rep->g->tests[u].id);
+	++*n;
+}
+
+/* The first TESTS_SHOWN other eligible tests covering e; *n = all of them (neligible[e]
+ * counts except itself, which is eligible), so that the scan stops early. */
+static void print_others(const report *rep, uint32_t e, size_t except,
+			 const uint32_t *neligible, size_t *n)
+{
+	size_t j, shown = 0;
+
+	for (j = rep->r->cov_start[e]; j < rep->r->cov_start[e + 1] && shown < TESTS_SHOWN;
+	     j++) {
 		uint32_t u = rep->r->cov_tests[j];
 
-		if (u == except || (kept && !rep->r->kept[u]) ||
-		    !ut_minimize_eligible(&rep->g->tests[u]) || (seen && seen[u]))
+		if (u == except || !ut_minimize_eligible(&rep->g->tests[u]))
 			continue;
-		if (seen)
-			seen[u] = 1;
-		if (*n < TESTS_SHOWN)
-			printf("%s%s", *n ? ", " : "", rep->g->tests[u].id);
-		++*n;
+		printf("%s%s", shown++ ? ", " : "", rep->g->tests[u].id);
 	}
+	*n = neligible[e] - 1;
+}
+
+/* For each element, the eligible tests covering it. NULL when out of memory. */
+static uint32_t *count_eligible(const report *rep)
+{
+	size_t ne = rep->cov->elements.n, e, j;
+	uint32_t *n = calloc(ne + 1, sizeof(*n));
+
+	for (e = 0; n && e < ne; e++)
+		for (j = rep->r->cov_start[e]; j < rep->r->cov_start[e + 1]; j++)
+			n[e] += ut_minimize_eligible(&rep->g->tests[rep->r->cov_tests[j]]);
+	return n;
 }
 
 static void print_more(size_t n)
@@ -182,6 +220,7 @@ static void print_text(const report *rep)
 {
 	const ut_minimize_result *r = rep->r;
 	unsigned char *seen = calloc(r->ntests + 1, 1);
+	uint32_t *neligible = count_eligible(rep);
 	size_t t, i, n, nobsolete = 0;
 
 	if (rep->coverage_path)
@@ -224,11 +263,15 @@ static void print_text(const report *rep)
 			printf("covers nothing");
 		else
 			printf("covered by ");
-		if (seen)
-			memset(seen, 0, r->ntests);
 		n = 0;
 		for (i = 0; seen && i < rep->cov->of[t].n; i++)
-			print_coverers(rep, rep->cov->of[t].v[i], t, true, seen, &n);
+			print_witness(rep, rep->cov->of[t].v[i], t, seen, &n);
+		for (i = 0; seen && i < rep->cov->of[t].n; i++) {
+			long u = witness(rep, rep->cov->of[t].v[i], (long)t, true);
+
+			if (u >= 0)
+				seen[u] = 0;
+		}
 		if (n == 0 && rep->cov->of[t].n)
 			printf("no kept test (only flaky or failing tests cover it)");
 		print_more(n);
@@ -247,7 +290,8 @@ static void print_text(const report *rep)
 
 			printf("      %s: ", rep->cov->elements.v[e]);
 			n = 0;
-			print_coverers(rep, e, t, false, NULL, &n);
+			if (neligible)
+				print_others(rep, e, t, neligible, &n);
 			print_more(n);
 		}
 		if (rep->cov->of[t].n > EVIDENCE_SHOWN)
@@ -255,6 +299,7 @@ static void print_text(const report *rep)
 			       rep->cov->of[t].n - EVIDENCE_SHOWN);
 	}
 	free(seen);
+	free(neligible);
 }
 
 /* Feature coverage needs the parsed suite and the NLP analyzer. */
@@ -291,6 +336,14 @@ static int failed(int rc)
 	return ut_cli_exit_code(rc);
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static int parse_seconds(const char *s, double *out)
 {
 	char *end = NULL;
@@ -313,7 +366,7 @@ int cmd_minimize(int argc, char **argv)
 		{UT_OPT_VALUE, 0, "coverage", "FILE",
 		 "JSON: test id -> covered elements (default: features from the suite)",
 		 &coverage_path},
-		{UT_OPT_VALUE, 0, "time-limit", "S", "seconds Z3 may search (default 60)", &limit},
+		{UT_OPT_VALUE, 0, "time-limit", "S", "seconds the command may take to answer (default 60)", &limit},
 		{UT_OPT_LIST, 0, "keep", "TEST", "a test that must stay (repeatable)", &keep},
 		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
 	};
@@ -328,6 +381,7 @@ int cmd_minimize(int argc, char **argv)
 	bool *estimated = NULL;
 	ut_buf out = UT_BUF_INIT;
 	report rep;
+	double started = now_s(), limit_s;
 	int rc, exit_code = UT_EXIT_OK;
 
 	memset(&r, 0, sizeof(r));
@@ -373,6 +427,13 @@ int cmd_minimize(int argc, char **argv)
 			goto done;
 	}
 	ut_cli_print_diags(&warnings);
+	/* The limit is the command's: reading a large coverage file takes seconds too, and
+	 * after Z3 stops, reading its model, freeing it and the report take up to 5% of it
+	 * (3 s of 60 on 20,000 tests x 100,000 elements). */
+	limit_s = mo.time_limit_s;
+	mo.time_limit_s = 0.95 * limit_s - (now_s() - started);
+	if (mo.time_limit_s < 0.01)
+		mo.time_limit_s = 0.01;
 	rc = ut_minimize_run(g, &cov, dur, estimated, timings.fallback_s, &mo, &r);
 	if (rc < 0) {
 		exit_code = failed(rc);
@@ -380,7 +441,7 @@ int cmd_minimize(int argc, char **argv)
 	}
 	if (r.stopped && r.status != UT_SOLVE_OPTIMAL)
 		ut_warnf("the %.0f s time limit stopped z3: the result may not be minimal",
-			 mo.time_limit_s);
+			 limit_s);
 	rep = (report){g, &cov, &r, coverage_path};
 	if (!common.json) {
 		print_text(&rep);

@@ -100,35 +100,41 @@ done:
 	return rc;
 }
 
+/* Greedy first, so that its time counts against the limit and its cost is reported
+ * beside Z3's; then Z3 with the time that is left. */
 static int solve(const ut_solver_problem *p, const ut_minimize_opts *opts,
 		 ut_minimize_result *r)
 {
 	ut_solver_result z, greedy, *best;
+	double limit = opts->time_limit_s;
 	int rc;
 
 	memset(&z, 0, sizeof(z));
 	memset(&greedy, 0, sizeof(greedy));
 	z.status = UT_SOLVE_UNKNOWN;
+	rc = ut_solver_greedy(p, &greedy);
+	if (rc < 0)
+		goto done;
+	if (limit > 0)
+		limit = limit - greedy.seconds > 0.01 ? limit - greedy.seconds : 0.01;
 	if (!opts->no_z3) {
-		rc = ut_solver_solve(p, opts->time_limit_s, &z);
+		rc = ut_solver_solve(p, limit, &z);
 		if (rc < 0)
 			goto done;
 	}
-	if (z.status != UT_SOLVE_OPTIMAL) {
-		rc = ut_solver_greedy(p, &greedy);
-		if (rc < 0)
-			goto done;
-	}
-	best = z.status == UT_SOLVE_UNKNOWN ||
-			       (z.status == UT_SOLVE_FEASIBLE && greedy.objective < z.objective)
-		       ? &greedy
-		       : &z;
+	best = z.status == UT_SOLVE_OPTIMAL ||
+			       (z.status == UT_SOLVE_FEASIBLE && z.objective <= greedy.objective)
+		       ? &z
+		       : &greedy;
 	r->method = best == &z ? "z3" : "greedy";
 	r->status = best->status;
 	r->stopped = z.stopped;
 	r->reason = (char *)z.reason;
 	z.reason = NULL;
-	r->lower_bound = best->lower_bound;
+	r->lower_bound = z.lower_bound > greedy.lower_bound ? z.lower_bound : greedy.lower_bound;
+	if (r->lower_bound > best->objective)
+		r->lower_bound = best->objective;
+	r->greedy_cost = greedy.objective;
 	r->seconds = z.seconds + greedy.seconds;
 	memcpy(r->kept, best->chosen, p->nvars * sizeof(*r->kept));
 	rc = 0;

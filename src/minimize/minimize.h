@@ -13,7 +13,7 @@
 #include "util/diag.h"
 
 typedef struct {
-	double time_limit_s;     /* for Z3; <= 0: none */
+	double time_limit_s;     /* for greedy and Z3 together; <= 0: none */
 	const char *const *keep; /* test ids (or unique names) that must stay */
 	size_t nkeep;
 	bool no_z3;              /* greedy only (benchmarks and tests) */
@@ -33,6 +33,7 @@ typedef struct {
 	bool stopped;         /* the time limit stopped Z3 */
 	char *reason;         /* why Z3 did not prove the answer, or NULL */
 	double lower_bound;   /* no valid suite costs less */
+	double greedy_cost;   /* seconds: the greedy answer, beside the chosen one */
 	double cost_before, cost_after; /* seconds: every test, the kept ones */
 	size_t tests_after;
 	size_t nrequired;     /* elements that must stay covered */
@@ -45,8 +46,9 @@ typedef struct {
 /*
  * Chooses the tests to keep: least total duration such that every element that a
  * non-flaky, non-failing test covers stays covered, every kept test keeps the dependees
- * of its manifest edges, and the pinned tests stay. Z3 first; the greedy answer whenever
- * Z3 gives none, or a better one when the time limit stopped Z3. Also marks obsolete
+ * of its manifest edges, and the pinned tests stay. The greedy answer first, then Z3 in
+ * the time left; the greedy answer whenever Z3 gives none, or a cheaper one when the time
+ * limit stopped Z3. Also marks obsolete
  * tests. *out belongs to the caller (ut_minimize_result_dispose) whatever the result.
  * UT_EINPUT when a kept name is no test of the graph; UT_ENOMEM.
  */

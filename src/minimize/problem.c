@@ -181,46 +181,64 @@ void ut_solver_choose_forced(const ut_solver_problem *p, const ut_solver_index *
 				      on_new, ctx);
 }
 
+/* Keys are size << 32 | clause: sorting them orders clauses shortest first without a
+ * comparison context. */
+static int by_key(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 double ut_solver_lower_bound(const ut_solver_problem *p)
 {
 	size_t nclauses = ut_solver_nclauses(p), i, k;
 	bool *chosen = calloc(p->nvars + 1, sizeof(*chosen));
-	bool *used = calloc(p->nvars + 1, sizeof(*used));
+	double *left = malloc((p->nvars + 1) * sizeof(*left));
 	uint32_t *stack = malloc((p->nvars + 1) * sizeof(*stack));
+	uint64_t *order = malloc((nclauses + 1) * sizeof(*order));
 	ut_solver_index x;
 	double lb = -1;
 
-	if (!chosen || !used || !stack || ut_solver_index_build(&x, p) < 0)
+	if (!chosen || !left || !stack || !order || ut_solver_index_build(&x, p) < 0)
 		goto done;
 	ut_solver_choose_forced(p, &x, chosen, stack, NULL, NULL);
 	lb = 0;
-	for (i = 0; i < p->nvars; i++)
-		if (chosen[i])
-			lb += p->cost[i];
-	/* Open clauses that share no variable need distinct variables, each at least its
-	 * clause's cheapest; taking them in order keeps the bound cheap to compute. */
+	for (i = 0; i < p->nvars; i++) {
+		lb += chosen[i] ? p->cost[i] : 0;
+		left[i] = p->cost[i];
+	}
+	/* Dual ascent on the covering LP without the implications: each open clause gets
+	 * a price no more than what its members have left, and a member's prices together
+	 * never exceed its cost, so every solution pays at least their sum (weak duality).
+	 * Short clauses first, as their prices are least shared. */
+	for (k = 0; k < nclauses; k++)
+		order[k] = (uint64_t)(p->clause_start.v[k + 1] - p->clause_start.v[k]) << 32 | k;
+	qsort(order, nclauses, sizeof(*order), by_key);
 	for (k = 0; k < nclauses; k++) {
-		double cheapest = -1;
-		bool open = true;
+		uint32_t c = (uint32_t)order[k];
+		double price = -1;
 
-		for (i = p->clause_start.v[k]; i < p->clause_start.v[k + 1] && open; i++) {
+		for (i = p->clause_start.v[c]; i < p->clause_start.v[c + 1] && price != 0; i++) {
 			uint32_t v = p->clause_vars.v[i];
 
-			open = !chosen[v] && !used[v];
-			if (cheapest < 0 || p->cost[v] < cheapest)
-				cheapest = p->cost[v];
+			if (chosen[v])
+				price = 0; /* satisfied by what every solution has */
+			else if (price < 0 || left[v] < price)
+				price = left[v];
 		}
-		if (!open)
+		if (price <= 0)
 			continue;
-		for (i = p->clause_start.v[k]; i < p->clause_start.v[k + 1]; i++)
-			used[p->clause_vars.v[i]] = true;
-		lb += cheapest;
+		for (i = p->clause_start.v[c]; i < p->clause_start.v[c + 1]; i++)
+			left[p->clause_vars.v[i]] -= price;
+		lb += price;
 	}
 	ut_solver_index_dispose(&x);
 done:
 	free(chosen);
-	free(used);
+	free(left);
 	free(stack);
+	free(order);
 	return lb;
 }
 

@@ -55,9 +55,11 @@ size_t ut_solver_nclauses(const ut_solver_problem *p);
 /* Whether chosen satisfies every clause, implication and pin. */
 bool ut_solver_feasible(const ut_solver_problem *p, const bool *chosen);
 /* A lower bound on the optimum that needs no solver: the cost of what is forced (pins,
- * clauses of one member, and everything they imply) plus, over clauses that the forced
- * variables leave open and no two of which share a variable, each one's cheapest member.
- * -1 when out of memory. */
+ * clauses of one member, and everything they imply) plus a feasible dual of the covering
+ * LP over the clauses the forced variables leave open (each clause priced at most what its
+ * members have left, shortest clauses first; implications are ignored). At least the
+ * cheapest member of each of a set of open clauses that share no variable. -1 when out
+ * of memory. */
 double ut_solver_lower_bound(const ut_solver_problem *p);
 
 /*
