@@ -139,6 +139,9 @@ void ut_cli_plan_dispose(ut_cli_plan *pl);
 /* Parses "K/N" (1 <= K <= N <= UT_SHARD_MAX); prints and returns UT_EXIT_INPUT when bad. */
 int ut_cli_parse_shard(const char *arg, size_t *k, size_t *n);
 
+/* --workers N (NULL: detect.workers): 1 to 256. Prints and returns UT_EXIT_INPUT when bad. */
+int ut_cli_workers(const char *arg, const ut_config *cfg, long *out);
+
 /* The report writer for a --format name (github, markdown, sarif, gitlab, json), or NULL. */
 typedef int (*ut_cli_report_writer)(ut_buf *out, const ut_findings *fs);
 ut_cli_report_writer ut_cli_report_format(const char *name);

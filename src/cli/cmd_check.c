@@ -207,8 +207,10 @@ static int parse_base(ut_suite **out, ut_git *repo, const char *commit, const ch
 	long files;
 	int rc;
 
-	mkdir(UT_CLI_STATE_DIR, 0777);
-	mkdir(UT_CLI_STATE_DIR "/tmp", 0777);
+	if (ut_fs_mkdirs(UT_CLI_STATE_DIR "/tmp") < 0) {
+		ut_errorf("%s", ut_error_message());
+		return UT_EXIT_ENV;
+	}
 	snprintf(tmp, tmp_size, "%s/tmp/check-base-XXXXXX", UT_CLI_STATE_DIR);
 	if (!mkdtemp(tmp)) {
 		ut_errorf("cannot create a folder under %s/tmp: %s", UT_CLI_STATE_DIR, strerror(errno));
@@ -373,7 +375,7 @@ int cmd_check(int argc, char **argv)
 	check_progress prog;
 	ut_cli_signals sigs;
 	char head[UT_GIT_OID_HEX + 1], base[UT_GIT_OID_HEX + 1], mb[UT_GIT_OID_HEX + 1];
-	char branch[128], tmp[PATH_MAX] = "", *prefix = NULL, *end = NULL;
+	char branch[128], tmp[PATH_MAX] = "", *prefix = NULL;
 	const char *extract = NULL, *filter = NULL, **prefixes = NULL;
 	bool detached = false, have_graph, whole = false;
 	size_t nprefixes = 0;
@@ -412,12 +414,9 @@ int cmd_check(int argc, char **argv)
 	exit_code = ut_cli_project_load(&p, &common, NULL);
 	if (exit_code)
 		goto done;
-	nworkers = workers ? strtol(workers, &end, 10) : p.cfg.detect.workers;
-	if (workers && (nworkers < 1 || nworkers > 256 || *end)) {
-		ut_errorf("--workers: '%s' is not a number from 1 to 256", workers);
-		exit_code = UT_EXIT_INPUT;
+	exit_code = ut_cli_workers(workers, &p.cfg, &nworkers);
+	if (exit_code)
 		goto done;
-	}
 
 	/* the commits */
 	rc = ut_git_open(&repo, ".");

@@ -344,7 +344,7 @@ int cmd_detect(int argc, char **argv)
 	char head[UT_GIT_OID_HEX + 1] = "";
 	progress_state ps = {0};
 	ut_cli_signals sigs;
-	char *fingerprint = NULL, *end = NULL;
+	char *fingerprint = NULL;
 	long nworkers;
 	int rc, exit_code;
 
@@ -372,12 +372,9 @@ int cmd_detect(int argc, char **argv)
 		exit_code = UT_EXIT_INPUT;
 		goto done;
 	}
-	nworkers = workers ? strtol(workers, &end, 10) : p.cfg.detect.workers;
-	if (workers && (nworkers < 1 || nworkers > 256 || *end)) {
-		ut_errorf("--workers: '%s' is not a number from 1 to 256", workers);
-		exit_code = UT_EXIT_INPUT;
+	exit_code = ut_cli_workers(workers, &p.cfg, &nworkers);
+	if (exit_code)
 		goto done;
-	}
 	if (!strcmp(store, "notes")) {
 		rc = notes_open(&git, head, &p, &rest);
 		if (rc < 0) {

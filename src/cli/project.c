@@ -1,6 +1,7 @@
 /* project.c: what most commands do first: -C, untangle.json, and the parsed suite. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -107,6 +108,18 @@ int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
 		return ut_cli_exit_code(rc);
+	}
+	return UT_EXIT_OK;
+}
+
+int ut_cli_workers(const char *arg, const ut_config *cfg, long *out)
+{
+	char *end = NULL;
+
+	*out = arg ? strtol(arg, &end, 10) : cfg->detect.workers;
+	if (arg && (*out < 1 || *out > 256 || *end || end == arg)) {
+		ut_errorf("--workers: '%s' is not a number from 1 to 256", arg);
+		return UT_EXIT_INPUT;
 	}
 	return UT_EXIT_OK;
 }
