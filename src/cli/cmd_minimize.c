@@ -302,29 +302,36 @@ static void print_text(const report *rep)
 	free(neligible);
 }
 
-/* Feature coverage needs the parsed suite and the NLP analyzer. */
+int ut_cli_features(ut_coverage *cov, const ut_graph *g, const ut_cli_project *p,
+		    ut_diags *warnings)
+{
+	ut_nlp *nlp = NULL;
+	int rc;
+
+	rc = ut_nlp_new(&nlp, p->cfg.nlp.read_verbs.items, p->cfg.nlp.read_verbs.n,
+			p->cfg.nlp.write_verbs.items, p->cfg.nlp.write_verbs.n);
+	if (rc == 0)
+		rc = ut_coverage_features(cov, g, p->suite, nlp, warnings);
+	ut_nlp_free(nlp);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		return ut_cli_exit_code(rc);
+	}
+	return UT_EXIT_OK;
+}
+
+/* Feature coverage needs the parsed suite. */
 static int feature_coverage(ut_coverage *cov, const ut_graph *g, const ut_cli_common *common,
 			    ut_diags *warnings)
 {
 	ut_cli_common here = *common;
 	ut_cli_project p;
-	ut_nlp *nlp = NULL;
-	int rc, exit_code;
+	int exit_code;
 
 	here.dir = NULL; /* already there */
 	exit_code = ut_cli_project_load(&p, &here, NULL);
-	if (exit_code)
-		goto done;
-	rc = ut_nlp_new(&nlp, p.cfg.nlp.read_verbs.items, p.cfg.nlp.read_verbs.n,
-			p.cfg.nlp.write_verbs.items, p.cfg.nlp.write_verbs.n);
-	if (rc == 0)
-		rc = ut_coverage_features(cov, g, p.suite, nlp, warnings);
-	if (rc < 0) {
-		ut_errorf("%s", ut_error_message());
-		exit_code = ut_cli_exit_code(rc);
-	}
-done:
-	ut_nlp_free(nlp);
+	if (exit_code == 0)
+		exit_code = ut_cli_features(cov, g, &p, warnings);
 	ut_cli_project_dispose(&p);
 	return exit_code;
 }
