@@ -9,6 +9,7 @@
 #include "config/config.h"
 #include "filter/candidates.h"
 #include "graph/timings.h"
+#include "minimize/coverage.h"
 #include "model/suite.h"
 #include "report/findings.h"
 #include "runner/runner.h"
@@ -98,6 +99,10 @@ typedef struct {
  * success). The project must be disposed of whatever the result. */
 int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths);
 void ut_cli_project_dispose(ut_cli_project *p);
+/* Feature coverage of g's tests from the project's suite (minimize and detect --select);
+ * prints what goes wrong and returns the exit code. */
+int ut_cli_features(ut_coverage *cov, const ut_graph *g, const ut_cli_project *p,
+		    ut_diags *warnings);
 
 /* Fills the candidate options from --extract and --filter (NULL: untangle.json) and the
  * config's values and nlp sections; *extract and *filter become the canonical names.

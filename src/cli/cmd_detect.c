@@ -13,6 +13,7 @@
 #include "detect/detect.h"
 #include "filter/candidates.h"
 #include "graph/graph_json.h"
+#include "minimize/minimize.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -208,8 +209,9 @@ static int write_note(ut_git *git, const char *notes_ref, const char *head, cons
 }
 
 /* notes_ref is NULL when no note was written. */
-static void print_summary(const ut_graph *g, const ut_detect_stats *st, bool json,
-			  const char *graph_path, const char *notes_ref)
+static void print_summary(const ut_graph *g, const ut_detect_stats *st,
+			  const ut_detect_fix_stats *fs, bool json, const char *graph_path,
+			  const char *notes_ref)
 {
 	static const char *const keys[] = {"original", "validate", "recover", "disconnected",
 					   "isolation", "search", "verify"};
@@ -221,6 +223,10 @@ static void print_summary(const ut_graph *g, const ut_detect_stats *st, bool jso
 		printf("tests %zu, manifest edges %zu, schedules run %ld, test executions %ld, "
 		       "wall time %.1f s\n", g->ntests, st->manifest, st->schedules_run,
 		       st->test_executions, st->wall_s);
+		if (fs)
+			printf("selected %zu tests for their coverage, added %zu preconditions: "
+			       "%ld runs, %ld test executions before validation\n", fs->selected,
+			       fs->added, fs->runs, fs->test_executions);
 		printf("phases:");
 		for (i = 0; i < UT_PHASE_COUNT; i++)
 			printf(" %s %.1f s%s", ut_detect_phase_name((ut_detect_phase)i),
@@ -283,6 +289,23 @@ static void print_summary(const ut_graph *g, const ut_detect_stats *st, bool jso
 	ut_jsonw_int(&w, (long long)st->output_schedules);
 	ut_jsonw_key(&w, "verified_earlier");
 	ut_jsonw_int(&w, (long long)st->verified_earlier);
+	if (fs) {
+		ut_jsonw_key(&w, "selection");
+		ut_jsonw_obj_begin(&w);
+		ut_jsonw_key(&w, "selected");
+		ut_jsonw_int(&w, (long long)fs->selected);
+		ut_jsonw_key(&w, "broken");
+		ut_jsonw_int(&w, (long long)fs->broken);
+		ut_jsonw_key(&w, "added");
+		ut_jsonw_int(&w, (long long)fs->added);
+		ut_jsonw_key(&w, "unfixed");
+		ut_jsonw_int(&w, (long long)fs->unfixed);
+		ut_jsonw_key(&w, "schedules_run");
+		ut_jsonw_int(&w, fs->runs);
+		ut_jsonw_key(&w, "test_executions");
+		ut_jsonw_int(&w, fs->test_executions);
+		ut_jsonw_obj_end(&w);
+	}
 	ut_jsonw_key(&w, "phase_s");
 	ut_jsonw_obj_begin(&w);
 	for (i = 0; i < UT_PHASE_COUNT; i++) {
@@ -309,12 +332,63 @@ static void print_summary(const ut_graph *g, const ut_detect_stats *st, bool jso
 		ut_errorf("%s", ut_error_message());
 }
 
+/* --select coverage (thesis 6.2.1.1): replaces *g by the sub-graph of the tests that
+ * reach the suite's coverage plus the preconditions Alg. 7 finds for them, so that
+ * detection validates those only. Prints what goes wrong; returns the exit code. */
+static int select_tests(ut_graph **g, const ut_cli_project *p, const char *coverage_path,
+			ut_runner *runner, ut_detect_fix_stats *fs)
+{
+	ut_coverage cov;
+	ut_diags warnings;
+	ut_graph *sub = NULL;
+	bool *in = calloc((*g)->ntests + 1, sizeof(*in));
+	int rc = 0, exit_code = UT_EXIT_OK;
+
+	ut_diags_init(&warnings);
+	rc = in ? ut_coverage_init(&cov, (*g)->ntests) : ut_error_set(UT_ENOMEM, "out of memory");
+	if (rc < 0)
+		goto fail;
+	if (coverage_path)
+		rc = ut_coverage_load(&cov, *g, coverage_path, &warnings);
+	else
+		exit_code = ut_cli_features(&cov, *g, p, &warnings);
+	if (rc < 0)
+		goto fail;
+	if (exit_code)
+		goto done;
+	ut_cli_print_diags(&warnings);
+	rc = ut_minimize_select(*g, &cov, in);
+	if (rc == 0)
+		rc = ut_detect_fix(*g, runner, 0, in, fs);
+	if (rc == 0)
+		rc = ut_graph_subgraph(&sub, *g, in);
+	if (rc < 0)
+		goto fail;
+	ut_infof("select: %zu of %zu tests reach the coverage (%s, %zu elements); fixing "
+		 "preconditions added %zu in %ld runs (%ld test executions), %zu still fail",
+		 fs->selected, (*g)->ntests, coverage_path ? coverage_path : "features",
+		 cov.elements.n, fs->added, fs->runs, fs->test_executions, fs->unfixed);
+	ut_graph_free(*g);
+	*g = sub;
+	goto done;
+fail:
+	ut_errorf("%s", ut_error_message());
+	exit_code = ut_cli_exit_code(rc);
+done:
+	if (in)
+		ut_coverage_dispose(&cov);
+	ut_diags_dispose(&warnings);
+	free(in);
+	return exit_code;
+}
+
 int cmd_detect(int argc, char **argv)
 {
 	ut_cli_common common = {0};
 	ut_cli_rest rest = {0};
 	const char *strategy = NULL, *filter = NULL, *extract = NULL, *workers = NULL;
 	const char *store = "file";
+	const char *select = NULL, *coverage_path = NULL;
 	bool resume = false;
 	ut_opt opts[] = {
 		{UT_OPT_VALUE, 0, "strategy", "tedd|fast", "validation strategy (detect.strategy)",
@@ -326,6 +400,12 @@ int cmd_detect(int argc, char **argv)
 		{UT_OPT_VALUE, 0, "workers", "N", "parallel workers (detect.workers)", &workers},
 		{UT_OPT_VALUE, 0, "store", "file|notes",
 		 "the graph file, or also a git note on HEAD (store.notes_ref)", &store},
+		{UT_OPT_VALUE, 0, "select", "coverage",
+		 "crawler suites: validate only tests that reach the coverage, and what they need",
+		 &select},
+		{UT_OPT_VALUE, 0, "coverage", "FILE",
+		 "with --select: test id -> covered elements (default: features from the suite)",
+		 &coverage_path},
 		{UT_OPT_FLAG, 0, "resume", NULL,
 		 "continue an interrupted detection from .untangle/journal.jsonl", &resume},
 		{UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest},
@@ -336,6 +416,7 @@ int cmd_detect(int argc, char **argv)
 	ut_candidates_report report;
 	ut_detect_opts dopts;
 	ut_detect_stats st;
+	ut_detect_fix_stats fs;
 	ut_journal_header jh;
 	ut_journal *journal = NULL;
 	ut_runner *runner = NULL;
@@ -352,6 +433,7 @@ int cmd_detect(int argc, char **argv)
 	memset(&report, 0, sizeof(report));
 	memset(&co, 0, sizeof(co));
 	memset(&dopts, 0, sizeof(dopts));
+	memset(&fs, 0, sizeof(fs));
 	rc = ut_cli_parse(ut_cli_find("detect"), opts, &common, argc, argv);
 	if (rc) {
 		free(rest.items); /* --help: the rest was allocated */
@@ -367,6 +449,12 @@ int cmd_detect(int argc, char **argv)
 		goto done;
 	if (!strategy)
 		strategy = p.cfg.detect.strategy;
+	if ((select && strcmp(select, "coverage")) || (coverage_path && !select)) {
+		ut_errorf(select ? "--select: '%s' is not coverage" : "--coverage needs --select",
+			  select);
+		exit_code = UT_EXIT_INPUT;
+		goto done;
+	}
 	if (strcmp(strategy, "tedd") && strcmp(strategy, "fast")) {
 		ut_errorf("--strategy: '%s' is not one of tedd, fast", strategy);
 		exit_code = UT_EXIT_INPUT;
@@ -396,6 +484,11 @@ int cmd_detect(int argc, char **argv)
 	exit_code = ut_cli_runner_new(&runner, &p.cfg);
 	if (exit_code)
 		goto done;
+	if (select) {
+		exit_code = select_tests(&g, &p, coverage_path, runner, &fs);
+		if (exit_code)
+			goto done;
+	}
 	fingerprint = suite_fingerprint(g);
 	jh.suite = fingerprint ? fingerprint : "";
 	jh.strategy = strategy;
@@ -445,7 +538,8 @@ int cmd_detect(int argc, char **argv)
 		rc = write_note(git, p.cfg.store.notes_ref, head, g);
 	if (rc < 0)
 		goto fail;
-	print_summary(g, &st, common.json, p.cfg.store.graph, git ? p.cfg.store.notes_ref : NULL);
+	print_summary(g, &st, select ? &fs : NULL, common.json, p.cfg.store.graph,
+		      git ? p.cfg.store.notes_ref : NULL);
 	exit_code = UT_EXIT_OK;
 	goto done;
 fail:

@@ -86,4 +86,25 @@ typedef struct {
 int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 		  const ut_detect_opts *opts, ut_detect_stats *stats);
 
+typedef struct {
+	size_t selected;      /* tests in when fixing started */
+	size_t broken;        /* of those, tests that failed in a run of the selection */
+	size_t added;         /* preconditions added */
+	size_t unfixed;       /* tests that still fail with every earlier test added */
+	long runs, test_executions;
+} ut_detect_fix_stats;
+
+/*
+ * Algorithm 7 of the thesis (6.2.1.1) on in[g->ntests], the tests selected from a
+ * crawler-generated suite: runs them in original order on `worker`; for every failing
+ * test, adds the nearest earlier tests that are not in yet, 1, then 2, 4, ... at a time
+ * (the thesis slides windows of growing length; doubling needs a logarithmic number of
+ * runs), until a run passes or no failing test has an earlier test left to add. Tests
+ * added by the way that turn out unnecessary are for detect and minimize to remove.
+ * The runs are not journaled. Returns 0, UT_EENV (the runner failed, or gave no usable
+ * report), UT_EINTR, UT_ENOMEM.
+ */
+int ut_detect_fix(const ut_graph *g, ut_runner *runner, int worker, bool *in,
+		  ut_detect_fix_stats *st);
+
 #endif

@@ -356,3 +356,54 @@ int ut_adjacency_closure(const ut_adjacency *adj, unsigned char *in)
 	}
 	return 0;
 }
+
+int ut_graph_subgraph(ut_graph **out, const ut_graph *g, const bool *keep)
+{
+	uint32_t *at = malloc((g->ntests + 1) * sizeof(*at));
+	size_t i, n = 0, v;
+	ut_graph *sub = NULL;
+	int rc = UT_ENOMEM;
+
+	*out = NULL;
+	if (!at)
+		goto done;
+	for (i = 0; i < g->ntests; i++)
+		at[i] = keep[i] ? (uint32_t)n++ : UINT32_MAX;
+	rc = ut_graph_new(&sub, n);
+	for (i = 0; rc == 0 && i < g->ntests; i++) {
+		const ut_graph_test *t = &g->tests[i];
+
+		if (!keep[i])
+			continue;
+		rc = ut_graph_set_test(sub, at[i], t->id, t->name, t->file, t->line, t->end_line);
+		sub->tests[at[i]].duration_s = t->duration_s;
+		sub->tests[at[i]].flaky = t->flaky;
+		sub->tests[at[i]].failing = t->failing;
+	}
+	for (i = 0; rc == 0 && i < g->edges.n; i++) {
+		const ut_edge *e = &g->edges.v[i];
+		ut_edge *copy = NULL;
+
+		if (!keep[e->dependent] || !keep[e->dependee])
+			continue;
+		rc = ut_graph_add(sub, at[e->dependent], at[e->dependee], e->origin, &copy);
+		if (rc < 0)
+			break;
+		copy->status = e->status;
+		copy->filtered_by = e->filtered_by ? ut_graph_intern(sub, e->filtered_by) : NULL;
+		copy->reason = e->reason ? ut_graph_intern(sub, e->reason) : NULL;
+		for (v = 0; rc == 0 && v < e->nvalues; v++)
+			rc = ut_graph_add_value(sub, copy, e->values[v].value, e->values[v].setup);
+		for (v = 0; rc == 0 && v < e->evidence.n; v++)
+			rc = ut_graph_add_evidence(copy, e->evidence.v[v]);
+	}
+	sub->commit = g->commit ? ut_graph_intern(sub, g->commit) : NULL;
+done:
+	free(at);
+	if (rc < 0) {
+		ut_graph_free(sub);
+		return rc == UT_ENOMEM ? ut_error_set(UT_ENOMEM, "out of memory") : rc;
+	}
+	*out = sub;
+	return 0;
+}

@@ -96,6 +96,10 @@ int ut_graph_add_value(ut_graph *g, ut_edge *e, const char *value, bool setup);
 /* A copy of s in the graph's arena, the same pointer for equal strings. */
 const char *ut_graph_intern(ut_graph *g, const char *s);
 int ut_graph_add_evidence(ut_edge *e, long run_id);
+/* A new graph of the tests g keeps (keep: g->ntests flags), in their order, with the
+ * edges between them (status, values, filter verdict and evidence copied). *out belongs
+ * to the caller. 0 or UT_ENOMEM. */
+int ut_graph_subgraph(ut_graph **out, const ut_graph *g, const bool *keep);
 /* The index of the test with this id, or -1. */
 long ut_graph_test_index(const ut_graph *g, const char *id);
 

@@ -2,6 +2,7 @@
 #ifndef UT_MINIMIZE_INTERNAL_H
 #define UT_MINIMIZE_INTERNAL_H
 
+#include "minimize/coverage.h"
 #include "minimize/solver.h"
 
 /* Compressed lists of a problem: for each variable, the clauses it is in and the
@@ -24,6 +25,9 @@ void ut_solver_choose_closed(const ut_solver_index *x, bool *chosen, uint32_t *s
 void ut_solver_choose_forced(const ut_solver_problem *p, const ut_solver_index *x,
 			     bool *chosen, uint32_t *stack,
 			     void (*on_new)(uint32_t v, void *ctx), void *ctx);
+/* Element -> the tests covering it, in original order: start[elements + 1] offsets into
+ * tests. Heap arrays, the caller's even on failure. 0 or UT_ENOMEM (no message set). */
+int ut_coverage_invert(const ut_coverage *cov, uint32_t **start, uint32_t **tests);
 /* Whether a solution of this cost meets the lower bound (within rounding). */
 bool ut_solver_proven(double objective, double lower_bound);
 

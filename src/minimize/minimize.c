@@ -37,25 +37,24 @@ static bool manifest(const ut_edge *e)
 	return e->status == UT_EDGE_MANIFEST && !e->filtered_by;
 }
 
-/* element -> the tests covering it, in original order. */
-static int invert(ut_minimize_result *r, const ut_coverage *cov)
+int ut_coverage_invert(const ut_coverage *cov, uint32_t **start, uint32_t **tests)
 {
 	size_t ne = cov->elements.n, t, i, total = 0;
 
 	for (t = 0; t < cov->ntests; t++)
 		total += cov->of[t].n;
-	r->cov_start = calloc(ne + 2, sizeof(*r->cov_start));
-	r->cov_tests = malloc((total + 1) * sizeof(*r->cov_tests));
-	if (!r->cov_start || !r->cov_tests)
+	*start = calloc(ne + 2, sizeof(**start));
+	*tests = malloc((total + 1) * sizeof(**tests));
+	if (!*start || !*tests)
 		return UT_ENOMEM;
 	for (t = 0; t < cov->ntests; t++)
 		for (i = 0; i < cov->of[t].n; i++)
-			r->cov_start[cov->of[t].v[i] + 2]++;
+			(*start)[cov->of[t].v[i] + 2]++;
 	for (i = 2; i < ne + 2; i++)
-		r->cov_start[i] += r->cov_start[i - 1];
+		(*start)[i] += (*start)[i - 1];
 	for (t = 0; t < cov->ntests; t++)
 		for (i = 0; i < cov->of[t].n; i++)
-			r->cov_tests[r->cov_start[cov->of[t].v[i] + 1]++] = (uint32_t)t;
+			(*tests)[(*start)[cov->of[t].v[i] + 1]++] = (uint32_t)t;
 	return 0;
 }
 
@@ -189,7 +188,7 @@ int ut_minimize_run(const ut_graph *g, const ut_coverage *cov, const double *dur
 	out->pinned = calloc(n + 1, sizeof(*out->pinned));
 	out->obsolete = calloc(n + 1, sizeof(*out->obsolete));
 	if (!out->duration || !out->estimated || !out->kept || !out->pinned || !out->obsolete ||
-	    invert(out, cov) < 0 || ut_solver_problem_init(&p, n) < 0)
+	    ut_coverage_invert(cov, &out->cov_start, &out->cov_tests) < 0 || ut_solver_problem_init(&p, n) < 0)
 		goto done;
 	for (i = 0; i < n; i++) {
 		out->duration[i] = duration[i];

@@ -58,6 +58,15 @@ int ut_minimize_run(const ut_graph *g, const ut_coverage *cov, const double *dur
 
 void ut_minimize_result_dispose(ut_minimize_result *r);
 
+/*
+ * The coverage-driven filter of crawler-generated suites (thesis 6.2.1.1): sets
+ * selected[g->ntests] to tests that together cover every element any test covers,
+ * greedily by new elements per test, then without the ones others made redundant.
+ * Dependencies are not considered: ut_detect_fix adds the preconditions a selected test
+ * needs. 0 or UT_ENOMEM.
+ */
+int ut_minimize_select(const ut_graph *g, const ut_coverage *cov, bool *selected);
+
 /* Whether the test counts for coverage (it passed reliably). */
 bool ut_minimize_eligible(const ut_graph_test *t);
 
