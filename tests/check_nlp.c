@@ -118,7 +118,14 @@ static const verb_case verb_cases[] = {
     {"addListToBoardTest", "add", UT_VERB_WRITE, "list"},
     {"adds a work board", "add", UT_VERB_WRITE, "board"},
     {"shows the shared board to the new user", "show", UT_VERB_READ, "board"},
-    {"test_add_duplicate_user", "add", UT_VERB_WRITE, "user"},
+    /* negative tests expect the action refused: nothing is written */
+    {"test_add_duplicate_user", "add", UT_VERB_READ, "user"},
+    {"guestCannotCheckoutTest", "checkout", UT_VERB_READ, NULL},
+    {"should not save an empty title", "save", UT_VERB_READ, "title"},
+    {"test_merge_duplicate_contacts", "merge", UT_VERB_WRITE, "contact"},
+    {"keeps the items in the cart", "keep", UT_VERB_READ, "item"},
+    {"test_track_shipment", "track", UT_VERB_READ, "shipment"},
+    {"test_request_refund", "request", UT_VERB_WRITE, "refund"},
     {"counts the boards", "count", UT_VERB_READ, "board"},
     {"addURLTest", "add", UT_VERB_WRITE, "url"},
     {"unfollows a user", "unfollow", UT_VERB_WRITE, "user"},
@@ -379,6 +386,25 @@ START_TEST(hostile_names)
 }
 END_TEST
 
+/* The negative-test rule is untangle's: the thesis' WordNet-only classifier has no such
+ * rule, and the reason says which word made a test negative. */
+START_TEST(negative_rule)
+{
+	ut_nlp *wn = NULL;
+	const ut_name_info *a = an("loginFailsWithWrongPasswordTest");
+	const ut_name_info *b = an("guestCannotCheckoutTest"), *c = NULL;
+
+	ck_assert_int_eq(a->verb_class, UT_VERB_READ);
+	ck_assert_ptr_nonnull(strstr(b->verb_reason, "negative test: 'cannot'"));
+	ck_assert_ptr_nonnull(strstr(b->verb_reason, "'checkout' is a write verb"));
+	ck_assert_int_eq(ut_nlp_new_wordnet_only(&wn), 0);
+	ck_assert_int_eq(ut_nlp_analyze(wn, "test_create_duplicate_user", &c), 0);
+	ck_assert_int_eq(c->verb_class, UT_VERB_WRITE);
+	ck_assert_ptr_null(strstr(c->verb_reason, "negative"));
+	ut_nlp_free(wn);
+}
+END_TEST
+
 START_TEST(missing_wordnet_data)
 {
 	ut_nlp *other = NULL;
@@ -415,6 +441,7 @@ Suite *nlp_suite(void)
 	tcase_add_test(tc, explanation);
 	tcase_add_test(tc, names_and_configs);
 	tcase_add_test(tc, hostile_names);
+	tcase_add_test(tc, negative_rule);
 	suite_add_tcase(s, tc);
 	tcase_add_test(env, missing_wordnet_data);
 	suite_add_tcase(s, env);

@@ -284,9 +284,44 @@ static const char *direct_object(const ctx *c, const ut_name_info *info)
 	return head;
 }
 
+/*
+ * Words that make a test negative: it expects the action of its verb to be refused
+ * ("guestCannotCheckout", "signup_duplicate_email", "should not save an empty title",
+ * "withdraw_whenBalanceTooLow_showsError"), so it writes nothing (the label rule of
+ * tests/fixtures/nlp: a validation message without saving anything is a read).
+ */
+static const char *const negative_words[] = {
+    "cannot",	 "cant",      "not",	      "unable",	      "never",	   "fail",
+    "fails",	 "failed",    "denied",	      "forbidden",    "unauthorized", "unauthorised",
+    "invalid",	 "error",	      "errors",	      "wrong",	   "incorrect",
+    "rejected",	 "disallowed", "prevents",    "prevent",      "blocked",   "doesn",
+    "don",	 "didn",      "shouldn"};
+
+/* The first negative word of the name other than its verb, or NULL. "duplicate" and
+ * "existing" are negative only with a creating verb ("signup_duplicate_email",
+ * "addExistingUser"): merging or deleting duplicates writes. */
+static const char *negative_word(const ctx *c, const cand *v, const char *verb)
+{
+	size_t i, k;
+
+	for (i = 0; i < c->n; i++) {
+		if (i >= v->at && i < v->at + v->span)
+			continue;
+		if ((strcmp(c->words.w[i], "duplicate") == 0 ||
+		     strcmp(c->words.w[i], "existing") == 0) &&
+		    ut_nlp_lexicon_creates(verb))
+			return c->words.w[i];
+		for (k = 0; k < sizeof(negative_words) / sizeof(*negative_words); k++)
+			if (strcmp(c->words.w[i], negative_words[k]) == 0)
+				return negative_words[k];
+	}
+	return NULL;
+}
+
 static int build(ctx *c, const char *name, const cand *v, bool has_verb, ut_name_info *info)
 {
 	ut_arena *a = &c->nlp->arena;
+	const char *neg;
 	size_t i, j;
 	int rc;
 
@@ -312,6 +347,16 @@ static int build(ctx *c, const char *name, const cand *v, bool has_verb, ut_name
 		rc = classify(c, v, info);
 		if (rc)
 			return rc;
+		neg = c->nlp->negative && info->verb_class == UT_VERB_WRITE ? negative_word(c, v, info->verb)
+									     : NULL;
+		if (neg) {
+			info->verb_class = UT_VERB_READ;
+			info->verb_reason = ut_arena_printf(
+			    a, "negative test: '%s' says the %s is refused, nothing is written "
+			       "(%s)", neg, info->verb, info->verb_reason);
+			if (!info->verb_reason)
+				return ut_error_set(UT_ENOMEM, "out of memory");
+		}
 		info->verb_at = v->at;
 		info->verb_words = v->span;
 		for (i = v->at; i < v->at + v->span; i++) {

@@ -38,6 +38,8 @@ typedef struct {
 	bool weak;
 } ut_nlp_lexgroup;
 
+/* Whether a lexicon verb (base form) is one of the built-in creating verbs. */
+bool ut_nlp_lexicon_creates(const char *verb);
 const ut_nlp_lexgroup *ut_nlp_lexicon(size_t *ngroups);
 
 /* Word classes of the built-in lists. */
@@ -88,6 +90,8 @@ struct ut_nlp {
 	ut_map wnverbs; /* WordNet verb lemma -> ut_nlp_wnverb */
 	ut_map names;	/* name -> ut_name_info */
 	ut_map suite;	/* word found in every suite name -> itself */
+	bool negative;	/* a negative test ("guestCannotCheckout") reads (not in the
+			 * WordNet-only classifier of the thesis) */
 };
 
 /* The cached facts about `text` (a word, or a WordNet collocation such as "log_in").

@@ -19,24 +19,29 @@ static const char *const signing[] = {"login",	 "log in",	 "logon",   "log on", 
 				      "sign in", "authenticate", "logout",  "log out", "logoff",
 				      "log off", "signout",	 "sign out"};
 
-/* looking at things */
+/* looking at things (and playing media, tracking an order or a shipment) */
 static const char *const looking[] = {
     "view",	"show",	  "display",  "render",	   "list",     "open",	   "visit",  "browse",
     "navigate", "go",	  "load",     "reload",	   "refresh",  "read",	   "get",    "fetch",
     "retrieve", "access", "look",     "preview",   "inspect",  "explore",  "scroll", "zoom",
-    "hover",	"expand", "collapse", "highlight", "paginate", "redirect", "land"};
+    "hover",	"expand", "collapse", "highlight", "paginate", "redirect", "land",	   "play",
+    "pause",	"stream", "listen",   "track"};
 
 /* finding and taking out */
 static const char *const finding[] = {"search", "find",	    "filter",	    "sort",  "query",
 				      "lookup", "look up",  "autocomplete", "count", "compare",
 				      "print",	"download", "export"};
 
-/* assertions: the name's verb only when no other lexicon verb follows */
+/* assertions, and what a test expects to hold ("keeps the cart after reload", "should
+ * receive a notification"): the name's verb only when no other lexicon verb follows */
 static const char *const asserting[] = {"verify",  "check",    "ensure", "assert",
 					"expect",  "validate", "see",	 "appear",
-					"contain", "exist",    "match"};
+					"contain", "exist",    "match",	 "keep",
+					"remain",  "stay",     "persist", "remember",
+					"receive"};
 
-/* creating ("new" only as a name's verb: "test_new_list" creates a list) */
+/* creating ("new" only as a name's verb: "test_new_list" creates a list; "request" and
+ * "confirm" make a request or a booking) */
 static const char *const creating[] = {
     "add",	"new",	     "create",    "insert",	   "post",     "submit",   "save",    "store",
     "register", "signup",    "sign up",	   "enroll",   "enrol",	   "join",    "subscribe",
@@ -47,7 +52,8 @@ static const char *const creating[] = {
     "favorite", "favourite", "unfavorite", "bookmark", "star",	   "unstar",  "pin",
     "unpin",	"follow",    "unfollow",   "block",    "unblock",  "ban",     "unban",
     "mute",	"unmute",    "report",	   "flag",     "tag",	   "label",   "mark",
-    "clone",	"duplicate", "fork",	   "generate", "deploy",   "install", "provision"};
+    "clone",	"duplicate", "fork",	   "generate", "deploy",   "install", "provision",
+    "request",	"confirm",   "rsvp"};
 
 /* changing */
 static const char *const changing[] = {
@@ -76,6 +82,16 @@ static const ut_nlp_lexgroup groups[] = {
     {changing, sizeof(changing) / sizeof(*changing), UT_VERB_WRITE, false},
     {deleting, sizeof(deleting) / sizeof(*deleting), UT_VERB_WRITE, false},
 };
+
+bool ut_nlp_lexicon_creates(const char *verb)
+{
+	size_t i;
+
+	for (i = 0; verb && i < sizeof(creating) / sizeof(*creating); i++)
+		if (strcmp(verb, creating[i]) == 0)
+			return true;
+	return false;
+}
 
 const ut_nlp_lexgroup *ut_nlp_lexicon(size_t *n)
 {

@@ -92,6 +92,7 @@ static int make(ut_nlp **out, bool builtin, const char *const *read_verbs, size_
 		goto done;
 	}
 	ut_arena_init(&nlp->arena);
+	nlp->negative = builtin;
 	lex = ut_nlp_lexicon(&nlex);
 	for (i = 0; builtin && i < nlex; i++) {
 		for (j = 0; j < lex[i].n; j++) {
