@@ -32,6 +32,59 @@ START_TEST(buf_grows_and_bounds)
 }
 END_TEST
 
+/* A sink that collects what a draining buffer hands it, and can be told to fail. */
+typedef struct {
+	ut_buf got;
+	int calls, fail;
+} collector;
+
+static int collect(void *ctx, const char *p, size_t n)
+{
+	collector *c = ctx;
+
+	c->calls++;
+	if (c->fail)
+		return UT_EENV;
+	return ut_buf_put(&c->got, p, n);
+}
+
+START_TEST(buf_drains_into_its_sink)
+{
+	ut_buf b = UT_BUF_INIT, plain = UT_BUF_INIT;
+	collector c = {UT_BUF_INIT, 0, 0};
+	size_t i, total = 0;
+
+	b.sink = collect;
+	b.sink_ctx = &c;
+	/* 3 MiB in 99-byte records: the buffer never holds more than a drain's worth. */
+	for (i = 0; i < 3 * 10600; i++) {
+		ck_assert_int_eq(ut_buf_printf(&b, "%099zu", i), 0);
+		ut_buf_printf(&plain, "%099zu", i);
+		total += 99;
+		ck_assert_int_eq(ut_buf_drain(&b), 0);
+		ck_assert_uint_lt(b.len, UT_BUF_DRAIN_AT);
+	}
+	ck_assert_int_eq(c.calls, 3);
+	ck_assert_int_eq(ut_buf_flush(&b), 0);
+	ck_assert_int_eq(c.calls, 4);
+	ck_assert_uint_eq(b.len, 0);
+	ck_assert_uint_eq(c.got.len, total);
+	ck_assert(memcmp(c.got.ptr, plain.ptr, total) == 0);
+	/* A failing sink fails the buffer and the error comes back. */
+	c.fail = 1;
+	ck_assert_int_eq(ut_buf_puts(&b, "x"), 0);
+	ck_assert_int_eq(ut_buf_flush(&b), UT_EENV);
+	ck_assert(b.failed);
+	/* Without a sink, drain and flush keep everything. */
+	ck_assert_int_eq(ut_buf_drain(&plain), 0);
+	ck_assert_int_eq(ut_buf_flush(&plain), 0);
+	ck_assert_uint_eq(plain.len, total);
+	ut_buf_dispose(&b);
+	ut_buf_dispose(&plain);
+	ut_buf_dispose(&c.got);
+}
+END_TEST
+
 START_TEST(arena_strings)
 {
 	ut_arena a = UT_ARENA_INIT;
@@ -111,6 +164,7 @@ Suite *util_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, buf_grows_and_bounds);
+	tcase_add_test(tc, buf_drains_into_its_sink);
 	tcase_add_test(tc, arena_strings);
 	tcase_add_test(tc, map_put_get);
 	tcase_add_test(tc, json_writer_escapes_and_repairs_utf8);

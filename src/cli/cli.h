@@ -82,6 +82,8 @@ void ut_cli_print_dot(const ut_graph *g, const char *name,
 /* Prints the JSON document in out and a newline on stdout, then disposes of out.
  * 0, or UT_ENOMEM (nothing printed) when the buffer ran out of memory. */
 int ut_cli_emit(ut_buf *out);
+/* A ut_buf sink writing to stdout (streamed JSON): 0, or UT_EENV when stdout fails. */
+int ut_cli_stdout_sink(void *ctx, const char *p, size_t n);
 /* Prints the diagnostics as "file:line: warning: message". */
 void ut_cli_print_diags(const ut_diags *d);
 /* Changes into -C DIR; prints and returns UT_EXIT_INPUT when it cannot. */

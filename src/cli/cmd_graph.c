@@ -127,13 +127,13 @@ int cmd_graph(int argc, char **argv)
 	} else if (!strcmp(format, "mermaid")) {
 		print_mermaid(g, all);
 	} else {
+		out.sink = ut_cli_stdout_sink;
 		rc = ut_graph_write_json(&out, g);
 		if (rc < 0) {
 			ut_errorf("%s", ut_error_message());
 			exit_code = UT_EXIT_ENV;
 			goto done;
 		}
-		fwrite(out.ptr, 1, out.len, stdout);
 	}
 done:
 	ut_buf_dispose(&out);

@@ -74,13 +74,15 @@ int cmd_tests(int argc, char **argv)
 	if (exit_code)
 		goto done;
 	if (common.json) {
+		out.sink = ut_cli_stdout_sink;
 		rc = ut_suite_write_json(&out, p.suite, &p.diags, true);
+		if (rc == 0)
+			rc = ut_buf_flush(&out);
 		if (rc < 0) {
 			ut_errorf("%s", ut_error_message());
 			exit_code = UT_EXIT_ENV;
 			goto done;
 		}
-		fwrite(out.ptr, 1, out.len, stdout);
 	} else {
 		print_text(p.suite);
 	}

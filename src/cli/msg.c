@@ -109,6 +109,12 @@ void ut_cli_print_quoted(const char *s)
 	putchar('"');
 }
 
+int ut_cli_stdout_sink(void *ctx, const char *p, size_t n)
+{
+	(void)ctx;
+	return fwrite(p, 1, n, stdout) == n ? 0 : UT_EENV;
+}
+
 int ut_cli_emit(ut_buf *out)
 {
 	int rc = 0;

@@ -98,13 +98,17 @@ void ut_graph_write_members(ut_jsonw *w, const ut_graph *g)
 
 	ut_jsonw_key(w, "tests");
 	ut_jsonw_arr_begin(w);
-	for (i = 0; i < g->ntests; i++)
+	for (i = 0; i < g->ntests; i++) {
 		write_test(w, g, i);
+		ut_buf_drain(w->out);
+	}
 	ut_jsonw_arr_end(w);
 	ut_jsonw_key(w, "edges");
 	ut_jsonw_arr_begin(w);
-	for (i = 0; i < g->edges.n; i++)
+	for (i = 0; i < g->edges.n; i++) {
 		write_edge(w, g, &g->edges.v[i]);
+		ut_buf_drain(w->out);
+	}
 	ut_jsonw_arr_end(w);
 }
 
@@ -132,7 +136,10 @@ int ut_graph_write_json(ut_buf *out, const ut_graph *g)
 	ut_jsonw_obj_end(&w);
 	ut_jsonw_obj_end(&w);
 	ut_buf_putc(out, '\n');
-	return out->failed ? ut_error_set(UT_ENOMEM, "graph too large to write") : 0;
+	if (ut_buf_flush(out) == 0 && !out->failed)
+		return 0;
+	return ut_error_set(UT_ENOMEM, out->sink ? "could not write the graph"
+					       : "graph too large to write");
 }
 
 typedef struct {

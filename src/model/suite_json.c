@@ -78,6 +78,7 @@ int ut_suite_write_json(ut_buf *out, const ut_suite *s, const ut_diags *diags, b
 			write_action(&w, &t->actions[j]);
 		ut_jsonw_arr_end(&w);
 		ut_jsonw_obj_end(&w);
+		ut_buf_drain(out);
 	}
 	ut_jsonw_arr_end(&w);
 	ut_jsonw_key(&w, "warnings");
@@ -96,5 +97,8 @@ int ut_suite_write_json(ut_buf *out, const ut_suite *s, const ut_diags *diags, b
 	}
 	ut_jsonw_arr_end(&w);
 	ut_jsonw_obj_end(&w);
-	return out->failed ? ut_error_set(UT_ENOMEM, "out of memory writing JSON") : 0;
+	if (!out->failed)
+		return 0;
+	return ut_error_set(UT_ENOMEM, out->sink ? "could not write the output"
+					       : "out of memory writing JSON");
 }

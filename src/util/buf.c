@@ -19,6 +19,8 @@ void ut_buf_init(ut_buf *b, size_t max)
 	b->cap = 0;
 	b->max = max;
 	b->failed = false;
+	b->sink = NULL;
+	b->sink_ctx = NULL;
 }
 
 void ut_buf_dispose(ut_buf *b)
@@ -131,6 +133,30 @@ void ut_buf_truncate(ut_buf *b, size_t len)
 		b->len = len;
 		b->ptr[len] = '\0';
 	}
+}
+
+int ut_buf_flush(ut_buf *b)
+{
+	int rc;
+
+	if (!b->sink)
+		return 0;
+	if (b->failed)
+		return UT_ENOMEM;
+	if (!b->len)
+		return 0;
+	rc = b->sink(b->sink_ctx, b->ptr, b->len);
+	if (rc) {
+		b->failed = true;
+		return rc;
+	}
+	ut_buf_clear(b);
+	return 0;
+}
+
+int ut_buf_drain(ut_buf *b)
+{
+	return b->sink && b->len >= UT_BUF_DRAIN_AT ? ut_buf_flush(b) : 0;
 }
 
 char *ut_buf_detach(ut_buf *b, size_t *len_out)
