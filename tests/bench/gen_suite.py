@@ -7,6 +7,7 @@ statements in the shapes real suites use: page objects, constants, locals,
 concatenation or interpolation, locators, typing, clicking and assertions.
 
     gen_suite.py --lang java|python|javascript --tests N --out DIR [--seed S]
+                 [--values scaled|fixed]
 
 Prints one line to stdout: "<tests> <files> <bytes>" (the tests generated, the source
 files written and their total size).
@@ -19,6 +20,27 @@ import sys
 
 TESTS_PER_FILE = 20
 STATEMENTS_PER_TEST = 30
+
+# How many distinct values the random data are drawn from. "scaled" (the default) grows
+# them with the suite, so that a value is shared by about as many tests at any size and a
+# module's constants are its own, as in a real suite where data belong to a feature;
+# "fixed" keeps the spaces of the first version (1,000 users, 4 constants per module
+# drawn from 60 values shared by every module), whose collisions connect a test to
+# hundreds of others and grow quadratically with the suite.
+SPACE = {"user": 1000, "password": 10000, "text": 1000, "scaled": False}
+
+
+def set_space(mode, tests):
+    if mode == "scaled":
+        SPACE.update(user=max(1000, tests // 10), password=max(10000, tests),
+                     text=max(1000, tests // 10), scaled=True)
+
+
+def const_value(rng, fi, j):
+    """The value of constant j of module fi."""
+    if SPACE["scaled"]:
+        return "%s %d" % (rng.choice(WORDS).title(), fi * 4 + j)
+    return "%s %d" % (rng.choice(WORDS).title(), j)
 
 WORDS = ["board", "list", "card", "user", "member", "label", "comment", "title",
          "search", "filter", "profile", "settings", "invite", "archive", "share"]
@@ -131,9 +153,9 @@ public class LoginPage {
 def java_statements(rng, n, consts):
     """About n statements of a test body (each a line)."""
     out = []
-    k = rng.randrange(1000)
+    k = rng.randrange(SPACE["user"])
     out.append('String email = "user" + %d + "@x.test";' % k)
-    out.append('String password = "pw-" + %d;' % rng.randrange(10000))
+    out.append('String password = "pw-" + %d;' % rng.randrange(SPACE["password"]))
     out.append("LoginPage loginPage = new LoginPage(driver);")
     out.append("loginPage.login(email, password);")
     while len(out) < n - 2:
@@ -159,7 +181,7 @@ def java_statements(rng, n, consts):
             out.append('driver.findElement(By.id("%s")).sendKeys(%s);' % (name, rng.choice(consts)))
         elif r == 7:
             v = camel(name) + "Text"
-            out.append('String %s = "%s-" + %d;' % (v, rng.choice(WORDS), rng.randrange(1000)))
+            out.append('String %s = "%s-" + %d;' % (v, rng.choice(WORDS), rng.randrange(SPACE["text"])))
             out.append('driver.findElement(By.name("%s")).sendKeys(%s);' % (name, v))
         elif r == 8:
             out.append('assertTrue(driver.findElement(By.cssSelector(".%s")).isDisplayed());' % name)
@@ -193,7 +215,7 @@ def gen_java(rng, tests, w):
             "",
         ]
         for j, c in enumerate(consts):
-            lines.append('    static final String %s = "%s %d";' % (c, rng.choice(WORDS).title(), j))
+            lines.append('    static final String %s = "%s";' % (c, const_value(rng, fi, j)))
         lines.append("    static final String ADMIN_NAME = ADMIN_EMAIL + \" (admin)\";")
         consts.append("ADMIN_NAME")
         for name in test_names(rng, count, done):
@@ -255,9 +277,9 @@ class LoginPage:
 
 def py_statements(rng, n, consts):
     out = []
-    k = rng.randrange(1000)
+    k = rng.randrange(SPACE["user"])
     out.append('email = f"user{%d}@x.test"' % k)
-    out.append('password = "pw-" + str(%d)' % rng.randrange(10000))
+    out.append('password = "pw-" + str(%d)' % rng.randrange(SPACE["password"]))
     out.append("login_page = LoginPage(driver)")
     out.append("login_page.login(email, password)")
     while len(out) < n - 2:
@@ -281,7 +303,7 @@ def py_statements(rng, n, consts):
             out.append('driver.find_element(By.ID, "%s").send_keys(%s)' % (name, rng.choice(consts)))
         elif r == 7:
             v = name + "_text"
-            out.append('%s = f"%s-{%d}"' % (v, rng.choice(WORDS), rng.randrange(1000)))
+            out.append('%s = f"%s-{%d}"' % (v, rng.choice(WORDS), rng.randrange(SPACE["text"])))
             out.append('driver.find_element(By.NAME, "%s").send_keys(%s)' % (name, v))
         elif r == 8:
             out.append('assert driver.find_element(By.CSS_SELECTOR, ".%s").is_displayed()' % name)
@@ -311,7 +333,7 @@ def gen_python(rng, tests, w):
             'ADMIN_EMAIL = "admin@boards.test"',
         ]
         for j, c in enumerate(consts):
-            lines.append('%s = "%s %d"' % (c, rng.choice(WORDS).title(), j))
+            lines.append('%s = "%s"' % (c, const_value(rng, fi, j)))
         lines.append('ADMIN_NAME = ADMIN_EMAIL + " (admin)"')
         consts.append("ADMIN_NAME")
         for name in test_names(rng, count, done):
@@ -356,9 +378,9 @@ module.exports = { LoginPage };
 
 def js_statements(rng, n, consts):
     out = []
-    k = rng.randrange(1000)
+    k = rng.randrange(SPACE["user"])
     out.append("const email = `user${%d}@x.test`;" % k)
-    out.append("const password = 'pw-' + %d;" % rng.randrange(10000))
+    out.append("const password = 'pw-' + %d;" % rng.randrange(SPACE["password"]))
     out.append("const loginPage = new LoginPage(driver);")
     out.append("await loginPage.login(email, password);")
     while len(out) < n - 2:
@@ -384,7 +406,7 @@ def js_statements(rng, n, consts):
             out.append("await driver.findElement(By.id('%s')).sendKeys(%s);" % (name, rng.choice(consts)))
         elif r == 7:
             v = camel(name) + "Text"
-            out.append("const %s = `%s-${%d}`;" % (v, rng.choice(WORDS), rng.randrange(1000)))
+            out.append("const %s = `%s-${%d}`;" % (v, rng.choice(WORDS), rng.randrange(SPACE["text"])))
             out.append("await driver.findElement(By.name('%s')).sendKeys(%s);" % (name, v))
         elif r == 8:
             out.append("assert.ok(await driver.findElement(By.css('.%s')).isDisplayed());" % name)
@@ -413,7 +435,7 @@ def gen_javascript(rng, tests, w):
             "const ADMIN_EMAIL = 'admin@boards.test';",
         ]
         for j, c in enumerate(consts):
-            lines.append("const %s = '%s %d';" % (c, rng.choice(WORDS).title(), j))
+            lines.append("const %s = '%s';" % (c, const_value(rng, fi, j)))
         lines.append("const ADMIN_NAME = ADMIN_EMAIL + ' (admin)';")
         consts.append("ADMIN_NAME")
         lines += [
@@ -452,12 +474,15 @@ def main():
     ap.add_argument("--tests", required=True, type=int)
     ap.add_argument("--out", required=True)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--values", choices=["scaled", "fixed"], default="scaled",
+                    help="value spaces: grown with the suite (default) or fixed")
     args = ap.parse_args()
     if args.tests < 1:
         ap.error("--tests must be at least 1")
     if os.path.exists(args.out) and os.listdir(args.out):
         ap.error("'%s' exists and is not empty" % args.out)
     os.makedirs(args.out, exist_ok=True)
+    set_space(args.values, args.tests)
     rng = random.Random("%s/%d" % (args.lang, args.seed))
     w = Writer(args.out)
     n = GENERATORS[args.lang](rng, args.tests, w)
