@@ -61,5 +61,6 @@ int ut_candidates_write_json(ut_buf *out, const ut_graph *g, const ut_candidates
 	ut_buf_putc(out, '\n');
 	if (ut_buf_flush(out) == 0 && !out->failed)
 		return 0;
-	return ut_error_set(UT_ENOMEM, out->sink ? "could not write the output" : "output too large");
+	return ut_error_set(UT_ENOMEM,
+			    out->sink ? "could not write the output" : "output too large");
 }

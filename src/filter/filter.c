@@ -120,8 +120,8 @@ int ut_filter_nlp(ut_graph *g, ut_nlp *nlp, ut_filter_level level, ut_filter_sta
 			continue;
 		e->filtered_by = by;
 		/* A verb verdict names the dependee only: one copy per dependee, not per edge. */
-		e->reason = by[0] == 'v' ? ut_graph_intern(g, reason)
-					 : ut_arena_strdup(&g->arena, reason);
+		e->reason =
+		    by[0] == 'v' ? ut_graph_intern(g, reason) : ut_arena_strdup(&g->arena, reason);
 		if (!e->reason) {
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
 			goto done;

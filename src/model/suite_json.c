@@ -100,5 +100,5 @@ int ut_suite_write_json(ut_buf *out, const ut_suite *s, const ut_diags *diags, b
 	if (!out->failed)
 		return 0;
 	return ut_error_set(UT_ENOMEM, out->sink ? "could not write the output"
-					       : "out of memory writing JSON");
+						 : "out of memory writing JSON");
 }

@@ -291,11 +291,10 @@ static const char *direct_object(const ctx *c, const ut_name_info *info)
  * tests/fixtures/nlp: a validation message without saving anything is a read).
  */
 static const char *const negative_words[] = {
-    "cannot",	 "cant",      "not",	      "unable",	      "never",	   "fail",
-    "fails",	 "failed",    "denied",	      "forbidden",    "unauthorized", "unauthorised",
-    "invalid",	 "error",	      "errors",	      "wrong",	   "incorrect",
-    "rejected",	 "disallowed", "prevents",    "prevent",      "blocked",   "doesn",
-    "don",	 "didn",      "shouldn"};
+    "cannot",  "cant",	 "not",	      "unable",	      "never",	      "fail",	  "fails",
+    "failed",  "denied", "forbidden", "unauthorized", "unauthorised", "invalid",  "error",
+    "errors",  "wrong",	 "incorrect", "rejected",     "disallowed",   "prevents", "prevent",
+    "blocked", "doesn",	 "don",	      "didn",	      "shouldn"};
 
 /* The first negative word of the name other than its verb, or NULL. "duplicate" and
  * "existing" are negative only with a creating verb ("signup_duplicate_email",
@@ -347,13 +346,16 @@ static int build(ctx *c, const char *name, const cand *v, bool has_verb, ut_name
 		rc = classify(c, v, info);
 		if (rc)
 			return rc;
-		neg = c->nlp->negative && info->verb_class == UT_VERB_WRITE ? negative_word(c, v, info->verb)
-									     : NULL;
+		neg = c->nlp->negative && info->verb_class == UT_VERB_WRITE
+			  ? negative_word(c, v, info->verb)
+			  : NULL;
 		if (neg) {
 			info->verb_class = UT_VERB_READ;
 			info->verb_reason = ut_arena_printf(
-			    a, "negative test: '%s' says the %s is refused, nothing is written "
-			       "(%s)", neg, info->verb, info->verb_reason);
+			    a,
+			    "negative test: '%s' says the %s is refused, nothing is written "
+			    "(%s)",
+			    neg, info->verb, info->verb_reason);
 			if (!info->verb_reason)
 				return ut_error_set(UT_ENOMEM, "out of memory");
 		}

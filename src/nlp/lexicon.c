@@ -24,7 +24,7 @@ static const char *const looking[] = {
     "view",	"show",	  "display",  "render",	   "list",     "open",	   "visit",  "browse",
     "navigate", "go",	  "load",     "reload",	   "refresh",  "read",	   "get",    "fetch",
     "retrieve", "access", "look",     "preview",   "inspect",  "explore",  "scroll", "zoom",
-    "hover",	"expand", "collapse", "highlight", "paginate", "redirect", "land",	   "play",
+    "hover",	"expand", "collapse", "highlight", "paginate", "redirect", "land",   "play",
     "pause",	"stream", "listen",   "track"};
 
 /* finding and taking out */
@@ -34,26 +34,24 @@ static const char *const finding[] = {"search", "find",	    "filter",	    "sort"
 
 /* assertions, and what a test expects to hold ("keeps the cart after reload", "should
  * receive a notification"): the name's verb only when no other lexicon verb follows */
-static const char *const asserting[] = {"verify",  "check",    "ensure", "assert",
-					"expect",  "validate", "see",	 "appear",
-					"contain", "exist",    "match",	 "keep",
-					"remain",  "stay",     "persist", "remember",
-					"receive"};
+static const char *const asserting[] = {
+    "verify", "check", "ensure", "assert", "expect", "validate", "see",	     "appear", "contain",
+    "exist",  "match", "keep",	 "remain", "stay",   "persist",	 "remember", "receive"};
 
 /* creating ("new" only as a name's verb: "test_new_list" creates a list; "request" and
  * "confirm" make a request or a booking) */
 static const char *const creating[] = {
-    "add",	"new",	     "create",    "insert",	   "post",     "submit",   "save",    "store",
-    "register", "signup",    "sign up",	   "enroll",   "enrol",	   "join",    "subscribe",
-    "compose",	"write",     "draft",	   "upload",   "import",   "attach",  "publish",
-    "schedule", "book",	     "reserve",	   "place",    "purchase", "buy",     "pay",
-    "checkout", "check out", "donate",	   "invite",   "send",	   "reply",   "comment",
-    "review",	"rate",	     "vote",	   "upvote",   "downvote", "like",    "unlike",
-    "favorite", "favourite", "unfavorite", "bookmark", "star",	   "unstar",  "pin",
-    "unpin",	"follow",    "unfollow",   "block",    "unblock",  "ban",     "unban",
-    "mute",	"unmute",    "report",	   "flag",     "tag",	   "label",   "mark",
-    "clone",	"duplicate", "fork",	   "generate", "deploy",   "install", "provision",
-    "request",	"confirm",   "rsvp"};
+    "add",	 "new",	     "create",	  "insert",	"post",	    "submit",	"save",
+    "store",	 "register", "signup",	  "sign up",	"enroll",   "enrol",	"join",
+    "subscribe", "compose",  "write",	  "draft",	"upload",   "import",	"attach",
+    "publish",	 "schedule", "book",	  "reserve",	"place",    "purchase", "buy",
+    "pay",	 "checkout", "check out", "donate",	"invite",   "send",	"reply",
+    "comment",	 "review",   "rate",	  "vote",	"upvote",   "downvote", "like",
+    "unlike",	 "favorite", "favourite", "unfavorite", "bookmark", "star",	"unstar",
+    "pin",	 "unpin",    "follow",	  "unfollow",	"block",    "unblock",	"ban",
+    "unban",	 "mute",     "unmute",	  "report",	"flag",	    "tag",	"label",
+    "mark",	 "clone",    "duplicate", "fork",	"generate", "deploy",	"install",
+    "provision", "request",  "confirm",	  "rsvp"};
 
 /* changing */
 static const char *const changing[] = {
