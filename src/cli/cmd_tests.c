@@ -76,8 +76,6 @@ int cmd_tests(int argc, char **argv)
 	if (common.json) {
 		out.sink = ut_cli_stdout_sink;
 		rc = ut_suite_write_json(&out, p.suite, &p.diags, true);
-		if (rc == 0)
-			rc = ut_buf_flush(&out);
 		if (rc < 0) {
 			ut_errorf("%s", ut_error_message());
 			exit_code = UT_EXIT_ENV;

@@ -97,7 +97,7 @@ int ut_suite_write_json(ut_buf *out, const ut_suite *s, const ut_diags *diags, b
 	}
 	ut_jsonw_arr_end(&w);
 	ut_jsonw_obj_end(&w);
-	if (!out->failed)
+	if (ut_buf_flush(out) == 0 && !out->failed)
 		return 0;
 	return ut_error_set(UT_ENOMEM, out->sink ? "could not write the output"
 						 : "out of memory writing JSON");

@@ -8,7 +8,8 @@
 #include "util/buf.h"
 #include "util/diag.h"
 
-/* Appends {"tests": [...], "warnings": [...]} to out. 0 or UT_ENOMEM. */
+/* Appends {"tests": [...], "warnings": [...]} to out, draining it between tests and
+ * flushing it at the end when it has a sink. 0 or UT_ENOMEM. */
 int ut_suite_write_json(ut_buf *out, const ut_suite *s, const ut_diags *diags, bool pretty);
 
 #endif
