@@ -134,6 +134,14 @@ static const verb_case verb_cases[] = {
     {"verifyUserCanDeleteBoard", "delete", UT_VERB_WRITE, "board"},
     {"verifyWelcomeMessageTest", "verify", UT_VERB_READ, "message"},
     {"givenLoggedInUser_whenAddsBoard_thenBoardIsListed", "add", UT_VERB_WRITE, "board"},
+    /* the object decides: opening a page reads, opening an account makes a record */
+    {"openSavingsAccountTest", "open", UT_VERB_WRITE, "account"},
+    {"opens a support ticket", "open", UT_VERB_WRITE, "ticket"},
+    {"opens the settings page", "open", UT_VERB_READ, "page"},
+    {"takeQuizTest", "take", UT_VERB_WRITE, "quiz"},
+    {"checkInOnlineTest", "check in", UT_VERB_WRITE, NULL},
+    {"resends the verification email", "send", UT_VERB_WRITE, "email"},
+    {"hireEmployeeTest", "hire", UT_VERB_WRITE, "employee"},
     /* not in the lexicon: WordNet's Wu-Palmer similarity decides */
     {"rejects a duplicate user", "reject", UT_VERB_WRITE, "user"},
     {"test_scan_barcode", "scan", UT_VERB_READ, "barcode"},
@@ -405,6 +413,31 @@ START_TEST(negative_rule)
 }
 END_TEST
 
+START_TEST(object_rule)
+{
+	static const char *const reads[] = {"open"};
+	ut_nlp *wn = NULL;
+	const ut_name_info *a = an("test_logout_from_all_devices"), *c = NULL;
+
+	ck_assert_int_eq(a->verb_class, UT_VERB_WRITE);
+	ck_assert_str_eq(a->verb_reason, "object: 'logout' with 'devices' writes (lexicon: "
+					 "'logout' is a read verb)");
+	/* one browser's session is not a record */
+	ck_assert_int_eq(an("test_logout_clears_session")->verb_class, UT_VERB_READ);
+	/* the negative rule still applies after it */
+	ck_assert_int_eq(an("cannotOpenAccountWithoutIdTest")->verb_class, UT_VERB_READ);
+	/* the thesis' classifier has no such rule */
+	ck_assert_int_eq(ut_nlp_new_wordnet_only(&wn), 0);
+	ck_assert_int_eq(ut_nlp_analyze(wn, "test_take_quiz", &c), 0);
+	ck_assert_int_eq(c->verb_class, UT_VERB_READ);
+	ut_nlp_free(wn);
+	/* a user's own verb is never overridden */
+	ut_nlp_free(nlp);
+	ck_assert_int_eq(ut_nlp_new(&nlp, reads, 1, NULL, 0), 0);
+	ck_assert_int_eq(an("openSavingsAccountTest")->verb_class, UT_VERB_READ);
+}
+END_TEST
+
 START_TEST(missing_wordnet_data)
 {
 	ut_nlp *other = NULL;
@@ -442,6 +475,7 @@ Suite *nlp_suite(void)
 	tcase_add_test(tc, names_and_configs);
 	tcase_add_test(tc, hostile_names);
 	tcase_add_test(tc, negative_rule);
+	tcase_add_test(tc, object_rule);
 	suite_add_tcase(s, tc);
 	tcase_add_test(env, missing_wordnet_data);
 	suite_add_tcase(s, env);

@@ -317,10 +317,26 @@ static const char *negative_word(const ctx *c, const cand *v, const char *verb)
 	return NULL;
 }
 
+/* The word after the verb that makes the verb write ("open" an account), or NULL. */
+static const char *writing_object(const ctx *c, const cand *v, const char *verb)
+{
+	size_t i;
+
+	for (i = v->at + v->span; i < c->n; i++) {
+		const ut_nlp_word *w = c->w[i];
+
+		if (w->noun && ut_nlp_lexicon_object_writes(verb, w->noun))
+			return w->noun;
+		if (ut_nlp_lexicon_object_writes(verb, w->text))
+			return w->text;
+	}
+	return NULL;
+}
+
 static int build(ctx *c, const char *name, const cand *v, bool has_verb, ut_name_info *info)
 {
 	ut_arena *a = &c->nlp->arena;
-	const char *neg;
+	const char *neg, *obj;
 	size_t i, j;
 	int rc;
 
@@ -346,7 +362,18 @@ static int build(ctx *c, const char *name, const cand *v, bool has_verb, ut_name
 		rc = classify(c, v, info);
 		if (rc)
 			return rc;
-		neg = c->nlp->negative && info->verb_class == UT_VERB_WRITE
+		obj =
+		    c->nlp->rules && info->verb_class != UT_VERB_WRITE && !(v->lex && v->lex->user)
+			? writing_object(c, v, info->verb)
+			: NULL;
+		if (obj) {
+			info->verb_class = UT_VERB_WRITE;
+			info->verb_reason = ut_arena_printf(a, "object: '%s' with '%s' writes (%s)",
+							    info->verb, obj, info->verb_reason);
+			if (!info->verb_reason)
+				return ut_error_set(UT_ENOMEM, "out of memory");
+		}
+		neg = c->nlp->rules && info->verb_class == UT_VERB_WRITE
 			  ? negative_word(c, v, info->verb)
 			  : NULL;
 		if (neg) {

@@ -40,6 +40,9 @@ typedef struct {
 
 /* Whether a lexicon verb (base form) is one of the built-in creating verbs. */
 bool ut_nlp_lexicon_creates(const char *verb);
+/* Whether `word` (a noun lemma or a word of the name after the verb) makes the read verb
+ * `verb` a write: "open" an account, "take" a quiz, "log out" of every device. */
+bool ut_nlp_lexicon_object_writes(const char *verb, const char *word);
 const ut_nlp_lexgroup *ut_nlp_lexicon(size_t *ngroups);
 
 /* Word classes of the built-in lists. */
@@ -90,8 +93,9 @@ struct ut_nlp {
 	ut_map wnverbs; /* WordNet verb lemma -> ut_nlp_wnverb */
 	ut_map names;	/* name -> ut_name_info */
 	ut_map suite;	/* word found in every suite name -> itself */
-	bool negative;	/* a negative test ("guestCannotCheckout") reads (not in the
-			 * WordNet-only classifier of the thesis) */
+	bool rules;	/* the rules beyond the thesis' WordNet-only classifier: objects that
+			 * make a read verb write ("openAccount"), and negative tests
+			 * ("guestCannotCheckout") read */
 };
 
 /* The cached facts about `text` (a word, or a WordNet collocation such as "log_in").

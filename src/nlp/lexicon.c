@@ -39,7 +39,7 @@ static const char *const asserting[] = {
     "exist",  "match", "keep",	 "remain", "stay",   "persist",	 "remember", "receive"};
 
 /* creating ("new" only as a name's verb: "test_new_list" creates a list; "request" and
- * "confirm" make a request or a booking) */
+ * "confirm" make a request or a booking; "check in" records the guest or passenger) */
 static const char *const creating[] = {
     "add",	 "new",	     "create",	  "insert",	"post",	    "submit",	"save",
     "store",	 "register", "signup",	  "sign up",	"enroll",   "enrol",	"join",
@@ -51,7 +51,7 @@ static const char *const creating[] = {
     "pin",	 "unpin",    "follow",	  "unfollow",	"block",    "unblock",	"ban",
     "unban",	 "mute",     "unmute",	  "report",	"flag",	    "tag",	"label",
     "mark",	 "clone",    "duplicate", "fork",	"generate", "deploy",	"install",
-    "provision", "request",  "confirm",	  "rsvp"};
+    "provision", "request",  "confirm",	  "rsvp",	"hire",	    "check in", "checkin"};
 
 /* changing */
 static const char *const changing[] = {
@@ -64,12 +64,40 @@ static const char *const changing[] = {
     "connect",	  "disconnect", "grant",     "revoke",	  "promote",	 "demote",  "approve",
     "accept",	  "decline",	"transfer",  "deposit",	  "withdraw",	 "refund",  "charge",
     "reschedule", "lock",	"unlock",    "unpublish", "unsubscribe", "sync",    "migrate",
-    "crop",	  "resize"};
+    "crop",	  "resize",	"freeze",    "unfreeze",  "escalate"};
 
 /* deleting */
 static const char *const deleting[] = {
     "delete", "remove", "destroy", "drop",   "erase", "purge", "discard",   "trash",
     "wipe",   "clear",	"empty",   "cancel", "leave", "kick",  "terminate", "uninstall"};
+
+/*
+ * Verbs whose class depends on their object, with the objects that make them write:
+ * opening a page reads but opening an account or a ticket makes a record; taking a tour
+ * reads, taking a quiz stores its answers; logging out of one browser keeps no data but
+ * logging out of every device or session revokes them.
+ */
+static const char *const opened_records[] = {"account",	   "ticket",   "case",	  "issue", "claim",
+					     "dispute",	   "incident", "request", "bug",   "thread",
+					     "discussion", "position", "vacancy", "store", "shop"};
+static const char *const taken_tests[] = {"quiz",	   "exam",	 "examination", "survey",
+					  "questionnaire", "assessment", "poll",	"course",
+					  "lesson",	   "backup",	 "snapshot"};
+/* plural or "everywhere" only: "logout clears the session" is the one browser's */
+static const char *const signed_out_of[] = {"devices", "sessions", "everywhere"};
+static const char *const session_verbs[] = {"logout",  "log out", "logoff",
+					    "log off", "signout", "sign out"};
+
+typedef struct {
+	const char *verb;
+	const char *const *objects;
+	size_t n;
+} object_rule;
+
+static const object_rule object_rules[] = {
+    {"open", opened_records, sizeof(opened_records) / sizeof(*opened_records)},
+    {"take", taken_tests, sizeof(taken_tests) / sizeof(*taken_tests)},
+};
 
 static const ut_nlp_lexgroup groups[] = {
     {signing, sizeof(signing) / sizeof(*signing), UT_VERB_READ, false},
@@ -88,6 +116,23 @@ bool ut_nlp_lexicon_creates(const char *verb)
 	for (i = 0; verb && i < sizeof(creating) / sizeof(*creating); i++)
 		if (strcmp(verb, creating[i]) == 0)
 			return true;
+	return false;
+}
+
+bool ut_nlp_lexicon_object_writes(const char *verb, const char *word)
+{
+	size_t i, j;
+
+	for (i = 0; i < sizeof(object_rules) / sizeof(*object_rules); i++)
+		if (strcmp(verb, object_rules[i].verb) == 0)
+			for (j = 0; j < object_rules[i].n; j++)
+				if (strcmp(word, object_rules[i].objects[j]) == 0)
+					return true;
+	for (i = 0; i < sizeof(session_verbs) / sizeof(*session_verbs); i++)
+		if (strcmp(verb, session_verbs[i]) == 0)
+			for (j = 0; j < sizeof(signed_out_of) / sizeof(*signed_out_of); j++)
+				if (strcmp(word, signed_out_of[j]) == 0)
+					return true;
 	return false;
 }
 

@@ -92,7 +92,7 @@ static int make(ut_nlp **out, bool builtin, const char *const *read_verbs, size_
 		goto done;
 	}
 	ut_arena_init(&nlp->arena);
-	nlp->negative = builtin;
+	nlp->rules = builtin;
 	lex = ut_nlp_lexicon(&nlex);
 	for (i = 0; builtin && i < nlex; i++) {
 		for (j = 0; j < lex[i].n; j++) {
@@ -259,6 +259,13 @@ static int lookup_word(ut_nlp *nlp, const char *text, ut_nlp_word *w)
 		guess_bases(nlp, w);
 	for (i = 0; i < w->nbases && !w->lex; i++) {
 		w->lex = ut_nlp_lexicon_find(nlp, w->bases[i]);
+		w->inflected = w->lex && i > 0;
+	}
+	/* "resend", "resubmits": re- and a lexicon verb WordNet does not know with it */
+	for (i = 0; i < w->nbases && !w->lex && !w->verb; i++) {
+		if (strncmp(w->bases[i], "re", 2) != 0 || strlen(w->bases[i]) < 5)
+			continue;
+		w->lex = ut_nlp_lexicon_find(nlp, w->bases[i] + 2);
 		w->inflected = w->lex && i > 0;
 	}
 	if (!w->lex)

@@ -88,6 +88,12 @@ static int classify(ut_nlp *nlp, const char *path, int verbose)
 	       "classes)\n",
 	       ratio(read.tp + write.tp, read.tp + write.tp + read.fp + write.fp),
 	       ratio(read.tp + write.tp, read.tp + write.tp + read.fn + write.fn));
+	/* The costly error: a write called a read lets the verb filter drop the edges of
+	 * the tests that need it. A read called a write, or no verdict, only keeps edges. */
+	printf("  unsafe: %d of %d writes called read (%.1f%%); %d reads called write, %d "
+	       "unknown (edges kept)\n",
+	       read.fp, write.tp + write.fn, ratio(read.fp, write.tp + write.fn), write.fp,
+	       unknown);
 	return 0;
 }
 
