@@ -142,6 +142,16 @@ static const verb_case verb_cases[] = {
     {"checkInOnlineTest", "check in", UT_VERB_WRITE, NULL},
     {"resends the verification email", "send", UT_VERB_WRITE, "email"},
     {"hireEmployeeTest", "hire", UT_VERB_WRITE, "employee"},
+    {"pauses the nightly job", "pause", UT_VERB_WRITE, "job"},
+    {"pauses the video", "pause", UT_VERB_READ, "video"},
+    {"listPropertyForSaleTest", "list", UT_VERB_WRITE, "property"},
+    {"logWorkoutTest", "log", UT_VERB_WRITE, "workout"},
+    {"tops up a prepaid balance", "top up", UT_VERB_WRITE, "balance"},
+    /* a failed pipeline is the object, not the outcome */
+    {"test_rerun_failed_pipeline", "rerun", UT_VERB_WRITE, "pipeline"},
+    /* a later plural or -ing word after a lexicon verb is a noun, not the verb */
+    {"viewThreadRepliesTest", "view", UT_VERB_READ, "reply"},
+    {"test_view_borrowing_history", "view", UT_VERB_READ, "history"},
     /* not in the lexicon: WordNet's Wu-Palmer similarity decides */
     {"rejects a duplicate user", "reject", UT_VERB_WRITE, "user"},
     {"test_scan_barcode", "scan", UT_VERB_READ, "barcode"},

@@ -105,6 +105,23 @@ static int wordnet_at(ctx *c, size_t i, cand *out, bool *found)
 	return 0;
 }
 
+/* Whether a later candidate is a noun form rather than the verb of a subject when the
+ * name opens with a lexicon verb: the last word ("viewThreadReplies": replies) or an
+ * -ing form ("test_view_borrowing_history", "schedule_property_viewing"). */
+static bool noun_form(const ctx *c, const cand *first, const cand *later, size_t hi)
+{
+	const char *t = c->words.w[later->at];
+	size_t n = strlen(t), i;
+
+	if (!first->lex)
+		return false;
+	if (n > 4 && strcmp(t + n - 3, "ing") == 0)
+		return true;
+	for (i = later->at + later->span; i < hi && c->stop[i]; i++)
+		;
+	return i >= hi;
+}
+
 /*
  * Which candidate is the verb: the first, unless the name opens with a word that is
  * mostly a noun and a later candidate is an inflected verb right after a noun
@@ -112,7 +129,7 @@ static int wordnet_at(ctx *c, size_t i, cand *out, bool *found)
  * When the first candidate is not the name's first word, an inflected candidate wins
  * ("Boards adds a board": "adds").
  */
-static size_t pick(const ctx *c, const cand *cs, size_t n)
+static size_t pick(const ctx *c, const cand *cs, size_t n, size_t hi)
 {
 	const ut_nlp_word *f = c->w[c->first];
 	size_t j;
@@ -122,7 +139,7 @@ static size_t pick(const ctx *c, const cand *cs, size_t n)
 			return 0;
 		for (j = 1; j < n; j++)
 			if (cs[j].inflected && !c->stop[cs[j].at - 1] &&
-			    nounish(c->w[cs[j].at - 1]))
+			    nounish(c->w[cs[j].at - 1]) && !noun_form(c, &cs[0], &cs[j], hi))
 				return j;
 		return 0;
 	}
@@ -179,11 +196,11 @@ static int find_verb(ctx *c, size_t lo, size_t hi, cand *out, bool *found)
 	    c->w[c->first]->verb_senses > c->w[c->first]->noun_senses)
 		*out = wn[0];
 	else if (ns)
-		*out = strong[pick(c, strong, ns)];
+		*out = strong[pick(c, strong, ns, hi)];
 	else if (nw)
 		*out = weak[0];
 	else if (nn)
-		*out = wn[pick(c, wn, nn)];
+		*out = wn[pick(c, wn, nn, hi)];
 	else
 		return 0;
 	*found = true;
@@ -276,9 +293,13 @@ static const char *direct_object(const ctx *c, const ut_name_info *info)
 	while (j < c->n && c->w[j]->wclass == UT_NLP_DETERMINER)
 		j++;
 	for (; j < c->n && !c->stop[j]; j++) {
+		const char *t = c->words.w[j];
+		size_t n = strlen(t);
+
 		if (info->tokens[j].tag == UT_NLP_TAG_NOUN)
 			head = info->tokens[j].lemma;
-		else if (info->tokens[j].tag != UT_NLP_TAG_ADJ)
+		else if (info->tokens[j].tag != UT_NLP_TAG_ADJ &&
+			 !(n > 4 && strcmp(t + n - 2, "ed") == 0 && !head)) /* "failed jobs" */
 			break;
 	}
 	return head;
@@ -296,6 +317,14 @@ static const char *const negative_words[] = {
     "errors",  "wrong",	 "incorrect", "rejected",     "disallowed",   "prevents", "prevent",
     "blocked", "doesn",	 "don",	      "didn",	      "shouldn"};
 
+/* Negative words that, right before a noun after the verb, describe the object
+ * ("rerun_failed_pipeline", "archive rejected applications"), not the outcome. */
+static bool is_participle(const char *w)
+{
+	return strcmp(w, "failed") == 0 || strcmp(w, "rejected") == 0 ||
+	       strcmp(w, "blocked") == 0 || strcmp(w, "denied") == 0;
+}
+
 /* The first negative word of the name other than its verb, or NULL. "duplicate" and
  * "existing" are negative only with a creating verb ("signup_duplicate_email",
  * "addExistingUser"): merging or deleting duplicates writes. */
@@ -305,6 +334,9 @@ static const char *negative_word(const ctx *c, const cand *v, const char *verb)
 
 	for (i = 0; i < c->n; i++) {
 		if (i >= v->at && i < v->at + v->span)
+			continue;
+		if (i > v->at && is_participle(c->words.w[i]) && i + 1 < c->n && !c->stop[i + 1] &&
+		    nounish(c->w[i + 1]))
 			continue;
 		if ((strcmp(c->words.w[i], "duplicate") == 0 ||
 		     strcmp(c->words.w[i], "existing") == 0) &&

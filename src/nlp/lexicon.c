@@ -21,16 +21,16 @@ static const char *const signing[] = {"login",	 "log in",	 "logon",   "log on", 
 
 /* looking at things (and playing media, tracking an order or a shipment) */
 static const char *const looking[] = {
-    "view",	"show",	  "display",  "render",	   "list",     "open",	   "visit",  "browse",
-    "navigate", "go",	  "load",     "reload",	   "refresh",  "read",	   "get",    "fetch",
-    "retrieve", "access", "look",     "preview",   "inspect",  "explore",  "scroll", "zoom",
-    "hover",	"expand", "collapse", "highlight", "paginate", "redirect", "land",   "play",
-    "pause",	"stream", "listen",   "track"};
+    "view",	"show",	  "display",  "render",	   "list",     "open",	   "visit",    "browse",
+    "navigate", "go",	  "load",     "reload",	   "refresh",  "read",	   "get",      "fetch",
+    "retrieve", "access", "look",     "preview",   "inspect",  "explore",  "scroll",   "zoom",
+    "hover",	"expand", "collapse", "highlight", "paginate", "redirect", "land",     "play",
+    "pause",	"stream", "listen",   "track",	   "tail",     "jump",	   "spectate", "chart"};
 
 /* finding and taking out */
-static const char *const finding[] = {"search", "find",	    "filter",	    "sort",  "query",
-				      "lookup", "look up",  "autocomplete", "count", "compare",
-				      "print",	"download", "export"};
+static const char *const finding[] = {
+    "search", "find",	 "filter", "sort",     "query",	 "lookup",   "look up",	  "autocomplete",
+    "count",  "compare", "print",  "download", "export", "estimate", "calculate", "reprint"};
 
 /* assertions, and what a test expects to hold ("keeps the cart after reload", "should
  * receive a notification"): the name's verb only when no other lexicon verb follows */
@@ -51,38 +51,53 @@ static const char *const creating[] = {
     "pin",	 "unpin",    "follow",	  "unfollow",	"block",    "unblock",	"ban",
     "unban",	 "mute",     "unmute",	  "report",	"flag",	    "tag",	"label",
     "mark",	 "clone",    "duplicate", "fork",	"generate", "deploy",	"install",
-    "provision", "request",  "confirm",	  "rsvp",	"hire",	    "check in", "checkin"};
+    "provision", "request",  "confirm",	  "rsvp",	"hire",	    "check in", "checkin",
+    "borrow",	 "sell",     "relist",	  "trade",	"tip",	    "appeal",	"claim",
+    "forward",	 "opt in",   "opt out",	  "sign off",	"spin up",  "resell",	"log",
+    "record"};
 
 /* changing */
 static const char *const changing[] = {
-    "update",	  "edit",	"modify",    "change",	  "rename",	 "set",	    "set up",
-    "reset",	  "configure",	"customize", "customise", "enable",	 "disable", "activate",
-    "deactivate", "toggle",	"upgrade",   "downgrade", "renew",	 "extend",  "rotate",
-    "regenerate", "replace",	"apply",     "redeem",	  "complete",	 "resolve", "reopen",
-    "archive",	  "unarchive",	"restore",   "recover",	  "merge",	 "share",   "unshare",
-    "assign",	  "unassign",	"move",	     "drag",	  "reorder",	 "link",    "unlink",
-    "connect",	  "disconnect", "grant",     "revoke",	  "promote",	 "demote",  "approve",
-    "accept",	  "decline",	"transfer",  "deposit",	  "withdraw",	 "refund",  "charge",
-    "reschedule", "lock",	"unlock",    "unpublish", "unsubscribe", "sync",    "migrate",
-    "crop",	  "resize",	"freeze",    "unfreeze",  "escalate"};
+    "update",	  "edit",	"modify",    "change",	  "rename",	 "set",	      "set up",
+    "reset",	  "configure",	"customize", "customise", "enable",	 "disable",   "activate",
+    "deactivate", "toggle",	"upgrade",   "downgrade", "renew",	 "extend",    "rotate",
+    "regenerate", "replace",	"apply",     "redeem",	  "complete",	 "resolve",   "reopen",
+    "archive",	  "unarchive",	"restore",   "recover",	  "merge",	 "share",     "unshare",
+    "assign",	  "unassign",	"move",	     "drag",	  "reorder",	 "link",      "unlink",
+    "connect",	  "disconnect", "grant",     "revoke",	  "promote",	 "demote",    "approve",
+    "accept",	  "decline",	"transfer",  "deposit",	  "withdraw",	 "refund",    "charge",
+    "reschedule", "lock",	"unlock",    "unpublish", "unsubscribe", "sync",      "migrate",
+    "crop",	  "resize",	"freeze",    "unfreeze",  "escalate",	 "reinstate", "waive",
+    "pair",	  "unpair",	"arm",	     "disarm",	  "equip",	 "unequip",   "snooze",
+    "split",	  "refill",	"top up",    "roll back"};
 
 /* deleting */
 static const char *const deleting[] = {
-    "delete", "remove", "destroy", "drop",   "erase", "purge", "discard",   "trash",
-    "wipe",   "clear",	"empty",   "cancel", "leave", "kick",  "terminate", "uninstall"};
+    "delete", "remove", "destroy", "drop",  "erase", "purge",	  "discard",   "trash",	   "wipe",
+    "clear",  "empty",	"cancel",  "leave", "kick",  "terminate", "uninstall", "tear down"};
 
 /*
  * Verbs whose class depends on their object, with the objects that make them write:
  * opening a page reads but opening an account or a ticket makes a record; taking a tour
- * reads, taking a quiz stores its answers; logging out of one browser keeps no data but
- * logging out of every device or session revokes them.
+ * reads, taking a quiz stores its answers; pausing a video reads, pausing a job or a
+ * subscription changes it; receiving a notification is an expectation, receiving stock
+ * books it in; listing boards reads, listing a house for sale publishes it; scanning a
+ * barcode looks it up, scanning a parcel or a ticket records it; logging out of one
+ * browser keeps no data but logging out of every device or session revokes them.
  */
-static const char *const opened_records[] = {"account",	   "ticket",   "case",	  "issue", "claim",
-					     "dispute",	   "incident", "request", "bug",   "thread",
-					     "discussion", "position", "vacancy", "store", "shop"};
+static const char *const opened_records[] = {"account", "ticket",   "case",    "issue", "claim",
+					     "dispute", "incident", "request", "bug",	"position",
+					     "vacancy", "store",    "shop"};
 static const char *const taken_tests[] = {"quiz",	   "exam",	 "examination", "survey",
 					  "questionnaire", "assessment", "poll",	"course",
 					  "lesson",	   "backup",	 "snapshot"};
+static const char *const paused_services[] = {
+    "job",     "subscription", "campaign",   "pipeline", "membership", "account",
+    "service", "automation",   "deployment", "schedule", "plan",       "cron"};
+static const char *const received_goods[] = {"stock",	 "shipment", "inventory", "goods",
+					     "delivery", "payment",  "pallet",	  "return"};
+static const char *const listed_for[] = {"sale", "rent", "auction"};
+static const char *const scanned_items[] = {"package", "parcel", "ticket", "shipment", "pallet"};
 /* plural or "everywhere" only: "logout clears the session" is the one browser's */
 static const char *const signed_out_of[] = {"devices", "sessions", "everywhere"};
 static const char *const session_verbs[] = {"logout",  "log out", "logoff",
@@ -97,6 +112,10 @@ typedef struct {
 static const object_rule object_rules[] = {
     {"open", opened_records, sizeof(opened_records) / sizeof(*opened_records)},
     {"take", taken_tests, sizeof(taken_tests) / sizeof(*taken_tests)},
+    {"pause", paused_services, sizeof(paused_services) / sizeof(*paused_services)},
+    {"receive", received_goods, sizeof(received_goods) / sizeof(*received_goods)},
+    {"list", listed_for, sizeof(listed_for) / sizeof(*listed_for)},
+    {"scan", scanned_items, sizeof(scanned_items) / sizeof(*scanned_items)},
 };
 
 static const ut_nlp_lexgroup groups[] = {
