@@ -143,6 +143,47 @@ START_TEST(string_analysis_follows_submitted_values)
 }
 END_TEST
 
+/* Submitted values used inside longer strings: an XPath, a URL, a message. */
+static const char *const e_add[] = {"addBoard", "s:Groceries", "s:Jane Doe",
+				    "s:ab",	"s:test",      NULL};
+static const char *const e_xpath[] = {"viewBoard", "u://a[text()='Groceries']", NULL};
+static const char *const e_url[] = {"openBoard", "u:http://h/boards/Groceries?tab=1", NULL};
+static const char *const e_msg[] = {"greet", "u:Welcome back, Jane Doe!", NULL};
+static const char *const e_none[] = {
+    "other", "u:jane@boards.test", "u:GroceriesList", "u:#ab-list > li", "u:Groc", NULL};
+static const char *const *embedded[] = {e_add, e_xpath, e_url, e_msg, e_none};
+
+START_TEST(string_analysis_finds_values_inside_strings)
+{
+	ut_suite *s = make_suite(embedded, 5);
+	ut_graph *g = NULL;
+	ut_value_stats vs;
+	ut_extract_stats st;
+	ut_edge *e;
+
+	ck_assert_int_eq(ut_graph_from_suite(&g, s), 0);
+	ck_assert_int_eq(ut_extract_string(g, s, NULL, &st), 0);
+	e = ut_graph_find(g, 1, 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_eq(e->nvalues, 1);
+	ck_assert_str_eq(e->values[0].value, "Groceries");
+	ck_assert_str_eq(ut_graph_find(g, 2, 0)->values[0].value, "Groceries");
+	/* whole tokens with what separates them */
+	ck_assert_str_eq(ut_graph_find(g, 3, 0)->values[0].value, "Jane Doe");
+	/* not a token of its own ("test" in an email, "Groceries" in "GroceriesList"),
+	 * under 3 bytes ("ab"), or a part of a value ("Groc") */
+	ck_assert_ptr_null(ut_graph_find(g, 4, 0));
+	ck_assert_uint_eq(g->edges.n, 3);
+	/* the value statistics count the same uses */
+	ck_assert_int_eq(ut_value_stats_build(&vs, s, NULL, 0), 0);
+	ck_assert_uint_eq(ut_value_stats_get(&vs, "Groceries")->users, 3);
+	ck_assert_uint_eq(ut_value_stats_get(&vs, "test")->users, 1);
+	ut_value_stats_dispose(&vs);
+	ut_graph_free(g);
+	ut_suite_free(s);
+}
+END_TEST
+
 START_TEST(values_filter_drops_dependency_free_values)
 {
 	ut_suite *s = make_suite(example, 5);
@@ -337,6 +378,7 @@ Suite *graph_suite(void)
 	tcase_add_test(tc, graph_edges_are_unique_and_ordered);
 	tcase_add_test(tc, graph_table_grows);
 	tcase_add_test(tc, string_analysis_follows_submitted_values);
+	tcase_add_test(tc, string_analysis_finds_values_inside_strings);
 	tcase_add_test(tc, values_filter_drops_dependency_free_values);
 	tcase_add_test(tc, huge_dependency_free_values_are_not_paired);
 	tcase_add_test(tc, a_value_that_connects_millions_of_pairs_is_refused);

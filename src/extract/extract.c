@@ -33,35 +33,118 @@ static void test_values_clear(test_values *tv)
 	memset(&tv->seen, 0, sizeof(tv->seen));
 }
 
-static int test_values_collect(test_values *tv, const ut_test *t)
+/*
+ * The values tests submit, for finding them inside longer strings: a board name in an
+ * XPath ("//a[text()='Groceries']"), an id in a URL ("/orders/10023"), an email in an
+ * assertion message. A value is found there only as whole tokens: bounded by characters
+ * that cannot be inside a token (letters, digits, bytes >= 0x80 and @ . _ - + can), so
+ * "test" is not found in "jane@boards.test"; and only values of EMBED_MIN bytes or more.
+ */
+#define EMBED_MIN 3
+#define EMBED_MAX 256
+
+typedef struct {
+	ut_map values; /* submitted value -> the value (borrowed from the suite) */
+	size_t maxlen;
+} submitted_set;
+
+static int submitted_collect(submitted_set *ss, const ut_suite *s)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < s->tests.n; i++) {
+		const ut_test *t = &s->tests.v[i];
+
+		for (j = 0; j < t->nactions; j++) {
+			if (t->actions[j].kind != UT_ACT_SUBMIT)
+				continue;
+			for (k = 0; k < t->actions[j].nvalues; k++) {
+				const char *v = t->actions[j].values[k];
+				size_t n = strlen(v);
+
+				if (n < EMBED_MIN || n > EMBED_MAX)
+					continue;
+				if (ut_map_put(&ss->values, v, n, (void *)v) < 0)
+					return ut_error_set(UT_ENOMEM, "out of memory");
+				if (n > ss->maxlen)
+					ss->maxlen = n;
+			}
+		}
+	}
+	return 0;
+}
+
+static bool token_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c >= 0x80 || c == '@' || c == '.' || c == '_' || c == '-' || c == '+';
+}
+
+static int test_values_use(test_values *tv, const char *val, bool setup, bool submit)
+{
+	size_t len = strlen(val), k = (size_t)ut_map_get(&tv->seen, val, len);
+	test_value *x;
+
+	if (!k) {
+		test_value nv = {val, false, true, true};
+
+		if (ut_vec_push(&tv->v, nv) < 0 ||
+		    ut_map_put(&tv->seen, val, len, (void *)tv->v.n) < 0)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+		k = tv->v.n;
+	}
+	x = &tv->v.v[k - 1];
+	x->use_setup_only = x->use_setup_only && setup;
+	if (submit) {
+		x->submit_setup_only = x->submits ? x->submit_setup_only && setup : setup;
+		x->submits = true;
+	}
+	return 0;
+}
+
+/* Uses of submitted values inside `val`: every run of whole tokens (with what separates
+ * them: "Jane Doe") shorter than val itself that is a submitted value. */
+static int test_values_embedded(test_values *tv, const char *val, bool setup,
+				const submitted_set *ss)
+{
+	size_t n = strlen(val), a, b;
+	const char *v;
+	int rc;
+
+	for (a = 0; a + EMBED_MIN <= n; a++) {
+		if (!token_byte((unsigned char)val[a]) ||
+		    (a > 0 && token_byte((unsigned char)val[a - 1])))
+			continue;
+		for (b = a + 1; b <= n && b - a <= ss->maxlen; b++) {
+			if (!token_byte((unsigned char)val[b - 1]) ||
+			    (b < n && token_byte((unsigned char)val[b])) || b - a < EMBED_MIN ||
+			    (a == 0 && b == n))
+				continue;
+			v = ut_map_get(&ss->values, val + a, b - a);
+			if (v && (rc = test_values_use(tv, v, setup, false)) < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* The values test t uses and submits; with `ss`, also the submitted values found inside
+ * the strings it uses. */
+static int test_values_collect(test_values *tv, const ut_test *t, const submitted_set *ss)
 {
 	size_t i, j;
+	int rc;
 
 	test_values_clear(tv);
 	for (i = 0; i < t->nactions; i++) {
 		const ut_action *a = &t->actions[i];
-		bool submit = a->kind == UT_ACT_SUBMIT;
 
 		for (j = 0; j < a->nvalues; j++) {
-			const char *val = a->values[j];
-			size_t len = strlen(val), k = (size_t)ut_map_get(&tv->seen, val, len);
-			test_value *x;
-
-			if (!k) {
-				test_value nv = {val, false, true, true};
-
-				if (ut_vec_push(&tv->v, nv) < 0 ||
-				    ut_map_put(&tv->seen, val, len, (void *)tv->v.n) < 0)
-					return ut_error_set(UT_ENOMEM, "out of memory");
-				k = tv->v.n;
-			}
-			x = &tv->v.v[k - 1];
-			x->use_setup_only = x->use_setup_only && a->setup;
-			if (submit) {
-				x->submit_setup_only = x->submits ? x->submit_setup_only && a->setup
-								  : a->setup;
-				x->submits = true;
-			}
+			rc = test_values_use(tv, a->values[j], a->setup, a->kind == UT_ACT_SUBMIT);
+			if (rc == 0 && ss && ss->maxlen)
+				rc = test_values_embedded(tv, a->values[j], a->setup, ss);
+			if (rc < 0)
+				return rc;
 		}
 	}
 	return 0;
@@ -82,6 +165,7 @@ int ut_value_stats_build(ut_value_stats *out, const ut_suite *s, const char *con
 			 size_t nignore)
 {
 	test_values tv = {0};
+	submitted_set ss = {UT_MAP_INIT, 0};
 	ut_map ignored = UT_MAP_INIT;
 	UT_VEC(ut_value_stat) all = {0};
 	size_t i, j;
@@ -89,12 +173,15 @@ int ut_value_stats_build(ut_value_stats *out, const ut_suite *s, const char *con
 
 	memset(out, 0, sizeof(*out));
 	out->ntests = s->tests.n;
+	rc = submitted_collect(&ss, s);
+	if (rc < 0)
+		goto done;
 	for (i = 0; i < nignore; i++) {
 		if (ut_map_put(&ignored, ignore[i], strlen(ignore[i]), (void *)1) < 0)
 			goto nomem;
 	}
 	for (i = 0; i < s->tests.n; i++) {
-		rc = test_values_collect(&tv, &s->tests.v[i]);
+		rc = test_values_collect(&tv, &s->tests.v[i], &ss);
 		if (rc < 0)
 			goto done;
 		for (j = 0; j < tv.v.n; j++) {
@@ -140,6 +227,7 @@ nomem:
 done:
 	ut_vec_free(&all);
 	ut_map_dispose(&ignored);
+	ut_map_dispose(&ss.values);
 	test_values_dispose(&tv);
 	if (rc < 0)
 		ut_value_stats_dispose(out);
@@ -231,14 +319,18 @@ int ut_extract_string(ut_graph *g, const ut_suite *s, const ut_extract_opts *opt
 		      ut_extract_stats *stats)
 {
 	test_values tv = {0};
+	submitted_set ss = {UT_MAP_INIT, 0};
 	ut_map index = UT_MAP_INIT; /* value -> index + 1 into lists */
 	UT_VEC(sub_list *) lists = {0};
 	size_t i, j;
 	int rc = 0;
 
 	memset(stats, 0, sizeof(*stats));
+	rc = submitted_collect(&ss, s);
+	if (rc < 0)
+		goto done;
 	for (i = 0; i < s->tests.n; i++) {
-		rc = test_values_collect(&tv, &s->tests.v[i]);
+		rc = test_values_collect(&tv, &s->tests.v[i], &ss);
 		if (rc < 0)
 			goto done;
 		/* Uses first: a test does not depend on itself. */
@@ -287,6 +379,7 @@ done:
 	sub_lists_free(lists.v, lists.n);
 	ut_vec_free(&lists);
 	ut_map_dispose(&index);
+	ut_map_dispose(&ss.values);
 	test_values_dispose(&tv);
 	return rc;
 }
