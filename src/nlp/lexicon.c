@@ -100,8 +100,6 @@ static const char *const listed_for[] = {"sale", "rent", "auction"};
 static const char *const scanned_items[] = {"package", "parcel", "ticket", "shipment", "pallet"};
 /* plural or "everywhere" only: "logout clears the session" is the one browser's */
 static const char *const signed_out_of[] = {"devices", "sessions", "everywhere"};
-static const char *const session_verbs[] = {"logout",  "log out", "logoff",
-					    "log off", "signout", "sign out"};
 
 typedef struct {
 	const char *verb;
@@ -109,14 +107,19 @@ typedef struct {
 	size_t n;
 } object_rule;
 
+#define RULE(verb, objects)                                                                        \
+	{                                                                                          \
+		verb, objects, sizeof(objects) / sizeof(*objects)                                  \
+	}
 static const object_rule object_rules[] = {
-    {"open", opened_records, sizeof(opened_records) / sizeof(*opened_records)},
-    {"take", taken_tests, sizeof(taken_tests) / sizeof(*taken_tests)},
-    {"pause", paused_services, sizeof(paused_services) / sizeof(*paused_services)},
-    {"receive", received_goods, sizeof(received_goods) / sizeof(*received_goods)},
-    {"list", listed_for, sizeof(listed_for) / sizeof(*listed_for)},
-    {"scan", scanned_items, sizeof(scanned_items) / sizeof(*scanned_items)},
+    RULE("open", opened_records),   RULE("take", taken_tests),
+    RULE("pause", paused_services), RULE("receive", received_goods),
+    RULE("list", listed_for),	    RULE("scan", scanned_items),
+    RULE("logout", signed_out_of),  RULE("log out", signed_out_of),
+    RULE("logoff", signed_out_of),  RULE("log off", signed_out_of),
+    RULE("signout", signed_out_of), RULE("sign out", signed_out_of),
 };
+#undef RULE
 
 static const ut_nlp_lexgroup groups[] = {
     {signing, sizeof(signing) / sizeof(*signing), UT_VERB_READ, false},
@@ -146,11 +149,6 @@ bool ut_nlp_lexicon_object_writes(const char *verb, const char *word)
 		if (strcmp(verb, object_rules[i].verb) == 0)
 			for (j = 0; j < object_rules[i].n; j++)
 				if (strcmp(word, object_rules[i].objects[j]) == 0)
-					return true;
-	for (i = 0; i < sizeof(session_verbs) / sizeof(*session_verbs); i++)
-		if (strcmp(verb, session_verbs[i]) == 0)
-			for (j = 0; j < sizeof(signed_out_of) / sizeof(*signed_out_of); j++)
-				if (strcmp(word, signed_out_of[j]) == 0)
 					return true;
 	return false;
 }
