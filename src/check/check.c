@@ -384,6 +384,11 @@ static int add_candidates(ut_check *c)
 
 	if (!cg || cg->ntests != c->graph->ntests)
 		return 0;
+	for (size_t i = 0; rc == 0 && i < cg->ntests; i++) {
+		const ut_graph_test *t = &cg->tests[i];
+
+		rc = ut_graph_set_hints(c->graph, i, t->nouns, t->nnouns, t->dobj, t->verb);
+	}
 	for (size_t i = 0; rc == 0 && i < cg->edges.n; i++) {
 		const ut_edge *e = &cg->edges.v[i];
 		ut_edge *ne;

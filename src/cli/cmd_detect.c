@@ -235,6 +235,9 @@ static void print_summary(const ut_graph *g, const ut_detect_stats *st,
 			printf("output schedules: %zu, all seen passing (%zu as the search ran them, "
 			       "%zu run to verify)\n", st->output_schedules, st->verified_earlier,
 			       st->output_schedules - st->verified_earlier);
+		printf("verification: %zu runs; %zu tests searched again, %zu edges added, %zu "
+		       "removed\n", st->verify_runs, st->verify_searched, st->verify_added,
+		       st->verify_removed);
 		if (st->replayed)
 			printf("replayed from the journal: %ld runs\n", st->replayed);
 		if (st->flaky || st->failing)
@@ -289,6 +292,17 @@ static void print_summary(const ut_graph *g, const ut_detect_stats *st,
 	ut_jsonw_int(&w, (long long)st->output_schedules);
 	ut_jsonw_key(&w, "verified_earlier");
 	ut_jsonw_int(&w, (long long)st->verified_earlier);
+	ut_jsonw_key(&w, "verification");
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "runs");
+	ut_jsonw_int(&w, (long long)st->verify_runs);
+	ut_jsonw_key(&w, "tests_searched_again");
+	ut_jsonw_int(&w, (long long)st->verify_searched);
+	ut_jsonw_key(&w, "edges_added");
+	ut_jsonw_int(&w, (long long)st->verify_added);
+	ut_jsonw_key(&w, "edges_removed");
+	ut_jsonw_int(&w, (long long)st->verify_removed);
+	ut_jsonw_obj_end(&w);
 	if (fs) {
 		ut_jsonw_key(&w, "selection");
 		ut_jsonw_obj_begin(&w);

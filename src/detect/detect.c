@@ -116,8 +116,7 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 	c.t0 = dx_now();
 	c.excluded = calloc(n, 1);
 	c.checked = calloc(n, 1);
-	c.passes = calloc(n, sizeof(*c.passes));
-	if (!c.excluded || !c.checked || !c.passes) {
+	if (!c.excluded || !c.checked || dx_evidence_init(&c) < 0) {
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -155,12 +154,7 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 done:
 	stats->wall_s = dx_now() - c.t0;
 	g->stats.wall_s = stats->wall_s;
-	for (i = 0; c.passes && i < g->ntests; i++) {
-		for (size_t k = 0; k < c.passes[i].n; k++)
-			free(c.passes[i].v[k].before);
-		ut_vec_free(&c.passes[i]);
-	}
-	free(c.passes);
+	dx_evidence_free(&c);
 	free(c.excluded);
 	free(c.checked);
 	return rc;

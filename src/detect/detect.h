@@ -18,7 +18,7 @@ typedef enum {
 	UT_PHASE_DISCONNECTED, /* Alg. 6: tests left without prerequisites */
 	UT_PHASE_ISOLATION,    /* fast: every test alone */
 	UT_PHASE_SEARCH,       /* fast: finding a sufficient set of prerequisites */
-	UT_PHASE_VERIFY,       /* fast: every output schedule, at the end */
+	UT_PHASE_VERIFY,       /* both: the output graph's schedules and proofs, at the end */
 	UT_PHASE_COUNT
 } ut_detect_phase;
 
@@ -71,9 +71,13 @@ typedef struct {
 	double phase_s[UT_PHASE_COUNT]; /* runner wall time per phase (replayed: as recorded) */
 	size_t manifest, removed, recovered;
 	size_t flaky, failing; /* tests left out: flaky; failing in the original order */
-	size_t output_schedules; /* fast: the schedules of the output graph, all seen passing
-				    (incremental: the schedules re-validated) */
-	size_t verified_earlier; /* fast: of those, seen passing as they are during the search */
+	size_t output_schedules; /* the schedules of the output graph (of the tests nobody
+				    depends on), all seen passing (incremental: those in scope) */
+	size_t verified_earlier; /* of those, seen passing whole before the verification */
+	size_t verify_runs;      /* runs of the final verification */
+	size_t verify_searched;  /* tests it sent back to the search (a schedule failed, or a
+				    prerequisite was not needed) */
+	size_t verify_added, verify_removed; /* manifest edges the repair added, removed */
 } ut_detect_stats;
 
 /* Validates the active candidate edges of g in place: each ends `manifest` or `false`

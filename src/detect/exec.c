@@ -12,7 +12,6 @@
 #include "util/error.h"
 #include "util/banned.h"
 
-#define DX_MAX_PASSES 16      /* pass records kept per test */
 #define DX_TAIL_KEPT 4096     /* output kept in the journal for runs that did not pass */
 
 double dx_now(void)
@@ -83,65 +82,6 @@ bool dx_subset(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
 			return false;
 	}
 	return i == na;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The tests before position k of the schedule, sorted, into *out (malloc'd). */
-static int prefix(const uint32_t *sched, size_t k, uint32_t **out)
-{
-	*out = malloc((k ? k : 1) * sizeof(**out));
-	if (!*out)
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	if (k)
-		memcpy(*out, sched, k * sizeof(**out));
-	qsort(*out, k, sizeof(**out), cmp_u32);
-	return 0;
-}
-
-static int record_passes(dx_ctx *c, const uint32_t *sched, size_t n, const dx_result *r)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		dx_pass p;
-		int rc;
-
-		if (r->outcomes[i] != UT_OUT_PASS || c->passes[sched[i]].n >= DX_MAX_PASSES)
-			continue;
-		rc = prefix(sched, i, &p.before);
-		if (rc < 0)
-			return rc;
-		p.n = i;
-		if (ut_vec_push(&c->passes[sched[i]], p) < 0) {
-			free(p.before);
-			return ut_error_set(UT_ENOMEM, "out of memory");
-		}
-	}
-	return 0;
-}
-
-/* Whether the test at position k passed before after a subset of the tests now before it. */
-static bool contradicts(const dx_ctx *c, const uint32_t *sched, size_t k)
-{
-	uint32_t *now = NULL;
-	size_t i;
-	bool found = false;
-
-	if (prefix(sched, k, &now) < 0)
-		return false;
-	for (i = 0; i < c->passes[sched[k]].n && !found; i++) {
-		const dx_pass *p = &c->passes[sched[k]].v[i];
-
-		found = dx_subset(p->before, p->n, now, k);
-	}
-	free(now);
-	return found;
 }
 
 static void emit(dx_ctx *c, const char *purpose, const dx_result *r, size_t n, bool replayed)
@@ -499,7 +439,7 @@ static bool needs_rerun(const dx_ctx *c, const dx_job *job, const dx_result *r)
 		return false;
 	for (k = 0; k < job->n && job->sched[k] != (uint32_t)r->first_failure; k++)
 		;
-	return k < job->n && contradicts(c, job->sched, k);
+	return k < job->n && dx_evidence_contradicts(c, job->sched[k], job->sched, k);
 }
 
 int dx_run_batch(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
@@ -556,10 +496,8 @@ int dx_run_batch(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
 			}
 		}
 	}
-	for (j = 0; rc == 0 && j < m; j++) {
-		if (!out[j].error)
-			rc = record_passes(c, jobs[j].sched, jobs[j].n, &out[j]);
-	}
+	for (j = 0; rc == 0 && j < m; j++)
+		rc = dx_evidence_learn(c, jobs[j].sched, jobs[j].n, &out[j]);
 done:
 	dx_results_free(res2, na);
 	free(again);

@@ -12,12 +12,20 @@ enum { DX_IN = 0, DX_FLAKY = 1, DX_FAILING = 2 };
 
 typedef UT_VEC(uint32_t) dx_sched;
 
-/* A test passed after exactly these tests (sorted indices): evidence that a later failure
- * after a superset of them contradicts. */
+/* A test passed (or failed) after exactly the tests of `set` (ascending) in run `run`. */
 typedef struct {
-	uint32_t *before;
+	uint32_t *set;
 	size_t n;
-} dx_pass;
+	long run;
+} dx_rec;
+
+typedef UT_VEC(dx_rec) dx_recs;
+
+/* What the runs showed of one test (evidence.c). */
+typedef struct {
+	dx_recs pass, fail; /* the sets that say most, at most a few dozen of each */
+	dx_recs whole;      /* runs it ended that passed whole: its schedule as it ran */
+} dx_evidence;
 
 typedef struct {
 	ut_graph *g;
@@ -27,7 +35,7 @@ typedef struct {
 	ut_detect_stats *stats;
 	ut_detect_phase phase;
 	unsigned char *excluded; /* per test: DX_IN, DX_FLAKY, DX_FAILING */
-	UT_VEC(dx_pass) *passes; /* per test */
+	dx_evidence *ev;         /* per test */
 	unsigned char *checked;  /* per test: Alg. 6 looked at it since its edges changed */
 	double t0, new_run_wall;
 	long new_runs;
@@ -85,10 +93,29 @@ int dx_schedule(dx_ctx *c, uint32_t test, const ut_edge *skip, dx_sched *out);
 
 double dx_now(void);
 
+/* The evidence store (evidence.c). */
+int dx_evidence_init(dx_ctx *c);
+void dx_evidence_free(dx_ctx *c);
+/* Learns what a finished run shows of every test it held (nothing from a run that failed
+ * as a whole). sched: the run's tests, ascending. */
+int dx_evidence_learn(dx_ctx *c, const uint32_t *sched, size_t n, const dx_result *r);
+/* What is known of t run after exactly the tests of set (ascending): 1 passes, -1 fails,
+ * 0 not known; *run is a run that shows it. */
+int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, long *run);
+/* Whether t passed before after a subset of `before`: its failure after `before` would
+ * contradict that. */
+bool dx_evidence_contradicts(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n);
+/* The run in which t, after exactly `before`, ended a schedule that passed whole; 0 when
+ * none did. */
+long dx_evidence_whole(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n);
+
 /* Strategy tedd. */
 int dx_tedd(dx_ctx *c);
 /* Strategy fast. */
 int dx_fast(dx_ctx *c);
+/* The final verification of the graph a strategy left (every test settled from its active
+ * edges), with the repair of what it refutes by the search of strategy fast. */
+int dx_verify_output(dx_ctx *c);
 /* The original order, reruns + 1 times (at once when there are workers): marks the tests
  * that are flaky or fail there; 0, or UT_EENV when a run gives no usable outcomes. With
  * extra jobs, they run in the same batch (their results go to extra_out). Each original

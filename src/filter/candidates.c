@@ -83,14 +83,15 @@ int ut_candidates_build(ut_graph **out, ut_candidates_report *report, const ut_s
 	}
 	if (rc < 0)
 		goto done;
-	if (opts->filter >= UT_FILTER_VERB) {
-		rc = ut_nlp_new(&nlp, opts->read_verbs, opts->nread, opts->write_verbs,
-				opts->nwrite);
-		if (rc == 0)
-			rc = ut_filter_nlp(g, nlp, opts->filter, &report->filter);
-		if (rc < 0)
-			goto done;
-	}
+	/* The names are analysed even when no NLP filter is asked for: detection orders its
+	 * guesses by them. Without WordNet that is only a filter's error. */
+	rc = ut_nlp_new(&nlp, opts->read_verbs, opts->nread, opts->write_verbs, opts->nwrite);
+	if (rc == 0)
+		rc = ut_filter_nlp(g, nlp, opts->filter, &report->filter);
+	if (rc == UT_EENV && opts->filter < UT_FILTER_VERB)
+		rc = 0;
+	if (rc < 0)
+		goto done;
 	report->filter.candidates = g->edges.n;
 	ut_filter_count(g, &report->filter);
 	*out = g;

@@ -70,6 +70,15 @@ int ut_filter_values(ut_graph *g, const ut_value_stats *st, ut_filter_stats *fs)
 	return 0;
 }
 
+static int set_hints(ut_graph *g, size_t i, const ut_name_info *info)
+{
+	int verb = info->verb_class == UT_VERB_READ    ? UT_NAME_VERB_READ
+		   : info->verb_class == UT_VERB_WRITE ? UT_NAME_VERB_WRITE
+						       : UT_NAME_VERB_UNKNOWN;
+
+	return ut_graph_set_hints(g, i, info->nouns, info->nnouns, info->dobj, verb);
+}
+
 int ut_filter_nlp(ut_graph *g, ut_nlp *nlp, ut_filter_level level, ut_filter_stats *fs)
 {
 	const ut_name_info **info = NULL;
@@ -79,8 +88,6 @@ int ut_filter_nlp(ut_graph *g, ut_nlp *nlp, ut_filter_level level, ut_filter_sta
 	size_t i;
 	int rc = 0;
 
-	if (level < UT_FILTER_VERB)
-		return 0;
 	info = calloc(g->ntests ? g->ntests : 1, sizeof(*info));
 	names = calloc(g->ntests ? g->ntests : 1, sizeof(*names));
 	if (!info || !names) {
@@ -92,7 +99,9 @@ int ut_filter_nlp(ut_graph *g, ut_nlp *nlp, ut_filter_level level, ut_filter_sta
 	rc = ut_nlp_set_suite_names(nlp, names, g->ntests);
 	for (i = 0; rc == 0 && i < g->ntests; i++)
 		rc = ut_nlp_analyze(nlp, names[i], &info[i]);
-	if (rc < 0)
+	for (i = 0; rc == 0 && i < g->ntests; i++)
+		rc = set_hints(g, i, info[i]);
+	if (rc < 0 || level < UT_FILTER_VERB)
 		goto done;
 	for (i = 0; i < g->edges.n; i++) {
 		ut_edge *e = &g->edges.v[i];

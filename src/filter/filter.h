@@ -34,9 +34,10 @@ typedef struct {
  * "values", and removes dropped values from the edges that stay. */
 int ut_filter_values(ut_graph *g, const ut_value_stats *st, ut_filter_stats *fs);
 
-/* Applies an NLP configuration (UT_FILTER_VERB, _DOBJ or _NOUN) to the edges still kept,
- * analysing the names of the graph's tests with `nlp`. An edge the verb rule drops is
- * attributed to "verb", the others to the configuration. */
+/* Analyses the names of the graph's tests with `nlp` and sets their hints (nouns, direct
+ * object, verb class: ut_graph_set_hints), then applies an NLP configuration
+ * (UT_FILTER_VERB, _DOBJ or _NOUN; a lower level filters nothing) to the edges still kept.
+ * An edge the verb rule drops is attributed to "verb", the others to the configuration. */
 int ut_filter_nlp(ut_graph *g, ut_nlp *nlp, ut_filter_level level, ut_filter_stats *fs);
 
 /* Counts the kept edges into fs->kept. */

@@ -127,6 +127,34 @@ int ut_graph_set_test(ut_graph *g, size_t index, const char *id, const char *nam
 	return 0;
 }
 
+int ut_graph_set_hints(ut_graph *g, size_t index, const char *const *nouns, size_t nnouns,
+		       const char *dobj, int verb)
+{
+	ut_graph_test *t;
+
+	if (index >= g->ntests)
+		return ut_error_set(UT_EINPUT, "test index %zu out of range", index);
+	t = &g->tests[index];
+	t->verb = verb;
+	t->nnouns = 0;
+	t->nouns = NULL;
+	t->dobj = dobj ? ut_graph_intern(g, dobj) : NULL;
+	if (dobj && !t->dobj)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	if (!nnouns)
+		return 0;
+	t->nouns = ut_arena_alloc(&g->arena, nnouns * sizeof(*t->nouns));
+	if (!t->nouns)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (size_t i = 0; i < nnouns; i++) {
+		t->nouns[i] = ut_graph_intern(g, nouns[i]);
+		if (!t->nouns[i])
+			return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	t->nnouns = (uint32_t)nnouns;
+	return 0;
+}
+
 static uint64_t edge_key(uint32_t dependent, uint32_t dependee)
 {
 	return ((uint64_t)dependent << 32) | dependee;
@@ -379,6 +407,8 @@ int ut_graph_subgraph(ut_graph **out, const ut_graph *g, const bool *keep)
 		sub->tests[at[i]].duration_s = t->duration_s;
 		sub->tests[at[i]].flaky = t->flaky;
 		sub->tests[at[i]].failing = t->failing;
+		if (rc == 0)
+			rc = ut_graph_set_hints(sub, at[i], t->nouns, t->nnouns, t->dobj, t->verb);
 	}
 	for (i = 0; rc == 0 && i < g->edges.n; i++) {
 		const ut_edge *e = &g->edges.v[i];

@@ -48,7 +48,15 @@ typedef struct {
 	double duration_s; /* < 0: unknown */
 	bool flaky;        /* did not pass every time in the original order: left out */
 	bool failing;      /* never passed in the original order (or never ran): left out */
+	/* What the name says (set by the filter stage when WordNet is there; not stored in
+	 * graph.json): hints for the order in which detection tries prerequisites. */
+	const char **nouns; /* arena; distinct noun lemmas */
+	uint32_t nnouns;
+	const char *dobj;   /* direct object, or NULL */
+	int verb;           /* UT_NAME_VERB_* */
 } ut_graph_test;
+
+enum { UT_NAME_VERB_UNKNOWN = 0, UT_NAME_VERB_READ, UT_NAME_VERB_WRITE };
 
 typedef struct {
 	ut_arena arena;
@@ -81,6 +89,10 @@ void ut_graph_free(ut_graph *g);
 /* Copies the strings into the graph's arena. */
 int ut_graph_set_test(ut_graph *g, size_t index, const char *id, const char *name,
 		      const char *file, unsigned line, unsigned end_line);
+
+/* Sets the name hints of test `index` (copied into the graph's arena); 0 or UT_ENOMEM. */
+int ut_graph_set_hints(ut_graph *g, size_t index, const char *const *nouns, size_t nnouns,
+		       const char *dobj, int verb);
 
 /* The edge dependent -> dependee, or NULL. The pointer is valid until the next add. */
 ut_edge *ut_graph_find(ut_graph *g, uint32_t dependent, uint32_t dependee);

@@ -1,0 +1,943 @@
+/* search.c: finding the prerequisites of each test by running it after chosen sets of
+ * earlier tests, with a number of runs that grows with the logarithm of the candidates.
+ *
+ * Model: a test passes after a set S of earlier tests when every test it needs, directly or
+ * not, is in S (more tests before it never hurt: the monotone assumption). A(t), the tests
+ * t needs, is then closed: it holds what its members need. For each test the search keeps
+ * `u`, a set t is known to pass after (so A(t) is in u), and `in`, tests proven to be in
+ * A(t), and narrows u down to in:
+ *
+ * 1. Alone: a test that passes alone needs nothing.
+ * 2. Gallop: the earlier tests are ranked by how likely t needs them (a candidate edge and
+ *    its values, the nouns its name shares with t's, a dependee whose verb writes, tests
+ *    already found to be needed by others); t runs after the closure of the first of them,
+ *    then of twice as many tests, and so on, until it passes. That set is u. When the tries
+ *    grow past most earlier tests, u is all of them (the original order shows it passes).
+ * 3. Peel: t runs after `in` alone; if it fails, the latest test of A(t) outside `in` is
+ *    found by a binary search over u \ in: t runs after u less the tests of u \ in at and
+ *    above a split point; a pass drops them from u for good (and every test that needs one
+ *    of them), a failure says the latest is there. Splits follow the ranking, mixed half
+ *    and half with an even split, so a wrong ranking costs a few runs, never a run per
+ *    test. The latest test of A(t) outside `in` is needed directly (nothing else t needs
+ *    needs it), and the last failure is its proof: every other test t needs was there.
+ *    It joins `in` with everything it needs, and the peel starts over.
+ * When t passes after exactly `in`, A(t) = in, and that run is t's schedule as it will be
+ * run. Every run tells the outcome of every test in it, kept in the evidence store: a
+ * question it answers is not run again.
+ *
+ * Tests are searched together, one run each per batch (on as many workers as there are);
+ * a test waits only when its next step needs A() of an earlier test that is not settled
+ * yet, so the runs and the graph do not depend on the number of workers. */
+#include "detect/search.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/banned.h"
+
+#define SX_STALLS 3	   /* the same probe this often without an answer: left out */
+#define SX_GALLOP_MAX 0.8  /* tries past this share of the earlier tests: take them all */
+#define SX_TEMPERATURE 0.5 /* weights of the binary search: exp(prior / T) */
+#define SX_EVEN 0.5	   /* and this share of an even split */
+
+static bool included(const sx *s, uint32_t t)
+{
+	return s->c->excluded[t] == DX_IN;
+}
+
+int sx_init(sx *s, dx_ctx *c)
+{
+	size_t n = c->g->ntests ? c->g->ntests : 1;
+
+	memset(s, 0, sizeof(*s));
+	s->c = c;
+	s->g = c->g;
+	s->n = c->g->ntests;
+	s->t = calloc(n, sizeof(*s->t));
+	s->dependents = calloc(n, sizeof(*s->dependents));
+	s->ncand = calloc(n, sizeof(*s->ncand));
+	s->mark = calloc(n, 1);
+	s->weight = calloc(n, sizeof(*s->weight));
+	if (!s->t || !s->dependents || !s->ncand || !s->mark || !s->weight)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	return 0;
+}
+
+static void probes_clear(sx *s)
+{
+	for (size_t i = 0; i < s->probes.n; i++)
+		ut_vec_free(&s->probes.v[i].sched);
+	s->probes.n = 0;
+}
+
+static void test_reset(sx_test *x)
+{
+	ut_vec_free(&x->u);
+	ut_vec_free(&x->in);
+	ut_vec_free(&x->found);
+	ut_vec_free(&x->x);
+	free(x->rank);
+	x->rank = NULL;
+	x->nrank = x->ri = x->target = 0;
+	x->searching = false;
+	x->fail_run = x->pass_run = 0;
+	x->last_probe = 0;
+	x->stalls = 0;
+}
+
+void sx_dispose(sx *s)
+{
+	for (size_t i = 0; s->t && i < s->n; i++) {
+		test_reset(&s->t[i]);
+		ut_vec_free(&s->t[i].anc);
+	}
+	probes_clear(s);
+	ut_vec_free(&s->probes);
+	free(s->t);
+	free(s->dependents);
+	free(s->ncand);
+	free(s->mark);
+	free(s->weight);
+	memset(s, 0, sizeof(*s));
+}
+
+static int push(dx_sched *v, uint32_t x)
+{
+	return ut_vec_push(v, x) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+}
+
+/* out = the marked tests below `below`, ascending; clears the marks. */
+static int collect(sx *s, uint32_t below, dx_sched *out)
+{
+	int rc = 0;
+
+	out->n = 0;
+	for (uint32_t i = 0; i < s->n; i++) {
+		if (s->mark[i] && i < below && rc == 0)
+			rc = push(out, i);
+		s->mark[i] = 0;
+	}
+	return rc;
+}
+
+/* Marks v and everything the settled tests of v need; returns how many were not marked. */
+static size_t mark_closure(sx *s, const uint32_t *v, size_t n)
+{
+	size_t added = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const sx_test *y = &s->t[v[i]];
+
+		added += !s->mark[v[i]];
+		s->mark[v[i]] = 1;
+		if (y->state != SX_DONE && y->state != SX_GRAPH)
+			continue;
+		for (size_t k = 0; k < y->anc.n; k++) {
+			added += !s->mark[y->anc.v[k]];
+			s->mark[y->anc.v[k]] = 1;
+		}
+	}
+	return added;
+}
+
+int sx_graph_closure(sx *s, uint32_t t, dx_sched *out)
+{
+	ut_adjacency adj;
+	int rc = ut_adjacency_build(&adj, s->g, NULL, NULL);
+
+	if (rc < 0)
+		return rc;
+	memset(s->mark, 0, s->n);
+	for (uint32_t k = adj.start[t]; k < adj.start[t + 1]; k++)
+		s->mark[adj.deps[k]] = 1;
+	rc = ut_adjacency_closure(&adj, s->mark);
+	if (rc == 0)
+		rc = collect(s, t, out);
+	memset(s->mark, 0, s->n);
+	ut_adjacency_dispose(&adj);
+	return rc;
+}
+
+int sx_graph_closures(sx *s, bool (*want)(const sx *s, uint32_t t))
+{
+	ut_adjacency adj;
+	dx_sched *all = calloc(s->n ? s->n : 1, sizeof(*all));
+	int rc;
+
+	if (!all)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	rc = ut_adjacency_build(&adj, s->g, NULL, NULL);
+	if (rc < 0) {
+		free(all);
+		return rc;
+	}
+	for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
+		for (uint32_t k = adj.start[t]; k < adj.start[t + 1]; k++) {
+			const dx_sched *d = &all[adj.deps[k]];
+
+			s->mark[adj.deps[k]] = 1;
+			for (size_t i = 0; i < d->n; i++)
+				s->mark[d->v[i]] = 1;
+		}
+		rc = collect(s, t, &all[t]);
+	}
+	for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
+		dx_sched *to = &s->t[t].anc;
+
+		if (!want(s, t))
+			continue;
+		ut_vec_free(to);
+		*to = all[t];
+		memset(&all[t], 0, sizeof(all[t]));
+	}
+	for (uint32_t t = 0; t < s->n; t++)
+		ut_vec_free(&all[t]);
+	free(all);
+	ut_adjacency_dispose(&adj);
+	return rc;
+}
+
+bool sx_included(const sx *s, uint32_t t)
+{
+	return s->c->excluded[t] == DX_IN;
+}
+
+static bool from_graph(const sx *s, uint32_t t)
+{
+	return s->t[t].state == SX_GRAPH;
+}
+
+int sx_settle_from_graph(sx *s)
+{
+	return sx_graph_closures(s, from_graph);
+}
+
+void sx_reopen(sx *s, uint32_t t)
+{
+	sx_test *x = &s->t[t];
+
+	if (x->state == SX_DONE) {
+		for (size_t i = 0; i < x->found.n; i++) {
+			if (s->dependents[x->found.v[i].test])
+				s->dependents[x->found.v[i].test]--;
+		}
+	}
+	test_reset(x);
+	ut_vec_free(&x->anc);
+	x->state = SX_START;
+}
+
+/* How likely t needs e, on a log scale: the evidence a suite's sources and names give. */
+static double prior(sx *s, uint32_t t, uint32_t e)
+{
+	const ut_graph_test *a = &s->g->tests[t], *b = &s->g->tests[e];
+	const ut_edge *ed = ut_graph_find(s->g, t, e);
+	double p = 0;
+	unsigned shared = 0;
+
+	if (ed && ed->status != UT_EDGE_FALSE) /* they share values (a filter's doubt: less) */
+		p += ed->filtered_by ? s->t[t].cand_weight / 2 : s->t[t].cand_weight;
+	for (uint32_t i = 0; i < a->nnouns; i++) {
+		for (uint32_t k = 0; k < b->nnouns; k++)
+			shared += a->nouns[i] == b->nouns[k]; /* interned */
+	}
+	if (shared)
+		p += 3.0 * shared / (a->nnouns + b->nnouns - shared);
+	if (a->dobj && a->dobj == b->dobj)
+		p += 1.0;
+	if (b->verb == UT_NAME_VERB_WRITE)
+		p += 1.0;
+	else if (b->verb == UT_NAME_VERB_READ)
+		p -= 0.5;
+	p += 0.5 * (s->dependents[e] < 3 ? s->dependents[e] : 3);
+	/* the nearer first, all else equal */
+	return p + exp(-(double)(t - 1 - e) / 8.0) + 0.3 * e / (t ? t : 1);
+}
+
+typedef struct {
+	double p;
+	uint32_t e;
+} sx_ranked;
+
+static int by_prior_desc(const void *a, const void *b)
+{
+	const sx_ranked *x = a, *y = b;
+
+	if (x->p != y->p)
+		return x->p > y->p ? -1 : 1;
+	return x->e > y->e ? -1 : x->e < y->e;
+}
+
+/* The gallop's order: the likeliest by the prior and the nearest, in turn (a test whose
+ * name and values say nothing, such as a crawler's test42, is found by its distance, at
+ * twice the cost at worst). */
+static int make_rank(sx *s, uint32_t t)
+{
+	sx_test *x = &s->t[t];
+	sx_ranked *r = malloc((t ? t : 1) * sizeof(*r));
+	size_t k = 0, a = 0, out = 0, earlier = 0, cands = 0, m = 0;
+	bool blind;
+	uint32_t y = t;
+
+	if (!r)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	/* A candidate edge says as much as the candidates are few among the earlier tests: the
+	 * log of the odds it gives over a test picked at random. */
+	for (uint32_t e = 0; e < t; e++)
+		earlier += included(s, e);
+	cands = s->ncand[t];
+	/* A name without nouns and no candidates: the prior knows nothing of t, nearest first. */
+	blind = !cands && !s->g->tests[t].nnouns;
+	x->cand_weight = cands ? 1.0 + log((double)earlier / (double)cands) : 1.0;
+	for (uint32_t e = 0; e < t; e++) {
+		if (included(s, e))
+			r[k++] = (sx_ranked){prior(s, t, e), e};
+	}
+	qsort(r, k, sizeof(*r), by_prior_desc);
+	free(x->rank);
+	/* The candidates come first, and when they are few the first try is all of them: the
+	 * thesis' guess, right as soon as string analysis saw every dependency. */
+	x->target = 1;
+	if (cands && cands <= earlier / 2) {
+
+		for (size_t i = 0; i < k; i++) {
+			const ut_edge *ed = ut_graph_find(s->g, t, r[i].e);
+
+			if (ed && ut_edge_active(ed)) {
+				sx_ranked tmp = r[i];
+
+				memmove(r + m + 1, r + m, (i - m) * sizeof(*r));
+				r[m++] = tmp;
+			}
+		}
+		x->target = 0;
+		for (size_t i = 0; i < m; i++)
+			x->target += mark_closure(s, &r[i].e, 1);
+		memset(s->mark, 0, s->n);
+	}
+	x->rank = malloc((k ? k : 1) * sizeof(*x->rank));
+	if (!x->rank) {
+		free(r);
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	memset(s->mark, 0, s->n);
+	while (out < k) {
+		uint32_t e;
+
+		if (out < m || (!blind && (out - m) % 2 == 0)) { /* the candidates, by the prior */
+			while (s->mark[r[a].e])
+				a++;
+			e = r[a].e;
+		} else { /* the nearest not taken */
+			do
+				y--;
+			while (!included(s, y) || s->mark[y]);
+			e = y;
+		}
+		s->mark[e] = 1;
+		x->rank[out++] = e;
+	}
+	memset(s->mark, 0, s->n);
+	x->nrank = k;
+	free(r);
+	return 0;
+}
+
+static uint64_t hash_set(const uint32_t *v, size_t n, uint32_t owner)
+{
+	uint64_t h = 1469598103934665603ull ^ owner;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= v[i] + 1;
+		h *= 1099511628211ull;
+	}
+	return h ^ n;
+}
+
+int sx_propose(sx *s, uint32_t owner, dx_sched *sched, ut_detect_phase phase, const char *purpose)
+{
+	sx_probe p;
+
+	memset(&p, 0, sizeof(p));
+	p.owner = owner;
+	p.phase = phase;
+	snprintf(p.purpose, sizeof(p.purpose), "%s", purpose);
+	p.sched = *sched;
+	memset(sched, 0, sizeof(*sched));
+	if (ut_vec_push(&s->probes, p) < 0) {
+		ut_vec_free(&p.sched);
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* The answer to "does t pass after exactly v?". */
+enum { SX_PASS, SX_FAIL, SX_PLANNED, SX_STALLED };
+
+/* Sets *ans from the evidence, or plans the run (SX_PLANNED). A probe planned again without
+ * an answer (its run failed as a whole, or an earlier test in it failed against all
+ * evidence) is a stall; after a few, SX_STALLED: t is left out rather than guessed about.
+ * *run: the run that shows the answer. Returns 0 or an error. */
+static int ask(sx *s, uint32_t t, const dx_sched *v, const char *what, long *run, int *ans)
+{
+	sx_test *x = &s->t[t];
+	dx_sched sched = {0};
+	char purpose[200];
+	uint64_t h;
+	int k = dx_evidence_known(s->c, t, v->v, v->n, run);
+
+	if (k) {
+		*ans = k > 0 ? SX_PASS : SX_FAIL;
+		return 0;
+	}
+	h = hash_set(v->v, v->n, t);
+	if (h == x->last_probe && ++x->stalls > SX_STALLS) {
+		*ans = SX_STALLED;
+		return 0;
+	}
+	if (h != x->last_probe)
+		x->stalls = 0;
+	x->last_probe = h;
+	*ans = SX_PLANNED;
+	if (ut_vec_reserve(&sched, v->n + 1) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	if (v->n)
+		memcpy(sched.v, v->v, v->n * sizeof(*v->v));
+	sched.v[v->n] = t;
+	sched.n = v->n + 1;
+	snprintf(purpose, sizeof(purpose), "%s %s", s->g->tests[t].id, what);
+	k = sx_propose(s, t, &sched, UT_PHASE_SEARCH, purpose);
+	ut_vec_free(&sched);
+	return k;
+}
+
+static bool contains(const dx_sched *v, uint32_t e)
+{
+	size_t lo = 0, hi = v->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v->v[mid] < e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < v->n && v->v[lo] == e;
+}
+
+static int copy_sched(dx_sched *to, const dx_sched *from)
+{
+	to->n = 0;
+	if (ut_vec_reserve(to, from->n ? from->n : 1) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	if (from->n)
+		memcpy(to->v, from->v, from->n * sizeof(*from->v));
+	to->n = from->n;
+	return 0;
+}
+
+/* A test that fails even after every earlier test: flaky when it passed in the original
+ * order, else failing. */
+static void give_up(sx *s, uint32_t t, bool stalled)
+{
+	if (stalled || s->with_original)
+		dx_mark_flaky(s->c, t);
+	else
+		dx_mark_failing(s->c, t);
+	s->t[t].state = SX_DONE;
+}
+
+/* After ask(): whether the step ends here, with *rc what it returns (1 a run is planned,
+ * 0 the test was left out, < 0 an error). */
+static bool ends(sx *s, uint32_t t, int a, int *rc)
+{
+	if (*rc < 0)
+		return true;
+	if (a == SX_PLANNED)
+		*rc = 1;
+	else if (a == SX_STALLED)
+		give_up(s, t, true);
+	return a == SX_PLANNED || a == SX_STALLED;
+}
+
+/* u = every earlier included test. */
+static int take_all(sx *s, uint32_t t)
+{
+	sx_test *x = &s->t[t];
+	int rc = 0;
+
+	x->u.n = 0;
+	for (uint32_t e = 0; rc == 0 && e < t; e++) {
+		if (included(s, e))
+			rc = push(&x->u, e);
+	}
+	x->state = SX_PEEL;
+	x->searching = false;
+	x->pass_run = 0;
+	return rc;
+}
+
+/* Returns 1 when a run is planned, 0 when t waits or is settled, < 0 on error. */
+static int step_gallop(sx *s, uint32_t t)
+{
+	sx_test *x = &s->t[t];
+	dx_sched k = {0};
+	char what[64];
+	long run = 0;
+	int rc = 0, a;
+
+	if (!x->rank && (rc = make_rank(s, t)) < 0)
+		return rc;
+	for (;;) {
+		/* Grow the tries to the target size; wait for a test that is not settled. */
+		size_t have = mark_closure(s, x->x.v, x->x.n);
+		bool wait = false;
+
+		while (rc == 0 && x->ri < x->nrank && (have < x->target || !x->x.n)) {
+			uint32_t e = x->rank[x->ri];
+			const sx_test *y = &s->t[e];
+
+			if (y->state != SX_DONE && y->state != SX_GRAPH) {
+				wait = true; /* what it needs is not known yet */
+				break;
+			}
+			rc = push(&x->x, e);
+			x->ri++;
+			have += mark_closure(s, &e, 1);
+		}
+		if (rc == 0)
+			rc = collect(s, t, &k);
+		else
+			memset(s->mark, 0, s->n);
+		if (rc < 0 || wait)
+			break;
+		if (k.n > SX_GALLOP_MAX * x->nrank || !x->x.n) {
+			rc = take_all(s, t);
+			break;
+		}
+		snprintf(what, sizeof(what), "after its %zu likeliest prerequisites", x->x.n);
+		rc = ask(s, t, &k, what, &run, &a);
+		if (ends(s, t, a, &rc))
+			break;
+		if (a == SX_PASS) {
+			rc = copy_sched(&x->u, &k);
+			x->pass_run = run;
+			x->state = SX_PEEL;
+			x->searching = false;
+			break;
+		}
+		if (x->ri >= x->nrank) {
+			rc = take_all(s, t);
+			break;
+		}
+		/* Grow by 1, 2, 4, ... tests more: a missing prerequisite near the front of the
+		 * order costs little, one far back a logarithmic number of tries. */
+		x->target = k.n + x->step;
+		x->step *= 2;
+	}
+	ut_vec_free(&k);
+	return rc;
+}
+
+/* Drops from u the tests of r (ascending) and every settled test that needs one of them. */
+static void drop(sx *s, uint32_t t, const uint32_t *r, size_t nr)
+{
+	sx_test *x = &s->t[t];
+	size_t i, k;
+
+	for (i = 0; i < nr; i++)
+		s->mark[r[i]] = 1;
+	for (i = k = 0; i < x->u.n; i++) {
+		uint32_t y = x->u.v[i];
+		const sx_test *ty = &s->t[y];
+		bool out = s->mark[y] != 0;
+
+		if (!out && !contains(&x->in, y) &&
+		    (ty->state == SX_DONE || ty->state == SX_GRAPH)) {
+			for (size_t j = 0; j < ty->anc.n && !out; j++)
+				out = s->mark[ty->anc.v[j]] != 0;
+		}
+		if (!out)
+			x->u.v[k++] = y;
+	}
+	x->u.n = k;
+	for (i = 0; i < nr; i++)
+		s->mark[r[i]] = 0;
+}
+
+/* The split of w (ascending, at least 2): the first index of the upper part, which holds
+ * about half the weight (the prior's, mixed with an even split), and at least a quarter
+ * of the tests on each side, so that a wrong ranking costs a few more runs, not one run
+ * per test. */
+static size_t split(sx *s, uint32_t t, const uint32_t *w, size_t n)
+{
+	double total = 0, acc = 0, pmax = -1e300;
+	size_t j, quarter = (n + 3) / 4;
+
+	for (j = 0; j < n; j++) {
+		s->weight[j] = prior(s, t, w[j]);
+		pmax = s->weight[j] > pmax ? s->weight[j] : pmax;
+	}
+	for (j = 0; j < n; j++) {
+		s->weight[j] = exp((s->weight[j] - pmax) / SX_TEMPERATURE);
+		total += s->weight[j];
+	}
+	for (j = 0; j < n; j++)
+		s->weight[j] = (1 - SX_EVEN) * s->weight[j] / total + SX_EVEN / (double)n;
+	for (j = n - 1; j > 0; j--) {
+		acc += s->weight[j];
+		if (acc >= 0.5)
+			break;
+	}
+	if (j < quarter)
+		j = quarter;
+	if (j > n - quarter)
+		j = n - quarter;
+	return j ? j : 1;
+}
+
+static int add_found(sx *s, uint32_t t, uint32_t d)
+{
+	sx_test *x = &s->t[t];
+	sx_found f = {d, x->fail_run};
+	dx_sched both = {0};
+	int rc;
+
+	if (ut_vec_push(&x->found, f) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	mark_closure(s, x->in.v, x->in.n);
+	mark_closure(s, &d, 1);
+	rc = collect(s, t, &both);
+	if (rc == 0)
+		rc = copy_sched(&x->in, &both);
+	ut_vec_free(&both);
+	x->searching = false;
+	x->hi = d; /* what is still missing is earlier: nothing later is left in u \ in */
+	return rc;
+}
+
+static int step_peel(sx *s, uint32_t t)
+{
+	sx_test *x = &s->t[t];
+	dx_sched v = {0}, q = {0};
+	char what[96];
+	long run = 0;
+	int rc = 0, a;
+
+	if (!x->pass_run) { /* u is every earlier test: known to pass in the original order */
+		rc = ask(s, t, &x->u, "after every earlier test", &run, &a);
+		if (rc < 0)
+			return rc;
+		if (a != SX_PASS) {
+			if (a != SX_PLANNED)
+				give_up(s, t, a == SX_STALLED);
+			return a == SX_PLANNED;
+		}
+		x->pass_run = run;
+		x->hi = t;
+	}
+	for (;;) {
+		size_t lo, hi, j;
+
+		v.n = 0;
+		for (size_t i = 0; rc == 0 && i < x->u.n; i++) {
+			if (!contains(&x->in, x->u.v[i]))
+				rc = push(&v, x->u.v[i]);
+		}
+		if (rc < 0)
+			break;
+		if (!v.n) { /* u = in */
+			x->state = SX_DONE;
+			break;
+		}
+		if (!x->searching) {
+			rc = ask(s, t, &x->in, x->in.n ? "after what it is known to need" : "alone",
+				 &run, &a);
+			if (ends(s, t, a, &rc))
+				break;
+			if (a == SX_PASS) {
+				rc = copy_sched(&x->u, &x->in);
+				x->pass_run = run;
+				x->state = SX_DONE;
+				break;
+			}
+			x->searching = true;
+			x->fail_run = run;
+			x->lo = 0;
+			if (!x->hi)
+				x->hi = t;
+		}
+		/* The latest missing prerequisite is in v, at or above lo and below hi. */
+		for (lo = 0; lo < v.n && v.v[lo] < x->lo; lo++)
+			;
+		for (hi = lo; hi < v.n && v.v[hi] < x->hi; hi++)
+			;
+		if (hi == lo) { /* the evidence contradicts itself: flaky */
+			give_up(s, t, true);
+			break;
+		}
+		if (hi - lo == 1) {
+			uint32_t d = v.v[lo];
+
+			if (s->t[d].state != SX_DONE && s->t[d].state != SX_GRAPH)
+				break; /* wait until it is settled */
+			rc = add_found(s, t, d);
+			if (rc < 0)
+				break;
+			continue;
+		}
+		j = lo + split(s, t, v.v + lo, hi - lo);
+		/* t after u without v[j..hi) (nothing of v at or above hi is left in u) */
+		q.n = 0;
+		for (size_t i = 0; rc == 0 && i < x->u.n; i++) {
+			uint32_t y = x->u.v[i];
+
+			if (y < v.v[j] || y >= x->hi || contains(&x->in, y))
+				rc = push(&q, y);
+		}
+		if (rc < 0)
+			break;
+		snprintf(what, sizeof(what), "without %zu of the %zu tests it may need", hi - j,
+			 v.n);
+		rc = ask(s, t, &q, what, &run, &a);
+		if (ends(s, t, a, &rc))
+			break;
+		if (a == SX_PASS) {
+			drop(s, t, v.v + j, hi - j);
+			x->pass_run = run;
+			x->hi = v.v[j];
+		} else {
+			x->lo = v.v[j];
+			x->fail_run = run;
+		}
+	}
+	ut_vec_free(&v);
+	ut_vec_free(&q);
+	if (rc >= 0 && x->state == SX_DONE && s->c->excluded[t] == DX_IN) {
+		ut_vec_free(&x->anc);
+		x->anc = x->in;
+		memset(&x->in, 0, sizeof(x->in));
+		for (size_t i = 0; i < x->found.n; i++)
+			s->dependents[x->found.v[i].test]++;
+	}
+	return rc;
+}
+
+/* Moves t's search on as far as the evidence allows: 1 a run is planned, 0 it waits or is
+ * settled, < 0 an error. */
+static int step(sx *s, uint32_t t)
+{
+	sx_test *x = &s->t[t];
+	long run = 0;
+	int a;
+
+	if (!included(s, t)) {
+		x->state = SX_DONE;
+		return 0;
+	}
+	if (x->state == SX_START) {
+		dx_sched none = {0};
+		int rc = ask(s, t, &none, "alone", &run, &a);
+
+		if (ends(s, t, a, &rc))
+			return rc;
+		if (a == SX_PASS) {
+			x->pass_run = run;
+			x->state = SX_DONE;
+			ut_vec_free(&x->anc);
+			return 0;
+		}
+		x->state = SX_GALLOP;
+		x->target = 1;
+		x->step = 1;
+	}
+	if (x->state == SX_GALLOP) {
+		a = step_gallop(s, t);
+		if (a != 0 || x->state != SX_PEEL)
+			return a;
+	}
+	if (x->state == SX_PEEL)
+		return step_peel(s, t);
+	return 0;
+}
+
+/* Whether probe q also answers p: it runs p's owner after exactly the same tests (a longer
+ * probe of a dependent often holds its prerequisite's question). */
+static bool answers(const sx_probe *q, const sx_probe *p)
+{
+	size_t lo = 0, hi = q->sched.n, pos = p->sched.n - 1;
+
+	if (q->sched.n < p->sched.n)
+		return false;
+	while (lo < hi) { /* p's owner in q, ascending */
+		size_t mid = (lo + hi) / 2;
+
+		if (q->sched.v[mid] < p->owner)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo != pos || q->sched.v[lo] != p->owner)
+		return false;
+	return !memcmp(q->sched.v, p->sched.v, pos * sizeof(*p->sched.v));
+}
+
+static int by_length_desc(const void *a, const void *b)
+{
+	const sx_probe *x = a, *y = b;
+
+	if (x->sched.n != y->sched.n)
+		return x->sched.n > y->sched.n ? -1 : 1;
+	return x->owner < y->owner ? -1 : x->owner > y->owner;
+}
+
+int sx_run_probes(sx *s)
+{
+	dx_job *jobs = calloc(s->probes.n ? s->probes.n : 1, sizeof(*jobs));
+	dx_result *res = calloc(s->probes.n ? s->probes.n : 1, sizeof(*res));
+	size_t *kept = calloc(s->probes.n ? s->probes.n : 1, sizeof(*kept));
+	size_t m = 0;
+	int rc;
+
+	if (!jobs || !res || !kept) {
+		free(jobs);
+		free(res);
+		free(kept);
+		probes_clear(s);
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	qsort(s->probes.v, s->probes.n, sizeof(*s->probes.v), by_length_desc);
+	for (size_t i = 0; i < s->probes.n; i++) {
+		const sx_probe *p = &s->probes.v[i];
+		bool dup = false;
+
+		for (size_t j = 0; j < m && !dup; j++)
+			dup = answers(&s->probes.v[kept[j]], p);
+		if (!dup) {
+			kept[m] = i;
+			jobs[m++] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase};
+		}
+	}
+	rc = dx_run_batch(s->c, jobs, m, res); /* the evidence store learns every run */
+	dx_results_free(res, rc < 0 ? 0 : m);
+	free(jobs);
+	free(kept);
+	probes_clear(s);
+	return rc;
+}
+
+/* The edges of a searched test: its direct prerequisites manifest (added when the
+ * candidates missed them), every other edge false, each with the runs that show it. */
+static int write_edges(sx *s, uint32_t t)
+{
+	sx_test *x = &s->t[t];
+	int rc = 0;
+
+	memset(s->mark, 0, s->n);
+	for (size_t i = 0; i < x->anc.n; i++)
+		s->mark[x->anc.v[i]] = 1; /* needed */
+	for (size_t i = 0; i < x->found.n; i++)
+		s->mark[x->found.v[i].test] = 2; /* needed directly */
+	for (size_t i = 0; rc == 0 && i < s->g->edges.n; i++) {
+		ut_edge *e = &s->g->edges.v[i];
+
+		if (e->dependent != t || s->mark[e->dependee] == 2)
+			continue;
+		if (e->status == UT_EDGE_FALSE && !s->mark[e->dependee])
+			continue;
+		if (e->status == UT_EDGE_CANDIDATE && e->filtered_by && !s->mark[e->dependee])
+			continue; /* the filter was right */
+		if (e->status != UT_EDGE_FALSE)
+			s->c->stats->removed++;
+		e->status = UT_EDGE_FALSE;
+		e->reason = s->mark[e->dependee] ? "not directly: it needs a test that needs it"
+						 : "the dependent passed without the dependee";
+		if (x->pass_run > 0)
+			rc = ut_graph_add_evidence(e, x->pass_run);
+	}
+	for (size_t i = 0; rc == 0 && i < x->found.n; i++) {
+		ut_edge *e = ut_graph_find(s->g, t, x->found.v[i].test);
+
+		if (!e) {
+			rc = ut_graph_add(s->g, t, x->found.v[i].test, UT_ORIGIN_RECOVERED, &e);
+			if (rc < 0)
+				break;
+			s->c->stats->recovered++;
+		} else if (e->filtered_by) {
+			e->origin = UT_ORIGIN_RECOVERED; /* the filter was wrong */
+			e->filtered_by = NULL;
+			s->c->stats->recovered++;
+		} else if (e->status == UT_EDGE_FALSE) {
+			e->reopened = true;
+		}
+		e->status = UT_EDGE_MANIFEST;
+		e->reason = "fails without the dependee, passes with it";
+		if (x->found.v[i].run > 0)
+			rc = ut_graph_add_evidence(e, x->found.v[i].run);
+		if (rc == 0 && x->pass_run > 0 && x->pass_run != x->found.v[i].run)
+			rc = ut_graph_add_evidence(e, x->pass_run);
+	}
+	memset(s->mark, 0, s->n);
+	return rc;
+}
+
+int sx_search(sx *s)
+{
+	unsigned char *searched = calloc(s->n ? s->n : 1, 1);
+	size_t rounds;
+	int rc = 0;
+
+	if (!searched)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (uint32_t t = 0; t < s->n; t++) {
+		searched[t] = s->t[t].state != SX_GRAPH && s->t[t].state != SX_DONE;
+		s->ncand[t] = 0;
+	}
+	for (size_t i = 0; i < s->g->edges.n; i++) {
+		const ut_edge *e = &s->g->edges.v[i];
+
+		s->ncand[e->dependent] += ut_edge_active(e) && included(s, e->dependee);
+	}
+
+	s->c->phase = UT_PHASE_SEARCH;
+	/* Each round moves every test on as far as the evidence allows and runs what they
+	 * need next as one batch. The earliest unsettled test never waits, so every round
+	 * plans a run until all are settled; the cap only guards against a runner whose
+	 * outcomes change with more than the tests before a test. */
+	for (rounds = 0; rc == 0; rounds++) {
+		size_t planned = 0, open = 0;
+
+		for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
+			int st = s->t[t].state;
+
+			if (st == SX_GRAPH || st == SX_DONE)
+				continue;
+			if (rounds > 8 * s->n + 64) {
+				give_up(s, t, true);
+				continue;
+			}
+			rc = step(s, t);
+			planned += rc > 0;
+			rc = rc > 0 ? 0 : rc;
+			open += s->t[t].state != SX_DONE;
+		}
+		if (rc < 0 || !planned) {
+			for (uint32_t t = 0; rc == 0 && open && t < s->n; t++) {
+				if (s->t[t].state != SX_DONE && s->t[t].state != SX_GRAPH)
+					give_up(s, t, true); /* waits on nothing that will come */
+			}
+			break;
+		}
+		rc = sx_run_probes(s);
+	}
+	for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
+		if (searched[t] && included(s, t))
+			rc = write_edges(s, t);
+	}
+	free(searched);
+	return rc;
+}

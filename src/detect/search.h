@@ -1,0 +1,98 @@
+/* search.h: the search for each test's prerequisites (search.c) and the verification of
+ * an output graph with its repair (verify.c), shared by strategy fast, the incremental
+ * check and tedd's verification. Private to the detect stage. */
+#ifndef UT_DETECT_SEARCH_H
+#define UT_DETECT_SEARCH_H
+
+#include "detect/internal.h"
+
+/* Where a test stands. */
+enum {
+	SX_GRAPH = 0, /* settled from the graph: its prerequisites are its active edges */
+	SX_START,     /* to be searched: first, whether it passes alone */
+	SX_GALLOP,    /* growing a set it passes after, the likeliest prerequisites first */
+	SX_PEEL,      /* narrowing that set down to what it needs */
+	SX_DONE	      /* searched: its prerequisites are `in` */
+};
+
+/* A direct prerequisite found, and the run that failed without it (and with the rest). */
+typedef struct {
+	uint32_t test;
+	long run;
+} sx_found;
+
+typedef struct {
+	int state;
+	dx_sched anc; /* settled: its transitive prerequisites, ascending */
+	dx_sched u;   /* searching: a set it is known to pass after (holds every need) */
+	dx_sched in;  /* searching: prerequisites proven so far (closed under theirs) */
+	UT_VEC(sx_found) found;
+	uint32_t *rank;	    /* gallop: earlier tests, likeliest prerequisite first */
+	size_t nrank, ri;   /* how many; how many are in x */
+	dx_sched x;	    /* gallop: the tests tried so far */
+	size_t target;	    /* gallop: the size the next try grows to */
+	size_t step;	    /* gallop: how many tests more the try after it takes */
+	bool searching;	    /* peel: a binary search for the latest missing prerequisite */
+	uint32_t lo, hi;    /* peel: it is in u \ in, at or above lo and below hi */
+	long fail_run;	    /* peel: the last run that failed without it */
+	long pass_run;	    /* the run that showed it passes after u */
+	double cand_weight; /* what a candidate edge adds to the prior (make_rank) */
+	uint64_t last_probe;
+	int stalls;
+} sx_test;
+
+/* A run planned for a test. */
+typedef struct {
+	uint32_t owner;
+	dx_sched sched; /* ascending, the owner last */
+	ut_detect_phase phase;
+	char purpose[200];
+} sx_probe;
+
+typedef struct {
+	dx_ctx *c;
+	ut_graph *g;
+	size_t n;
+	sx_test *t;
+	unsigned *dependents; /* per test: searched tests found to need it directly */
+	unsigned *ncand;      /* per test: its active candidate edges when the search began */
+	unsigned char *mark;  /* scratch, n bytes */
+	double *weight;	      /* scratch, n */
+	UT_VEC(sx_probe) probes;
+	bool with_original; /* the original order passed: every test passes after all
+			       earlier included tests */
+	bool prove_graph;   /* the verification proves the direct prerequisites of tests
+			       settled from the graph too (tedd's), not only searched ones */
+	/* what the verification did */
+	size_t verify_runs, reopened, added, removed;
+} sx;
+
+int sx_init(sx *s, dx_ctx *c);
+void sx_dispose(sx *s);
+/* Settles the tests in SX_GRAPH from the active edges, in order (earlier ones first). */
+int sx_settle_from_graph(sx *s);
+/* Starts the search of t over (what is known stays known). */
+void sx_reopen(sx *s, uint32_t t);
+/* Searches every test not settled, in batches of runs, until each is settled or left out;
+ * then writes the edges of the tests it searched. */
+int sx_search(sx *s);
+/* Runs the planned probes as one batch (identical runs once). */
+int sx_run_probes(sx *s);
+/* Plans the run of sched (ascending, owner last; taken over and emptied). */
+int sx_propose(sx *s, uint32_t owner, dx_sched *sched, ut_detect_phase phase, const char *purpose);
+/* The closures of the active edges of the graph, into the anc of every test for which
+ * want() holds, from one pass over the graph. */
+int sx_graph_closures(sx *s, bool (*want)(const sx *s, uint32_t t));
+/* Whether t takes part (not left out as flaky or failing). */
+bool sx_included(const sx *s, uint32_t t);
+/* The closure of the active edges of the graph from t (t excluded), ascending. */
+int sx_graph_closure(sx *s, uint32_t t, dx_sched *out);
+
+/* Verification (verify.c): every test of `scope` (NULL: all) passes after its schedule in
+ * the output graph, each of the schedules of tests nobody depends on ran whole and passed,
+ * and every direct prerequisite has a run where its dependent failed without it and with
+ * the rest of its schedule. A schedule that fails or a prerequisite found unneeded sends
+ * the test back to the search, and the graph is verified again. */
+int sx_verify(sx *s, const unsigned char *scope);
+
+#endif

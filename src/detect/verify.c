@@ -1,0 +1,275 @@
+/* verify.c: the final verification of an output graph, for every strategy, and its repair.
+ *
+ * The graph is right when each test passes after its schedule (it and its transitive
+ * prerequisites, in original order), the schedule of each test nobody depends on (the
+ * output schedules: what shard and run use) ran whole and passed, and each direct
+ * prerequisite d of a test t has a run in which t failed without d and with every other
+ * test of its schedule (nothing of which needs d: d is direct). The search leaves all of
+ * this in the evidence store as it goes; tedd's inversions often do not. What is missing
+ * runs here, in batches. A schedule that fails sends its first failing test back to the
+ * search, a prerequisite that turns out unneeded sends its dependent back, and the graph is
+ * verified again; the stats say what that changed. */
+#include "detect/search.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/banned.h"
+
+#define SX_VERIFY_ROUNDS 8 /* repairs that do not settle within this many: left out */
+
+typedef struct {
+	uint32_t owner;
+	long without; /* -1: the owner's schedule; else the prerequisite left out */
+} vx_job;
+
+typedef UT_VEC(vx_job) vx_jobs;
+
+static bool in_scope(const unsigned char *scope, uint32_t t)
+{
+	return !scope || scope[t];
+}
+
+/* Whether d is needed by another direct prerequisite of t (then t -> d is implied). */
+static int implied(sx *s, const ut_adjacency *adj, uint32_t t, uint32_t d, bool *out)
+{
+	int rc = 0;
+
+	memset(s->mark, 0, s->n);
+	for (uint32_t k = adj->start[t]; k < adj->start[t + 1]; k++) {
+		uint32_t y = adj->deps[k];
+
+		if (y != d && y > d) /* only a later test can need d */
+			for (uint32_t j = adj->start[y]; j < adj->start[y + 1]; j++)
+				s->mark[adj->deps[j]] = 1;
+	}
+	rc = ut_adjacency_closure(adj, s->mark);
+	*out = s->mark[d] != 0;
+	memset(s->mark, 0, s->n);
+	return rc;
+}
+
+static int push_one(dx_sched *v, uint32_t x)
+{
+	return ut_vec_push(v, x) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+}
+
+/* to = from without `skip`, then `add` (UINT32_MAX: neither). */
+static int copy_plus(dx_sched *to, const dx_sched *from, uint32_t skip, uint32_t add)
+{
+	int rc = 0;
+
+	to->n = 0;
+	for (size_t i = 0; rc == 0 && i < from->n; i++) {
+		if (from->v[i] != skip)
+			rc = push_one(to, from->v[i]);
+	}
+	if (rc == 0 && add != UINT32_MAX)
+		rc = push_one(to, add);
+	return rc;
+}
+
+/* Plans what the evidence does not show yet. Returns the number of runs planned. */
+static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
+{
+	ut_adjacency adj;
+	unsigned char *has_dependent = calloc(s->n ? s->n : 1, 1);
+	dx_sched cl = {0}, sched = {0};
+	char purpose[200];
+	long run;
+	int rc, planned = 0;
+
+	if (!has_dependent)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	rc = ut_adjacency_build(&adj, s->g, NULL, NULL);
+	if (rc < 0) {
+		free(has_dependent);
+		return rc;
+	}
+	for (uint32_t t = 0; t < s->n; t++) {
+		if (s->c->excluded[t] != DX_IN)
+			continue;
+		for (uint32_t k = adj.start[t]; k < adj.start[t + 1]; k++)
+			has_dependent[adj.deps[k]] = 1;
+	}
+	if (first)
+		s->c->stats->output_schedules = s->c->stats->verified_earlier = 0;
+	rc = sx_graph_closures(s, sx_included); /* the output graph's schedules */
+	for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
+		bool sink = !has_dependent[t];
+		vx_job j = {t, -1};
+
+		if (s->c->excluded[t] != DX_IN || !in_scope(scope, t))
+			continue;
+		rc = copy_plus(&cl, &s->t[t].anc, UINT32_MAX, UINT32_MAX);
+		if (rc < 0)
+			break;
+		if (sink && first) {
+			s->c->stats->output_schedules++;
+			s->c->stats->verified_earlier +=
+			    dx_evidence_whole(s->c, t, cl.v, cl.n) != 0;
+		}
+		if (sink ? !dx_evidence_whole(s->c, t, cl.v, cl.n)
+			 : dx_evidence_known(s->c, t, cl.v, cl.n, &run) <= 0) {
+			rc = copy_plus(&sched, &cl, UINT32_MAX, t);
+			snprintf(purpose, sizeof(purpose), "verify the schedule of %s",
+				 s->g->tests[t].id);
+			if (rc == 0)
+				rc = sx_propose(s, t, &sched, UT_PHASE_VERIFY, purpose);
+			if (rc == 0 && ut_vec_push(why, j) < 0)
+				rc = ut_error_set(UT_ENOMEM, "out of memory");
+			planned++;
+			continue; /* its prerequisites once it passes */
+		}
+		if (s->t[t].state == SX_GRAPH && !s->prove_graph)
+			continue; /* its edges stand: only its schedule is verified */
+		for (uint32_t k = adj.start[t]; rc == 0 && k < adj.start[t + 1]; k++) {
+			uint32_t d = adj.deps[k];
+			bool imp = false;
+
+			rc = implied(s, &adj, t, d, &imp);
+			if (rc < 0 || imp)
+				continue;
+			rc = copy_plus(&sched, &cl, d, UINT32_MAX);
+			if (rc < 0 || dx_evidence_known(s->c, t, sched.v, sched.n, &run) < 0)
+				continue;
+			rc = push_one(&sched, t);
+			snprintf(purpose, sizeof(purpose), "verify that %s needs %s",
+				 s->g->tests[t].id, s->g->tests[d].id);
+			if (rc == 0)
+				rc = sx_propose(s, t, &sched, UT_PHASE_VERIFY, purpose);
+			j.without = d;
+			if (rc == 0 && ut_vec_push(why, j) < 0)
+				rc = ut_error_set(UT_ENOMEM, "out of memory");
+			planned++;
+		}
+	}
+	ut_vec_free(&cl);
+	ut_vec_free(&sched);
+	ut_adjacency_dispose(&adj);
+	free(has_dependent);
+	return rc < 0 ? rc : planned;
+}
+
+/* The first test of the run that did not pass, or -1. */
+static long first_failing(const sx *s, const dx_job *job, const dx_result *r)
+{
+	for (size_t i = 0; i < job->n; i++) {
+		if (s->c->excluded[job->sched[i]] == DX_IN && r->outcomes[i] != UT_OUT_PASS)
+			return (long)job->sched[i];
+	}
+	return -1;
+}
+
+/* Runs the planned verification and sends back to the search what it refutes: *reopened
+ * counts those tests. */
+static int run_and_judge(sx *s, const vx_job *why, size_t *reopened)
+{
+	size_t m = s->probes.n;
+	dx_job *jobs = calloc(m ? m : 1, sizeof(*jobs));
+	dx_result *res = calloc(m ? m : 1, sizeof(*res));
+	int rc = 0;
+
+	*reopened = 0;
+	if (!jobs || !res) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < m; i++) {
+		const sx_probe *p = &s->probes.v[i];
+
+		jobs[i] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase};
+	}
+	s->c->phase = UT_PHASE_VERIFY;
+	rc = dx_run_batch(s->c, jobs, m, res);
+	if (rc < 0) {
+		free(res);
+		res = NULL;
+		goto done;
+	}
+	s->verify_runs += m;
+	for (size_t i = 0; i < m; i++) {
+		uint32_t t = why[i].owner;
+		long f;
+
+		if (res[i].error || s->c->excluded[t] != DX_IN)
+			continue; /* a run that failed as a whole, or a test found flaky: no verdict
+				   */
+		f = first_failing(s, &jobs[i], &res[i]);
+		if (why[i].without < 0 && f < 0)
+			continue; /* the schedule passed */
+		if (why[i].without >= 0 && f == (long)t)
+			continue; /* it needs the prerequisite */
+		if (why[i].without >= 0 && f < 0)
+			f = (long)t; /* it does not need it */
+		if (s->t[f].state != SX_START) {
+			sx_reopen(s, (uint32_t)f);
+			(*reopened)++;
+		}
+	}
+done:
+	dx_results_free(res, m);
+	free(jobs);
+	for (size_t i = 0; i < s->probes.n; i++)
+		ut_vec_free(&s->probes.v[i].sched);
+	s->probes.n = 0;
+	return rc;
+}
+
+int sx_verify(sx *s, const unsigned char *scope)
+{
+	vx_jobs why = {0};
+	unsigned char *was = NULL;
+	size_t nwas = 0;
+	int rc = 0, planned;
+
+	for (int round = 0; rc == 0; round++) {
+		size_t reopened = 0;
+
+		why.n = 0;
+		planned = plan(s, scope, &why, round == 0);
+		if (planned <= 0) {
+			rc = planned;
+			break;
+		}
+		if (round >= SX_VERIFY_ROUNDS) {
+			/* Still refuted after as many repairs: the runs disagree with any graph of
+			 * prerequisites. Their owners are left out rather than guessed about. */
+			for (size_t i = 0; i < why.n; i++)
+				dx_mark_flaky(s->c, why.v[i].owner);
+			for (size_t i = 0; i < s->probes.n; i++)
+				ut_vec_free(&s->probes.v[i].sched);
+			s->probes.n = 0;
+			continue;
+		}
+		rc = run_and_judge(s, why.v, &reopened);
+		if (rc < 0 || !reopened)
+			continue;
+		s->reopened += reopened;
+		free(was);
+		was = calloc(s->g->edges.n ? s->g->edges.n : 1, 1);
+		if (!was) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			break;
+		}
+		nwas = s->g->edges.n;
+		for (size_t i = 0; i < nwas; i++)
+			was[i] = s->g->edges.v[i].status == UT_EDGE_MANIFEST;
+		rc = sx_search(s);
+		for (size_t i = 0; rc == 0 && i < s->g->edges.n; i++) {
+			bool now = s->g->edges.v[i].status == UT_EDGE_MANIFEST;
+			bool before = i < nwas && was[i];
+
+			s->added += now && !before;
+			s->removed += before && !now;
+		}
+		/* What the tests need may have changed: settle everything from the graph. */
+		if (rc == 0)
+			rc = sx_graph_closures(s, sx_included);
+	}
+	free(was);
+	ut_vec_free(&why);
+	return rc;
+}
