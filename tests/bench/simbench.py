@@ -1,0 +1,200 @@
+"""tests/bench/simbench.py: what the benchmarks that run `untangle detect` against the
+simulated runner share (tests/bench/detect/run, tests/bench/real/run). Not a benchmark
+itself; each run script puts this folder on sys.path and imports from here.
+
+  HarnessError        something the benchmark itself needs went wrong (the scripts exit 2)
+  env_int, env_float  a number from the environment, or the default; a bad value is a
+                      HarnessError naming the variable
+  say                 a progress line on stderr
+  build_untangle      UT_BIN, or build-rel built in Release (cmake, -DUT_TESTS=OFF)
+  compile_simrun      tests/bench/detect/simrun.c compiled with cc -O2 into a folder
+  read_suite          suite.tsv: order, durations, true prerequisites, index by id
+  stop, run_detect    `untangle detect -C DIR --strategy S --workers W --quiet --json` in
+                      its own session, stopped (SIGTERM to its group, then SIGKILL) after
+                      a wall-time budget; stdout and stderr go to DIR/detect.out, .err
+  journal_figures     schedules, executions and simulated walls (1 and SIM_WORKERS workers)
+                      of a .untangle/journal.jsonl
+  closures            transitive prerequisites of every test for a direct-prerequisite map
+  hours               seconds as "N.N min" or "N.N h"
+"""
+import heapq
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+BENCH = os.path.dirname(os.path.realpath(__file__))
+ROOT = os.path.dirname(os.path.dirname(BENCH))
+SIM_WORKERS = 4
+
+
+class HarnessError(Exception):
+    """Something the benchmark itself needs went wrong: exit 2."""
+
+
+def env_int(name, default):
+    try:
+        return int(os.environ.get(name, default))
+    except ValueError:
+        raise HarnessError(f"{name}: expected a whole number, got '{os.environ[name]}'")
+
+
+def env_float(name, default):
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        raise HarnessError(f"{name}: expected a number, got '{os.environ[name]}'")
+
+
+def say(*parts):
+    print(*parts, file=sys.stderr, flush=True)
+
+
+def build_untangle():
+    if os.environ.get("UT_BIN"):
+        binary = os.path.abspath(os.environ["UT_BIN"])
+    else:
+        build = os.path.join(ROOT, "build-rel")
+        say(f"bench: building {build} (Release)")
+        for cmd in (["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
+                     "-DUT_TESTS=OFF"], ["cmake", "--build", build, "-j2"]):
+            r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if r.returncode:
+                raise HarnessError(f"{' '.join(cmd)} failed:\n{r.stderr[-2000:]}")
+        binary = os.path.join(build, "untangle")
+    if not os.access(binary, os.X_OK):
+        raise HarnessError(f"'{binary}' is not executable")
+    return binary
+
+
+def compile_simrun(work):
+    out = os.path.join(work, "simrun")
+    src = os.path.join(BENCH, "detect", "simrun.c")
+    r = subprocess.run(["cc", "-O2", "-std=c11", "-Wall", "-Wextra", "-o", out, src],
+                       stderr=subprocess.PIPE, text=True)
+    if r.returncode:
+        raise HarnessError(f"{src}: cc failed:\n{r.stderr}")
+    return out
+
+
+def read_suite(path):
+    """suite.tsv: order, durations and true prerequisites by id."""
+    order, duration, prereqs = [], {}, {}
+    lineno = 0
+    try:
+        with open(path) as fh:
+            for lineno, line in enumerate(fh, 1):
+                line = line.rstrip("\n")
+                if not line or line.startswith("#"):
+                    continue
+                fields = line.split("\t") + ["", ""]
+                order.append(fields[0])
+                duration[fields[0]] = float(fields[1])
+                prereqs[fields[0]] = [p for p in fields[2].split(",") if p]
+    except (OSError, ValueError, IndexError) as e:
+        raise HarnessError(f"{path}:{lineno}: {e}")
+    return {"order": order, "duration": duration, "prereqs": prereqs,
+            "index": {t: i for i, t in enumerate(order)}}
+
+
+def stop(p):
+    """Stops the detect process p and its children (its session, by process group id):
+    untangle kills its runner's process group on SIGTERM and keeps the journal."""
+    os.killpg(p.pid, signal.SIGTERM)
+    try:
+        p.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+
+
+def run_detect(untangle, project, strategy, workers, budget):
+    """Runs detect; returns (exit code or None when stopped, wall s, stdout, stderr)."""
+    cmd = [untangle, "detect", "-C", project, "--strategy", strategy, "--workers",
+           str(workers), "--quiet", "--json"]
+    t0 = time.monotonic()
+    with open(os.path.join(project, "detect.out"), "w+") as out, \
+            open(os.path.join(project, "detect.err"), "w+") as err:
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, start_new_session=True)
+        try:
+            rc = p.wait(timeout=budget)
+        except subprocess.TimeoutExpired:
+            rc = None
+            stop(p)
+        except BaseException:
+            stop(p)         # its own session: Ctrl-C does not reach it
+            raise
+        wall = time.monotonic() - t0
+        out.seek(0)
+        err.seek(0)
+        return rc, wall, out.read(), err.read()
+
+
+def journal_figures(path, suite, reset_s):
+    """Schedules, executions and simulated wall times from a journal, read as a stream
+    (tedd on 1,000 tests writes hundreds of megabytes)."""
+    runs = execs = 0
+    wall1 = 0.0
+    batches = {}        # batch key -> list of run costs, in journal order
+    order = []          # batch keys in order of first appearance
+    try:
+        fh = open(path)
+    except OSError as e:
+        raise HarnessError(f"{path}: {e.strerror}")
+    with fh:
+        header = fh.readline()
+        if not header.startswith("{"):
+            raise HarnessError(f"{path}:1: no journal header")
+        for lineno, line in enumerate(fh, 2):
+            if not line.endswith("\n"):
+                break               # a line cut by the stop: not a finished run
+            try:
+                rec = json.loads(line)
+                ids, outcomes = rec["tests"], rec["outcomes"]
+            except (ValueError, KeyError) as e:
+                raise HarnessError(f"{path}:{lineno}: {e}")
+            cost = reset_s + sum(suite["duration"].get(t, 0.0)
+                                 for t, o in zip(ids, outcomes) if o != "not-run")
+            runs += 1
+            execs += len(ids)
+            wall1 += cost
+            key = ("batch", rec["batch"]) if rec.get("batch") is not None else ("run", runs)
+            if key not in batches:
+                batches[key] = []
+                order.append(key)
+            batches[key].append(cost)
+    wall4 = 0.0
+    for key in order:
+        free = [0.0] * SIM_WORKERS
+        # Longest first, as untangle's dispatcher hands them out (by the durations it
+        # knows); journal order is the order runs happened to end in.
+        for cost in sorted(batches[key], reverse=True):
+            heapq.heappush(free, heapq.heappop(free) + cost)
+        wall4 += max(free)
+    return {"runs": runs, "execs": execs, "wall1": wall1, "wall4": wall4}
+
+
+def closures(tests, direct):
+    """The transitive prerequisites of every test (memoised depth-first search)."""
+    memo = {}
+
+    def closure(t, stack=()):
+        if t in memo:
+            return memo[t]
+        if t in stack:
+            raise HarnessError(f"the output graph has a cycle through '{t}'")
+        out = set()
+        for p in direct.get(t, ()):
+            out.add(p)
+            out |= closure(p, stack + (t,))
+        memo[t] = out
+        return out
+
+    sys.setrecursionlimit(max(10000, 4 * len(tests)))
+    return {t: closure(t) for t in tests}
+
+
+def hours(s):
+    return f"{s / 60:.1f} min" if s < 3600 else f"{s / 3600:.1f} h"
