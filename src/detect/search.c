@@ -582,9 +582,27 @@ static size_t split(sx *s, uint32_t t, const uint32_t *w, size_t n)
 		s->weight[j] = prior(s, t, w[j]);
 		pmax = s->weight[j] > pmax ? s->weight[j] : pmax;
 	}
+	/* A test that another of w needs is the latest needed only when that one is not
+	 * needed: less likely. */
+	for (j = 0; j < n; j++) {
+		const sx_test *y = &s->t[w[j]];
+
+		if (y->state == SX_DONE || y->state == SX_GRAPH)
+			for (size_t k = 0; k < y->anc.n; k++)
+				s->mark[y->anc.v[k]] = 1;
+	}
 	for (j = 0; j < n; j++) {
 		s->weight[j] = exp((s->weight[j] - pmax) / SX_TEMPERATURE);
+		if (s->mark[w[j]])
+			s->weight[j] /= 4;
 		total += s->weight[j];
+	}
+	for (j = 0; j < n; j++) {
+		const sx_test *y = &s->t[w[j]];
+
+		if (y->state == SX_DONE || y->state == SX_GRAPH)
+			for (size_t k = 0; k < y->anc.n; k++)
+				s->mark[y->anc.v[k]] = 0;
 	}
 	for (j = 0; j < n; j++)
 		s->weight[j] = (1 - SX_EVEN) * s->weight[j] / total + SX_EVEN / (double)n;
