@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/map.h"
 #include "util/banned.h"
 
 #define SX_STALLS 3	   /* the same probe this often without an answer: left out */
@@ -141,24 +142,6 @@ static size_t mark_closure(sx *s, const uint32_t *v, size_t n)
 		}
 	}
 	return added;
-}
-
-int sx_graph_closure(sx *s, uint32_t t, dx_sched *out)
-{
-	ut_adjacency adj;
-	int rc = ut_adjacency_build(&adj, s->g, NULL, NULL);
-
-	if (rc < 0)
-		return rc;
-	memset(s->mark, 0, s->n);
-	for (uint32_t k = adj.start[t]; k < adj.start[t + 1]; k++)
-		s->mark[adj.deps[k]] = 1;
-	rc = ut_adjacency_closure(&adj, s->mark);
-	if (rc == 0)
-		rc = collect(s, t, out);
-	memset(s->mark, 0, s->n);
-	ut_adjacency_dispose(&adj);
-	return rc;
 }
 
 int sx_graph_closures(sx *s, bool (*want)(const sx *s, uint32_t t))
@@ -346,15 +329,10 @@ static int make_rank(sx *s, uint32_t t)
 	return 0;
 }
 
-static uint64_t hash_set(const uint32_t *v, size_t n, uint32_t owner)
+/* Which probe this is: t after exactly v. */
+static uint64_t probe_key(const uint32_t *v, size_t n, uint32_t owner)
 {
-	uint64_t h = 1469598103934665603ull ^ owner;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= v[i] + 1;
-		h *= 1099511628211ull;
-	}
-	return h ^ n;
+	return ut_hash((const char *)v, n * sizeof(*v)) ^ ((uint64_t)owner << 32) ^ n;
 }
 
 int sx_propose(sx *s, uint32_t owner, dx_sched *sched, ut_detect_phase phase, const char *purpose)
@@ -393,7 +371,7 @@ static int ask(sx *s, uint32_t t, const dx_sched *v, const char *what, long *run
 		*ans = k > 0 ? SX_PASS : SX_FAIL;
 		return 0;
 	}
-	h = hash_set(v->v, v->n, t);
+	h = probe_key(v->v, v->n, t);
 	if (h == x->last_probe && ++x->stalls > SX_STALLS) {
 		*ans = SX_STALLED;
 		return 0;

@@ -85,8 +85,6 @@ int sx_propose(sx *s, uint32_t owner, dx_sched *sched, ut_detect_phase phase, co
 int sx_graph_closures(sx *s, bool (*want)(const sx *s, uint32_t t));
 /* Whether t takes part (not left out as flaky or failing). */
 bool sx_included(const sx *s, uint32_t t);
-/* The closure of the active edges of the graph from t (t excluded), ascending. */
-int sx_graph_closure(sx *s, uint32_t t, dx_sched *out);
 
 /* Verification (verify.c): every test of `scope` (NULL: all) passes after its schedule in
  * the output graph, each of the schedules of tests nobody depends on ran whole and passed,
