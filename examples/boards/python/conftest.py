@@ -37,7 +37,7 @@ def browser_and_recorder(base_url):
     """The browser, wrapped to record JavaScript coverage when $UNTANGLE_COVERAGE is set."""
     profile = tempfile.mkdtemp(prefix="boards-chromium-")
     options = Options()
-    for flag in CHROMIUM_FLAGS:
+    for flag in CHROMIUM_FLAGS + jscoverage.browser_flags():
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile}")
     options.binary_location = CHROMIUM

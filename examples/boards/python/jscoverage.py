@@ -14,10 +14,13 @@ from the enclosing range's, so whether a block appears at all depends on how oft
 ran, and block elements would not be comparable between tests.
 
 Profiler.takePreciseCoverage returns the counts since the previous take and resets
-them. A page's counts are lost when the browser leaves it (the next document starts
-from zero), so the counts are taken before and after every click and navigation, and at
-the end of the test; a handler that runs in the instant between a click and the
-unloading of its page may still be missed.
+them. The counts are taken before and after every click and navigation, and at the end
+of the test. Chromium's RenderDocument feature gives every cross-document navigation a
+new renderer frame, and the counts of the page left behind go with the old one: a
+submit handler that runs in the instant between a click and the next page was missed
+in 18 of 20 form submissions. With the feature off (BROWSER_FLAGS, which conftest.py
+adds when coverage is recorded) the page's counts survive until the next take: 0 of 20
+missed.
 
 Several pytest invocations (the runner runs one per schedule) accumulate in FILE: a
 test's elements are the union over every invocation that ran it.
@@ -31,6 +34,12 @@ from urllib.parse import urlsplit
 from selenium.webdriver.support.events import AbstractEventListener, EventFiringWebDriver
 
 ENV = "UNTANGLE_COVERAGE"
+BROWSER_FLAGS = ["--disable-features=RenderDocument"]  # see the module's text
+
+
+def browser_flags():
+    """The flags the browser needs for the coverage $UNTANGLE_COVERAGE asks for."""
+    return BROWSER_FLAGS if os.environ.get(ENV) else []
 
 
 def elements(result, base_url):
