@@ -1,5 +1,6 @@
 /* parse.c: the parse stage's driver: finds the source files, parses and indexes them,
  * lets each language discover its tests, and applies an order file. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +180,47 @@ static int discover(driver *dr, ut_suite *suite, const ut_parse_opts *opts)
 	return rc;
 }
 
+/* The error for a suite in which nothing registers a test: what was read (test files per
+ * language, the frameworks their imports name) and what to configure. */
+static int nothing_found(const driver *dr, const ut_parse_opts *opts)
+{
+	size_t count[UT_LANG__COUNT] = {0}, total = 0, i, k, nfw = 0;
+	const char *fw[8];
+	char langs[160] = "", frameworks[160] = "";
+	size_t used = 0;
+
+	for (i = 0; i < dr->ix.files.n; i++) {
+		const ut_file *f = dr->ix.files.v[i];
+
+		if (!f->test_file)
+			continue;
+		count[f->lang]++;
+		total++;
+		for (k = 0; k < nfw && f->framework && strcmp(fw[k], f->framework) != 0; k++)
+			;
+		if (f->framework && k == nfw && nfw < sizeof(fw) / sizeof(fw[0]))
+			fw[nfw++] = f->framework;
+	}
+	for (i = 0; i < UT_LANG__COUNT; i++)
+		if (count[i] && used < sizeof(langs))
+			used +=
+			    (size_t)snprintf(langs + used, sizeof(langs) - used, "%s%s %zu",
+					     used ? ", " : "", ut_lang_name((ut_lang)i), count[i]);
+	for (used = 0, k = 0; k < nfw && used < sizeof(frameworks); k++)
+		used += (size_t)snprintf(frameworks + used, sizeof(frameworks) - used, "%s%s",
+					 used ? ", " : "", fw[k]);
+	return ut_error_set(
+	    UT_EINPUT,
+	    "no tests found below '%s': test sources read: %zu (%s), frameworks seen: %s; no "
+	    "function, method or call there registers a test as pytest, unittest, JUnit, "
+	    "TestNG, mocha or jest would. Point 'suite.paths' in untangle.json (or the "
+	    "PATH arguments) at the tests (Python test files are named test_*.py or "
+	    "*_test.py), and set 'runner.preset' when the framework is not the one its "
+	    "imports suggest",
+	    opts->npaths ? opts->paths[0] : opts->root, total, langs[0] ? langs : "none",
+	    nfw ? frameworks : "none");
+}
+
 static bool under(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
@@ -356,6 +398,8 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 		goto done;
 	}
 	rc = discover(&dr, suite, opts);
+	if (rc == 0 && suite->tests.n == 0)
+		rc = nothing_found(&dr, opts);
 	if (rc == 0 && opts->order_file)
 		rc = apply_order(suite, opts->order_file, diags);
 done:
