@@ -8,6 +8,7 @@
 #include "parse/parse.h"
 #include "post/http.h"
 #include "runner/junit.h"
+#include "runner/runner.h"
 #include "util/buf.h"
 #include "util/jsonw.h"
 #include "vcs/git.h"
@@ -45,6 +46,10 @@ int cmd_version(int argc, char **argv)
 		ut_jsonw_arr_end(&w);
 		ut_jsonw_key(&w, "wordnet_data");
 		ut_jsonw_bool(&w, ut_wordnet_available());
+		ut_jsonw_key(&w, "runner_helpers");
+		ut_jsonw_str(&w, ut_runner_helpers_dir());
+		ut_jsonw_key(&w, "runner_helpers_from");
+		ut_jsonw_str(&w, ut_runner_helpers_origin());
 		ut_jsonw_obj_end(&w);
 		fwrite(out.ptr, 1, out.len, stdout);
 		ut_buf_dispose(&out);
@@ -54,5 +59,6 @@ int cmd_version(int argc, char **argv)
 	for (i = 0; i < 6; i++)
 		printf("  %s\n", libs[i]);
 	printf("  WordNet data: %s\n", ut_wordnet_available() ? "found" : "missing");
+	printf("runner helpers: %s (%s)\n", ut_runner_helpers_dir(), ut_runner_helpers_origin());
 	return 0;
 }

@@ -46,9 +46,13 @@ const char *const *ut_runner_command(const ut_runner *r);
  * The JUnit helpers take the class path from the CLASSPATH variable: set it in runner.env. */
 const char *const *ut_runner_preset(const char *preset);
 
-/* The folder of the ordered-runner helpers: $UNTANGLE_RUNNERS when set, else the source
- * tree's ci/runners (compiled in). Borrowed. */
+/* The folder of the ordered-runner helpers: $UNTANGLE_RUNNERS when set, else
+ * ../share/untangle/runners beside the executable when the helpers are there (an installed
+ * untangle), else the source tree's ci/runners (compiled in). Borrowed. */
 const char *ut_runner_helpers_dir(void);
+/* Which of the three ut_runner_helpers_dir chose, in words ("$UNTANGLE_RUNNERS",
+ * "installed beside the executable", "the source tree it was built from"). Static. */
+const char *ut_runner_helpers_origin(void);
 
 typedef enum {
 	UT_RUN_OK,           /* the report was read; tests it lacks are not-run */

@@ -1,10 +1,14 @@
 /* template.c: the presets and the {tests} {report} {worker} {runners} templates of
  * runner.command, runner.reset and runner.env. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "runner/internal.h"
 
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runner/runner.h"
 #include "util/buf.h"
@@ -46,11 +50,74 @@ const char *const *ut_runner_preset(const char *preset)
 	return NULL;
 }
 
+/* The helpers of an installed untangle, relative to the folder of its executable
+ * (bin/untangle and share/untangle/runners under one prefix, as `cmake --install` and the
+ * .deb place them). */
+#define UT_INSTALLED_RUNNERS "/../share/untangle/runners"
+
+/* Whether dir holds the helpers (one of them is enough to tell). */
+static bool helpers_in(const char *dir)
+{
+	char probe[PATH_MAX];
+	int n = snprintf(probe, sizeof(probe), "%s/OrderedRunner.java", dir);
+
+	return n > 0 && (size_t)n < sizeof(probe) && access(probe, R_OK) == 0;
+}
+
+/* Finds the helpers once: $UNTANGLE_RUNNERS, else beside the executable, else the source
+ * tree the binary was built from. *how says which. */
+static const char *locate(const char **how)
+{
+	static char installed[PATH_MAX + sizeof(UT_INSTALLED_RUNNERS)];
+	static int found; /* 0 not looked yet, 1 installed, -1 not installed */
+	const char *env = getenv("UNTANGLE_RUNNERS");
+	char exe[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env) {
+		*how = "$UNTANGLE_RUNNERS";
+		return env;
+	}
+	if (found == 0) {
+		found = -1;
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n > 0) {
+			exe[n] = '\0';
+			slash = strrchr(exe, '/');
+			if (slash) {
+				*slash = '\0';
+				n = snprintf(installed, sizeof(installed), "%s%s", exe,
+					     UT_INSTALLED_RUNNERS);
+				if (n > 0 && (size_t)n < sizeof(installed) &&
+				    helpers_in(installed) && realpath(installed, exe)) {
+					snprintf(installed, sizeof(installed), "%s", exe);
+					found = 1;
+				}
+			}
+		}
+	}
+	if (found == 1) {
+		*how = "installed beside the executable";
+		return installed;
+	}
+	*how = "the source tree it was built from";
+	return UT_RUNNERS_DIR;
+}
+
 const char *ut_runner_helpers_dir(void)
 {
-	const char *env = getenv("UNTANGLE_RUNNERS");
+	const char *how;
 
-	return env && *env ? env : UT_RUNNERS_DIR;
+	return locate(&how);
+}
+
+const char *ut_runner_helpers_origin(void)
+{
+	const char *how;
+
+	locate(&how);
+	return how;
 }
 
 static const char *const names[] = {"{report}", "{worker}", "{runners}"};
