@@ -1,9 +1,11 @@
-/* cmd_tests.c: `untangle tests`: the parsed suite in original order with its actions. */
+/* cmd_tests.c: `untangle tests`: the parsed suite in original order, a line a test or
+ * with its actions. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "extract/extract.h"
 #include "model/suite_json.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -27,7 +29,25 @@ static void print_values(const char *label, const char *const *v, size_t n)
 	}
 }
 
-static void print_text(const ut_suite *s)
+/* One line a test: position, id, where it is, how many values it submits and uses. */
+static int print_lines(const ut_suite *s)
+{
+	size_t i, submits, uses;
+	int rc;
+
+	for (i = 0; i < s->tests.n; i++) {
+		const ut_test *t = &s->tests.v[i];
+
+		rc = ut_extract_test_counts(t, &submits, &uses);
+		if (rc < 0)
+			return rc;
+		printf("%3zu  %s  %s:%u  submits %zu, uses %zu values\n", t->index, t->id,
+		       t->file, t->line, submits, uses);
+	}
+	return 0;
+}
+
+static void print_actions(const ut_suite *s)
 {
 	size_t i, j;
 
@@ -56,7 +76,10 @@ int cmd_tests(int argc, char **argv)
 {
 	ut_cli_common common = {0};
 	ut_cli_rest rest = {0};
+	bool actions = false;
 	ut_opt opts[] = {
+		{UT_OPT_FLAG, 0, "actions", NULL,
+		 "every action of every test, with its values (default: a line a test)", &actions},
 		{UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest},
 		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
 	};
@@ -81,8 +104,12 @@ int cmd_tests(int argc, char **argv)
 			exit_code = UT_EXIT_ENV;
 			goto done;
 		}
-	} else {
-		print_text(p.suite);
+	} else if (actions) {
+		print_actions(p.suite);
+	} else if (print_lines(p.suite) < 0) {
+		ut_errorf("%s", ut_error_message());
+		exit_code = UT_EXIT_ENV;
+		goto done;
 	}
 	ut_infof("%zu tests", p.suite->tests.n);
 done:

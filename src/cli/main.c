@@ -32,11 +32,12 @@ static const ut_cli_command commands[] = {
 	{"shard", "dependency-safe lists for N CI jobs, balanced by duration",
 	 "--shards N [--format text|json|github|lines] [--out DIR] [--per-sink] [-C DIR]",
 	 cmd_shard},
-	{"tests", "the parsed suite in its original order, with each test's actions",
-	 "[--json] [-C DIR] [PATH...]", cmd_tests},
+	{"tests", "the parsed suite in its original order: a line a test, or every action",
+	 "[--actions] [--json] [-C DIR] [PATH...]", cmd_tests},
 	{"values", "string values ranked by how many tests use them (dependency-free candidates)",
 	 "[--limit N|--all] [--json] [-C DIR] [PATH...]", cmd_values},
-	{"version", "untangle's version and the libraries it runs on", "[--json]", cmd_version},
+	{"version", "untangle's version, its libraries and where its runner helpers are",
+	 "[--json]", cmd_version},
 };
 
 const ut_cli_command *ut_cli_find(const char *name);

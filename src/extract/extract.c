@@ -150,6 +150,21 @@ static int test_values_collect(test_values *tv, const ut_test *t, const submitte
 	return 0;
 }
 
+int ut_extract_test_counts(const ut_test *t, size_t *submits, size_t *uses)
+{
+	test_values tv = {0};
+	size_t i;
+	int rc = test_values_collect(&tv, t, NULL);
+
+	*submits = *uses = 0;
+	for (i = 0; rc == 0 && i < tv.v.n; i++) {
+		(*uses)++;
+		*submits += tv.v.v[i].submits;
+	}
+	test_values_dispose(&tv);
+	return rc;
+}
+
 static int cmp_stat(const void *a, const void *b)
 {
 	const ut_value_stat *x = a, *y = b;

@@ -38,6 +38,10 @@ const ut_value_stat *ut_value_stats_get(const ut_value_stats *st, const char *va
 /* Whether the value filter drops the value (everywhere or ignored). */
 bool ut_value_dropped(const ut_value_stat *v);
 
+/* How many distinct values test t submits and uses (submitted ones included, as
+ * ut_value_stat.users counts them). 0, or UT_ENOMEM. */
+int ut_extract_test_counts(const ut_test *t, size_t *submits, size_t *uses);
+
 /* A graph holding the suite's tests in original order and no edges. */
 int ut_graph_from_suite(ut_graph **out, const ut_suite *s);
 

@@ -4,7 +4,7 @@
     measure.py --bin UNTANGLE --dir SUITE --lang NAME --tests N --files F --bytes B
                [--runs R] [--cpu C] [--min-rate 20000] [--max-mb 300]
 
-Runs `untangle tests --json -C SUITE` and `untangle tests -C SUITE` R times each (output
+Runs `untangle tests --json -C SUITE` and `untangle tests --actions -C SUITE` R times each (output
 to /dev/null), pinned to CPU C with taskset when it is available, and takes each run's
 wall time and peak RSS from wait4(). First checks that the JSON output holds exactly N
 tests. Prints one line per output mode; exits 1 when a target is missed or the count is
@@ -76,7 +76,7 @@ def main():
 
     pin = ["taskset", "-c", args.cpu] if shutil.which("taskset") else []
     with open(os.devnull, "wb") as null:
-        for mode, extra in (("json", ["--json"]), ("text", [])):
+        for mode, extra in (("json", ["--json"]), ("text", ["--actions"])):
             argv = pin + [args.bin, "tests"] + extra + ["-C", args.dir]
             runs = []
             for _ in range(args.runs):
