@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "model/suite.h"
 #include "util/error.h"
 
 Suite *config_suite(void);
@@ -95,6 +96,35 @@ START_TEST(errors_name_key_and_line)
 }
 END_TEST
 
+START_TEST(preset_from_framework)
+{
+	ut_suite *s = NULL;
+	const char *fws[] = {"unittest", "pytest", "pytest", "unittest", "pytest"};
+	size_t i;
+
+	ck_assert_str_eq(ut_config_preset_for("pytest"), "pytest");
+	ck_assert_str_eq(ut_config_preset_for("unittest"), "pytest");
+	ck_assert_str_eq(ut_config_preset_for("junit5"), "junit5");
+	ck_assert_str_eq(ut_config_preset_for("mocha"), "mocha");
+	ck_assert_ptr_null(ut_config_preset_for("jest"));
+	ck_assert_ptr_null(ut_config_preset_for(NULL));
+	ck_assert_int_eq(ut_suite_new(&s), 0);
+	ck_assert_ptr_null(ut_suite_main_framework(s));
+	for (i = 0; i < sizeof(fws) / sizeof(fws[0]); i++) {
+		ut_test t;
+
+		memset(&t, 0, sizeof(t));
+		t.framework = fws[i];
+		ck_assert_int_eq(ut_vec_push(&s->tests, t), 0);
+	}
+	/* three pytest tests against two unittest ones, though unittest comes first */
+	ck_assert_str_eq(ut_suite_main_framework(s), "pytest");
+	s->tests.v[4].framework = "unittest";
+	ck_assert_str_eq(ut_suite_main_framework(s), "unittest");
+	ut_suite_free(s);
+}
+END_TEST
+
 Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -103,6 +133,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, defaults_without_file);
 	tcase_add_test(tc, reads_every_section);
 	tcase_add_test(tc, errors_name_key_and_line);
+	tcase_add_test(tc, preset_from_framework);
 	suite_add_tcase(s, tc);
 	return s;
 }

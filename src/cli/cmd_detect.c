@@ -498,6 +498,13 @@ int cmd_detect(int argc, char **argv)
 	exit_code = ut_cli_runner_new(&runner, &p.cfg);
 	if (exit_code)
 		goto done;
+	if (p.cfg.runner.reset.n == 0)
+		ut_warnf("no runner.reset: each schedule starts from whatever state the one before "
+			 "left, so a test can pass on data an earlier schedule created and a "
+			 "dependency goes unseen. Give a command that restores a clean application "
+			 "state for a worker, e.g. \"runner\": {\"reset\": [\"./reset\", "
+			 "\"{worker}\"]} in untangle.json, or `untangle init --reset ./reset "
+			 "{worker}`");
 	if (select) {
 		exit_code = select_tests(&g, &p, coverage_path, runner, &fs);
 		if (exit_code)

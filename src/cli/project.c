@@ -56,6 +56,11 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 		ut_errorf("%s", ut_error_message());
 		return ut_cli_exit_code(rc);
 	}
+	if (!p->cfg.runner.preset && p->cfg.runner.command.n == 0) {
+		/* no runner configured: the one the tests' framework implies */
+		p->cfg.runner.preset = ut_config_preset_for(ut_suite_main_framework(p->suite));
+		p->cfg.runner.preset_inferred = p->cfg.runner.preset != NULL;
+	}
 	return UT_EXIT_OK;
 }
 
@@ -104,6 +109,14 @@ int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
 		ut_errorf("cannot create '%s': %s", UT_CLI_STATE_DIR, strerror(errno));
 		return UT_EXIT_ENV;
 	}
+	if (cfg->runner.preset_inferred && cfg->path)
+		ut_infof("'%s' names no runner: running the tests with the '%s' preset, which "
+			 "their framework implies (set runner.preset or runner.command to choose)",
+			 cfg->path, cfg->runner.preset);
+	else if (cfg->runner.preset_inferred)
+		ut_infof("no untangle.json: running the tests with the '%s' preset, which their "
+			 "framework implies (`untangle init` writes a configuration)",
+			 cfg->runner.preset);
 	rc = ut_runner_new(out, cfg, ".", UT_CLI_STATE_DIR "/tmp");
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());

@@ -240,6 +240,18 @@ done:
 	return rc;
 }
 
+const char *ut_config_preset_for(const char *framework)
+{
+	size_t i;
+
+	if (framework && strcmp(framework, "unittest") == 0)
+		return "pytest";
+	for (i = 0; framework && presets[i]; i++)
+		if (strcmp(presets[i], framework) == 0)
+			return presets[i];
+	return NULL;
+}
+
 const char *ut_config_framework(const ut_config *cfg)
 {
 	return cfg->runner.preset;

@@ -28,6 +28,7 @@ typedef struct {
 	} suite;
 	struct {
 		const char *preset;   /* pytest, mocha, junit4, junit5, or NULL */
+		bool preset_inferred; /* preset chosen from the suite's framework, not the file */
 		ut_strlist command;
 		ut_strlist reset;
 		double timeout_s;
@@ -61,6 +62,9 @@ void ut_config_dispose(ut_config *cfg);
  * UT_EINPUT names the file, the line and the key for invalid JSON, unknown keys, wrong
  * types and unknown values. */
 int ut_config_load(ut_config *cfg, const char *path, bool optional);
+/* The preset that runs tests of `framework` (unittest tests run under pytest), or NULL when
+ * no preset does (jest, jasmine). Static. */
+const char *ut_config_preset_for(const char *framework);
 /* The framework a preset stands for ("pytest" -> "pytest", "junit4" -> "junit4"), or NULL. */
 const char *ut_config_framework(const ut_config *cfg);
 

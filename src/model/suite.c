@@ -48,3 +48,28 @@ const ut_test *ut_suite_find(const ut_suite *s, const char *id)
 			return &s->tests.v[i];
 	return NULL;
 }
+
+const char *ut_suite_main_framework(const ut_suite *s)
+{
+	const char *best = NULL;
+	size_t i, j, n, most = 0;
+
+	for (i = 0; i < s->tests.n; i++) {
+		const char *fw = s->tests.v[i].framework;
+
+		if (!fw)
+			continue;
+		for (j = 0; j < i; j++)
+			if (s->tests.v[j].framework && strcmp(s->tests.v[j].framework, fw) == 0)
+				break;
+		if (j < i)
+			continue; /* counted at its first test */
+		for (n = 0, j = i; j < s->tests.n; j++)
+			n += s->tests.v[j].framework && strcmp(s->tests.v[j].framework, fw) == 0;
+		if (n > most) {
+			most = n;
+			best = fw;
+		}
+	}
+	return best;
+}
