@@ -5,7 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "config/config.h"
+#include "init/init.h"
 #include "model/suite.h"
 #include "util/error.h"
 
@@ -125,6 +128,90 @@ START_TEST(preset_from_framework)
 }
 END_TEST
 
+static void put_file(const char *name, const char *text)
+{
+	FILE *f = fopen(name, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* init in a folder of its own: what it finds, the file it writes (read back by the
+ * configuration reader), and that it keeps an existing file unless forced. */
+START_TEST(init_writes_a_config_that_loads)
+{
+	char dir[] = "/tmp/ut-init-XXXXXX", cwd[4096];
+	const char *reset[] = {"../reset", "{worker}"};
+	ut_init_opts io;
+	ut_init *in = NULL;
+	ut_diags d;
+	ut_config c;
+
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(mkdir("e2e", 0777), 0);
+	put_file("e2e/test_users.py",
+		 "from selenium.webdriver.common.by import By\n\n"
+		 "def login(driver):\n"
+		 "    driver.find_element(By.ID, 'user').send_keys('admin')\n\n"
+		 "def test_add_user(driver):\n    login(driver)\n"
+		 "    driver.find_element(By.ID, 'name').send_keys('jane')\n\n"
+		 "def test_login_user(driver):\n    login(driver)\n"
+		 "    driver.find_element(By.ID, 'who').send_keys('jane')\n\n"
+		 "def test_logout(driver):\n    login(driver)\n");
+	memset(&io, 0, sizeof(io));
+	io.config_path = "untangle.json";
+	io.reset = reset;
+	io.nreset = 2;
+	ut_diags_init(&d);
+	ck_assert_int_eq(ut_init_project(&in, &io, &d), 0);
+	ck_assert_uint_eq(in->ntests, 3);
+	ck_assert_uint_eq(in->nfiles, 1);
+	ck_assert_str_eq(in->framework, "pytest");
+	ck_assert_str_eq(in->preset, "pytest");
+	ck_assert_str_eq(in->path, "e2e");
+	ck_assert_str_eq(in->language, "python");
+	/* 'admin' is submitted by every test: proposed; 'jane' is not */
+	ck_assert_uint_eq(in->nvalues, 1);
+	ck_assert_str_eq(in->values[0].value, "admin");
+	ck_assert_uint_eq(in->values[0].submitters, 3);
+	ut_init_free(in);
+	in = NULL;
+
+	ut_config_init(&c);
+	ck_assert_int_eq(ut_config_load(&c, "untangle.json", false), 0);
+	ck_assert_str_eq(c.runner.preset, "pytest");
+	ck_assert_uint_eq(c.suite.paths.n, 1);
+	ck_assert_str_eq(c.suite.paths.items[0], "e2e");
+	ck_assert_uint_eq(c.runner.reset.n, 2);
+	ck_assert_str_eq(c.runner.reset.items[1], "{worker}");
+	ck_assert_uint_eq(c.values.ignore.n, 1);
+	ck_assert_str_eq(c.values.ignore.items[0], "admin");
+	ut_config_dispose(&c);
+
+	ck_assert_int_eq(ut_init_project(&in, &io, &d), UT_EINPUT);
+	ck_assert_ptr_null(in);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "--force"));
+	io.force = true;
+	io.nreset = 0;
+	ck_assert_int_eq(ut_init_project(&in, &io, &d), 0);
+	ut_init_free(in);
+	ut_config_init(&c);
+	ck_assert_int_eq(ut_config_load(&c, "untangle.json", false), 0);
+	ck_assert_uint_eq(c.runner.reset.n, 0);
+	ut_config_dispose(&c);
+	ut_diags_dispose(&d);
+
+	unlink("untangle.json");
+	unlink("e2e/test_users.py");
+	rmdir("e2e");
+	ck_assert_int_eq(chdir(cwd), 0);
+	rmdir(dir);
+}
+END_TEST
+
 Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -134,6 +221,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, reads_every_section);
 	tcase_add_test(tc, errors_name_key_and_line);
 	tcase_add_test(tc, preset_from_framework);
+	tcase_add_test(tc, init_writes_a_config_that_loads);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -161,6 +161,7 @@ int cmd_check(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
+int cmd_init(int argc, char **argv);
 int cmd_minimize(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);

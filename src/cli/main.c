@@ -20,6 +20,8 @@ static const ut_cli_command commands[] = {
 	 "TEST [--json] [-C DIR]", cmd_explain},
 	{"graph", "the stored graph as json, dot or mermaid",
 	 "[--format json|dot|mermaid] [--all] [-C DIR]", cmd_graph},
+	{"init", "write untangle.json from what the suite shows: framework, preset, shared values",
+	 "[--reset CMD...] [--force] [--json] [-C DIR]", cmd_init},
 	{"minimize", "the least-duration suite that keeps coverage and dependencies (Z3)",
 	 "[--coverage FILE] [--time-limit S] [--keep TEST]... [--json] [-C DIR]", cmd_minimize},
 	{"report", "a findings file as GitHub annotations, Markdown, SARIF, GitLab or JSON",

@@ -5,16 +5,6 @@
 #include "util/jsonw.h"
 #include "util/banned.h"
 
-static void write_strings(ut_jsonw *w, const char *const *v, size_t n)
-{
-	size_t i;
-
-	ut_jsonw_arr_begin(w);
-	for (i = 0; i < n; i++)
-		ut_jsonw_str(w, v[i]);
-	ut_jsonw_arr_end(w);
-}
-
 static void write_action(ut_jsonw *w, const ut_action *a)
 {
 	ut_jsonw_obj_begin(w);
@@ -27,10 +17,10 @@ static void write_action(ut_jsonw *w, const ut_action *a)
 		ut_jsonw_str(w, a->file);
 	}
 	ut_jsonw_key(w, "values");
-	write_strings(w, a->values, a->nvalues);
+	ut_jsonw_strs(w, a->values, a->nvalues);
 	if (a->nunresolved) {
 		ut_jsonw_key(w, "unresolved");
-		write_strings(w, a->unresolved, a->nunresolved);
+		ut_jsonw_strs(w, a->unresolved, a->nunresolved);
 	}
 	if (a->setup) {
 		ut_jsonw_key(w, "setup");

@@ -246,3 +246,13 @@ void ut_jsonw_null(ut_jsonw *w)
 	element(w);
 	ut_buf_puts(w->out, "null");
 }
+
+void ut_jsonw_strs(ut_jsonw *w, const char *const *v, size_t n)
+{
+	size_t i;
+
+	ut_jsonw_arr_begin(w);
+	for (i = 0; i < n; i++)
+		ut_jsonw_str(w, v[i]);
+	ut_jsonw_arr_end(w);
+}

@@ -26,6 +26,8 @@ void ut_jsonw_key(ut_jsonw *w, const char *key);
 /* Bytes that are not valid UTF-8 are written as U+FFFD. NULL writes null. */
 void ut_jsonw_str(ut_jsonw *w, const char *s);
 void ut_jsonw_strn(ut_jsonw *w, const char *s, size_t n);
+/* An array of the n strings of v. */
+void ut_jsonw_strs(ut_jsonw *w, const char *const *v, size_t n);
 void ut_jsonw_int(ut_jsonw *w, long long v);
 void ut_jsonw_double(ut_jsonw *w, double v);
 /* v with exactly `decimals` digits after the point (e.g. wall-clock times: %.10g would

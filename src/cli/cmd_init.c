@@ -1,0 +1,142 @@
+/* cmd_init.c: `untangle init`: writes untangle.json from what the suite shows, and says
+ * what it found and what to run next. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "init/init.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/banned.h"
+
+const ut_cli_command *ut_cli_find(const char *name);
+
+#define UT_INIT_FILE "untangle.json"
+#define UT_INIT_SHOW 10 /* proposed values listed */
+
+static void print_found(const ut_init *in)
+{
+	size_t i;
+
+	printf("found %zu tests in %zu file%s: %s, %s\n", in->ntests, in->nfiles,
+	       in->nfiles == 1 ? "" : "s", in->languages,
+	       in->framework ? in->framework : "no known framework");
+	printf("  tests in      %s\n", in->path ? in->path : ". (the whole folder)");
+	if (in->preset)
+		printf("  runner        preset %s (what %s tests run with)\n", in->preset,
+		       in->framework);
+	else
+		printf("  runner        none fits %s: write runner.command (DESIGN.md's runner "
+		       "contract: run the given ids in the given order, write a JUnit report)\n",
+		       in->framework ? in->framework : "these tests");
+	if (in->python_path)
+		printf("  python3       the first on PATH has no pytest, /usr/bin/python3 has: "
+		       "runner.env PATH = %s\n",
+		       in->python_path);
+	if (in->nreset) {
+		printf("  reset        ");
+		for (i = 0; i < in->nreset; i++) {
+			putchar(' ');
+			ut_cli_print_quoted(in->reset[i]);
+		}
+		putchar('\n');
+	} else {
+		printf("  reset         none given. detect runs tests out of their order and needs "
+		       "every schedule to start from a clean application: give the command that "
+		       "restores one for a worker, e.g. untangle init --force --reset ./reset "
+		       "{worker}\n");
+	}
+	if (!in->nvalues) {
+		printf("  values        no value is shared by (nearly) every test\n");
+		return;
+	}
+	printf("  values        shared by (nearly) every test, proposed as dependency-free "
+	       "(values.ignore: read them, remove what one test creates for others):\n");
+	printf("      %5s %5s  %s\n", "users", "subm", "value");
+	for (i = 0; i < in->nvalues && i < UT_INIT_SHOW; i++) {
+		printf("      %5zu %5zu  ", in->values[i].users, in->values[i].submitters);
+		ut_cli_print_quoted(in->values[i].value);
+		putchar('\n');
+	}
+	if (in->nvalues > UT_INIT_SHOW)
+		printf("      ... %zu more in %s\n", in->nvalues - UT_INIT_SHOW, UT_INIT_FILE);
+}
+
+int cmd_init(int argc, char **argv)
+{
+	ut_cli_common common = {0};
+	ut_cli_rest rest = {0};
+	bool reset = false, force = false;
+	ut_opt opts[] = {
+	    {UT_OPT_FLAG, 0, "reset", NULL,
+	     "the arguments after the options are runner.reset: the command that gives a "
+	     "worker a clean application ({worker} is its number); use -- before one that "
+	     "has options",
+	     &reset},
+	    {UT_OPT_FLAG, 0, "force", NULL, "replace an existing untangle.json", &force},
+	    {UT_OPT_REST, 0, NULL, "CMD", "the reset command, with --reset", &rest},
+	    {UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+	};
+	ut_init_opts io;
+	ut_init *in = NULL;
+	ut_diags diags;
+	ut_buf out = UT_BUF_INIT;
+	int rc, exit_code = UT_EXIT_OK;
+
+	ut_diags_init(&diags);
+	rc = ut_cli_parse(ut_cli_find("init"), opts, &common, argc, argv);
+	if (rc) {
+		exit_code = rc < 0 ? UT_EXIT_OK : rc;
+		goto done;
+	}
+	if (rest.n && !reset) {
+		ut_errorf("'%s': init takes no paths (a reset command follows --reset)",
+			  rest.items[0]);
+		exit_code = UT_EXIT_INPUT;
+		goto done;
+	}
+	if (reset && !rest.n) {
+		ut_errorf("--reset: the command is missing (e.g. --reset ./reset {worker})");
+		exit_code = UT_EXIT_INPUT;
+		goto done;
+	}
+	exit_code = ut_cli_chdir(&common);
+	if (exit_code)
+		goto done;
+	memset(&io, 0, sizeof(io));
+	io.config_path = UT_INIT_FILE;
+	io.force = force;
+	io.reset = (const char *const *)rest.items;
+	io.nreset = rest.n;
+	io.probe_python = true;
+	rc = ut_init_project(&in, &io, &diags);
+	ut_cli_print_diags(&diags);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		exit_code = ut_cli_exit_code(rc);
+		goto done;
+	}
+	if (common.json) {
+		out.sink = ut_cli_stdout_sink;
+		if (ut_init_survey_json(in, &out) < 0 || ut_buf_flush(&out) < 0) {
+			ut_errorf("%s", ut_error_message());
+			exit_code = UT_EXIT_ENV;
+		}
+		goto done;
+	}
+	print_found(in);
+	printf("wrote %s\n\nnext:\n", UT_INIT_FILE);
+	printf("  untangle tests        # the suite as untangle reads it, a line a test\n");
+	printf("  untangle candidates   # the dependencies the values suggest\n");
+	if (!in->nreset)
+		printf("  untangle init --force --reset CMD...   # first: the reset command\n");
+	printf("  untangle detect       # proves them by running the tests; writes the graph\n");
+	printf("  untangle shard --shards 4\n");
+done:
+	ut_buf_dispose(&out);
+	ut_init_free(in);
+	ut_diags_dispose(&diags);
+	free(rest.items);
+	return exit_code;
+}

@@ -1,0 +1,288 @@
+/* init.c: the survey behind `untangle init` and the configuration it proposes. */
+#include "init/init.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "extract/extract.h"
+#include "parse/parse.h"
+#include "runner/process.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include "util/jsonw.h"
+#include "util/banned.h"
+
+/* The PATH written when the python3 first on PATH lacks pytest (a pyenv or virtualenv
+ * interpreter) and Debian's has it: the same as the bundled example's. */
+#define UT_SYSTEM_PATH "/usr/bin:/bin:/usr/local/bin"
+
+/* Whether `python` imports pytest (a child process, 30 s at most). */
+static bool imports_pytest(const char *python, const char *const *env)
+{
+	const char *argv[] = {python, "-c", "import pytest", NULL};
+	ut_proc_opts po;
+	ut_proc_result res;
+	bool ok;
+
+	memset(&po, 0, sizeof(po));
+	po.argv = argv;
+	po.env = env;
+	po.timeout_s = 30;
+	po.tail_max = 4096;
+	ok = ut_proc_run(&res, &po) == 0 && res.state == UT_PROC_EXITED && res.exit_code == 0;
+	ut_proc_result_dispose(&res);
+	return ok;
+}
+
+/* The folder every test file is in (the longest common folder prefix), or NULL for the
+ * root. */
+static const char *common_folder(ut_arena *a, const ut_suite *s)
+{
+	const char *first = s->tests.v[0].file;
+	size_t n = strlen(first), i, k;
+
+	for (i = 1; i < s->tests.n && n; i++) {
+		const char *f = s->tests.v[i].file;
+
+		for (k = 0; k < n && f[k] == first[k]; k++)
+			;
+		n = k;
+	}
+	/* back to a whole folder name: the prefix must end where a folder does in every file */
+	while (n && first[n] != '/')
+		n--;
+	for (i = 0; n && i < s->tests.n; i++)
+		if (s->tests.v[i].file[n] != '/')
+			n = 0;
+	return n ? ut_arena_strndup(a, first, n) : NULL;
+}
+
+static int describe_languages(ut_init *in, const ut_suite *s)
+{
+	bool seen[UT_LANG__COUNT] = {false};
+	ut_buf b = UT_BUF_INIT;
+	size_t i, kinds = 0;
+	int rc = 0;
+
+	for (i = 0; i < s->tests.n; i++)
+		if (s->tests.v[i].language != UT_LANG_NONE)
+			seen[s->tests.v[i].language] = true;
+	for (i = 0; i < UT_LANG__COUNT && rc == 0; i++) {
+		if (!seen[i] || (i == UT_LANG_TSX && seen[UT_LANG_TYPESCRIPT]))
+			continue;
+		rc = ut_buf_printf(&b, "%s%s", kinds ? ", " : "", ut_lang_name((ut_lang)i));
+		kinds++;
+		in->language = ut_lang_name((ut_lang)i);
+	}
+	if (rc == 0)
+		in->languages = ut_arena_strdup(&in->arena, b.ptr ? b.ptr : "");
+	if (kinds != 1)
+		in->language = NULL;
+	ut_buf_dispose(&b);
+	return rc == 0 && in->languages ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
+}
+
+/* The values the value filter drops by itself, that some test submits (a value nobody
+ * submits makes no candidate edge): written out so that the user sees and edits them. */
+static int propose_values(ut_init *in, const ut_suite *s)
+{
+	ut_value_stats st;
+	size_t i, n = 0;
+	int rc = ut_value_stats_build(&st, s, NULL, 0);
+
+	if (rc < 0)
+		return rc;
+	in->values = ut_arena_alloc(&in->arena, (st.n ? st.n : 1) * sizeof(*in->values));
+	if (!in->values)
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	for (i = 0; rc == 0 && i < st.n; i++) {
+		const ut_value_stat *v = &st.v[i];
+
+		if (!ut_value_dropped(v) || v->submitters == 0)
+			continue;
+		in->values[n].value = ut_arena_strdup(&in->arena, v->value);
+		in->values[n].submitters = v->submitters;
+		in->values[n].users = v->users;
+		if (!in->values[n].value)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+		n++;
+	}
+	in->nvalues = n;
+	ut_value_stats_dispose(&st);
+	return rc;
+}
+
+int ut_init_survey(ut_init **out, const ut_init_opts *opts, ut_diags *diags)
+{
+	ut_suite *suite = NULL;
+	ut_parse_opts po;
+	ut_init *in = calloc(1, sizeof(*in));
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if (!in)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	ut_arena_init(&in->arena);
+	memset(&po, 0, sizeof(po));
+	po.root = ".";
+	po.language = UT_LANG_NONE;
+	rc = ut_parse_suite(&suite, &po, diags);
+	if (rc < 0)
+		goto done;
+	in->ntests = suite->tests.n;
+	for (i = 0; i < suite->tests.n; i++)
+		in->nfiles += i == 0 || strcmp(suite->tests.v[i].file, suite->tests.v[i - 1].file);
+	in->framework = ut_suite_main_framework(suite);
+	in->framework = in->framework ? ut_arena_strdup(&in->arena, in->framework) : NULL;
+	in->preset = ut_config_preset_for(in->framework);
+	in->path = common_folder(&in->arena, suite);
+	in->reset = opts->reset;
+	in->nreset = opts->nreset;
+	rc = describe_languages(in, suite);
+	if (rc == 0)
+		rc = propose_values(in, suite);
+	if (rc == 0 && opts->probe_python && in->preset && strcmp(in->preset, "pytest") == 0) {
+		static const char *const system_env[] = {"PATH=" UT_SYSTEM_PATH, NULL};
+
+		if (!imports_pytest("python3", NULL) && imports_pytest("python3", system_env))
+			in->python_path = UT_SYSTEM_PATH;
+	}
+done:
+	ut_suite_free(suite);
+	if (rc < 0)
+		ut_init_free(in);
+	else
+		*out = in;
+	return rc;
+}
+
+int ut_init_config_json(const ut_init *in, ut_buf *out)
+{
+	ut_jsonw w;
+	size_t i;
+
+	ut_jsonw_init(&w, out, true);
+	ut_jsonw_obj_begin(&w);
+	if (in->path || in->language) {
+		ut_jsonw_key(&w, "suite");
+		ut_jsonw_obj_begin(&w);
+		if (in->path) {
+			ut_jsonw_key(&w, "paths");
+			ut_jsonw_strs(&w, &in->path, 1);
+		}
+		if (in->language) {
+			ut_jsonw_key(&w, "language");
+			ut_jsonw_str(&w, in->language);
+		}
+		ut_jsonw_obj_end(&w);
+	}
+	ut_jsonw_key(&w, "runner");
+	ut_jsonw_obj_begin(&w);
+	if (in->preset) {
+		ut_jsonw_key(&w, "preset");
+		ut_jsonw_str(&w, in->preset);
+	} else {
+		/* nothing runs these tests in a given order yet: the user writes the command */
+		ut_jsonw_key(&w, "command");
+		ut_jsonw_strs(&w, NULL, 0);
+	}
+	if (in->nreset) {
+		ut_jsonw_key(&w, "reset");
+		ut_jsonw_strs(&w, in->reset, in->nreset);
+	}
+	if (in->python_path) {
+		ut_jsonw_key(&w, "env");
+		ut_jsonw_obj_begin(&w);
+		ut_jsonw_key(&w, "PATH");
+		ut_jsonw_str(&w, in->python_path);
+		ut_jsonw_obj_end(&w);
+	}
+	ut_jsonw_obj_end(&w);
+	ut_jsonw_key(&w, "values");
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "ignore");
+	ut_jsonw_arr_begin(&w);
+	for (i = 0; i < in->nvalues; i++)
+		ut_jsonw_str(&w, in->values[i].value);
+	ut_jsonw_arr_end(&w);
+	ut_jsonw_obj_end(&w);
+	ut_jsonw_obj_end(&w);
+	return out->failed ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+}
+
+static void key_str(ut_jsonw *w, const char *key, const char *value)
+{
+	ut_jsonw_key(w, key);
+	if (value)
+		ut_jsonw_str(w, value);
+	else
+		ut_jsonw_null(w);
+}
+
+int ut_init_survey_json(const ut_init *in, ut_buf *out)
+{
+	ut_jsonw w;
+	size_t i;
+
+	ut_jsonw_init(&w, out, true);
+	ut_jsonw_obj_begin(&w);
+	ut_jsonw_key(&w, "tests");
+	ut_jsonw_int(&w, (long long)in->ntests);
+	ut_jsonw_key(&w, "files");
+	ut_jsonw_int(&w, (long long)in->nfiles);
+	key_str(&w, "languages", in->languages);
+	key_str(&w, "framework", in->framework);
+	key_str(&w, "preset", in->preset);
+	key_str(&w, "path", in->path);
+	key_str(&w, "python_path", in->python_path);
+	ut_jsonw_key(&w, "reset");
+	ut_jsonw_strs(&w, in->reset, in->nreset);
+	ut_jsonw_key(&w, "values_ignore");
+	ut_jsonw_arr_begin(&w);
+	for (i = 0; i < in->nvalues; i++) {
+		ut_jsonw_obj_begin(&w);
+		key_str(&w, "value", in->values[i].value);
+		ut_jsonw_key(&w, "submitters");
+		ut_jsonw_int(&w, (long long)in->values[i].submitters);
+		ut_jsonw_key(&w, "users");
+		ut_jsonw_int(&w, (long long)in->values[i].users);
+		ut_jsonw_obj_end(&w);
+	}
+	ut_jsonw_arr_end(&w);
+	ut_jsonw_obj_end(&w);
+	return out->failed ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+}
+
+int ut_init_project(ut_init **out, const ut_init_opts *opts, ut_diags *diags)
+{
+	ut_buf json = UT_BUF_INIT;
+	int rc;
+
+	*out = NULL;
+	if (!opts->force && ut_fs_exists(opts->config_path))
+		return ut_error_set(UT_EINPUT, "'%s' exists: it is kept (--force replaces it)",
+				    opts->config_path);
+	rc = ut_init_survey(out, opts, diags);
+	if (rc == 0)
+		rc = ut_init_config_json(*out, &json);
+	if (rc == 0 && json.failed)
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = ut_fs_write_atomic(opts->config_path, json.ptr, json.len);
+	ut_buf_dispose(&json);
+	if (rc < 0) {
+		ut_init_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+void ut_init_free(ut_init *in)
+{
+	if (!in)
+		return;
+	ut_arena_dispose(&in->arena);
+	free(in);
+}

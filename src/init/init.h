@@ -1,0 +1,59 @@
+/* init.h: `untangle init`: surveys a project's suites (languages, framework, where the
+ * tests are, the values nearly every test shares) and proposes its untangle.json. */
+#ifndef UT_INIT_H
+#define UT_INIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/diag.h"
+
+typedef struct {
+	const char *config_path;  /* the file to write, e.g. "untangle.json" */
+	bool force;		  /* replace an existing config_path */
+	const char *const *reset; /* runner.reset to write (from --reset), or none */
+	size_t nreset;
+	bool probe_python; /* for the pytest preset, check that python3 imports pytest
+			      (a child process); off in unit tests */
+} ut_init_opts;
+
+/* One value proposed for values.ignore. */
+typedef struct {
+	const char *value;
+	size_t submitters, users;
+} ut_init_value;
+
+typedef struct {
+	ut_arena arena;
+	size_t ntests, nfiles;
+	const char *languages;	  /* "python", or "java, javascript" when mixed */
+	const char *language;	  /* suite.language to write, NULL when mixed */
+	const char *framework;	  /* most tests' framework */
+	const char *preset;	  /* the runner preset it implies, or NULL (none fits) */
+	const char *path;	  /* suite.paths[0]: the folder holding every test, NULL
+				     for the root itself */
+	const char *python_path;  /* runner.env PATH to write when python3 on PATH lacks
+				     pytest and /usr/bin/python3 has it, else NULL */
+	const char *const *reset; /* as given */
+	size_t nreset;
+	ut_init_value *values; /* proposed for values.ignore, most users first */
+	size_t nvalues;
+} ut_init;
+
+/* `untangle init`: refuses (UT_EINPUT) when opts->config_path exists and !opts->force,
+ * before anything else; parses the suite below the working directory, fills *out (the
+ * caller's, ut_init_free) and writes the configuration it proposes to config_path
+ * (atomically). Warnings of the parse go to diags. The parse's return codes (UT_EINPUT
+ * when no test is found), UT_EENV when the file cannot be written, UT_ENOMEM. */
+int ut_init_project(ut_init **out, const ut_init_opts *opts, ut_diags *diags);
+/* The parse and survey alone (nothing written, config_path and force unused). */
+int ut_init_survey(ut_init **out, const ut_init_opts *opts, ut_diags *diags);
+/* The untangle.json the survey proposes, as pretty JSON text appended to out. */
+int ut_init_config_json(const ut_init *in, ut_buf *out);
+/* The survey as JSON (for --json), appended to out. */
+int ut_init_survey_json(const ut_init *in, ut_buf *out);
+void ut_init_free(ut_init *in);
+
+#endif
