@@ -95,7 +95,7 @@ static int explain_name(const ut_cli_project *p, const char *name, bool json)
 }
 
 static void print_text(const ut_graph *g, const ut_candidates_report *r, const char *extract,
-		       const char *filter)
+		       const char *filter, bool dropped)
 {
 	size_t i;
 	uint32_t k;
@@ -103,6 +103,8 @@ static void print_text(const ut_graph *g, const ut_candidates_report *r, const c
 	for (i = 0; i < g->edges.n; i++) {
 		const ut_edge *e = &g->edges.v[i];
 
+		if (e->filtered_by && !dropped)
+			continue;
 		printf("%-8s %s -> %s", e->filtered_by ? "dropped" : "kept",
 		       g->tests[e->dependent].id, g->tests[e->dependee].id);
 		for (k = 0; k < e->nvalues; k++) {
@@ -119,6 +121,9 @@ static void print_text(const ut_graph *g, const ut_candidates_report *r, const c
 	       "verb %zu, dobj %zu, noun %zu\n",
 	       g->ntests, extract, filter, r->filter.candidates, r->filter.kept,
 	       r->filter.by_values, r->filter.by_verb, r->filter.by_dobj, r->filter.by_noun);
+	if (!dropped && r->filter.candidates > r->filter.kept)
+		printf("the %zu dropped edges, each with the filter and the reason: --dropped\n",
+		       r->filter.candidates - r->filter.kept);
 	if (r->unlisted_pairs)
 		printf("not listed: edges caused only by dependency-free values (up to %zu pairs)\n",
 		       r->unlisted_pairs);
@@ -137,13 +142,15 @@ int cmd_candidates(int argc, char **argv)
 	ut_cli_common common = {0};
 	ut_cli_rest rest = {0};
 	const char *extract = NULL, *filter = NULL, *explain = NULL;
-	bool dot = false;
+	bool dot = false, dropped = false;
 	ut_opt opts[] = {
 		{UT_OPT_VALUE, 0, "extract", "string|order",
 		 "string analysis (default) or every later test on every earlier one", &extract},
 		{UT_OPT_VALUE, 0, "filter", "none|values|verb|dobj|noun",
 		 "filter configuration (default: detect.filter of untangle.json)", &filter},
 		{UT_OPT_FLAG, 0, "dot", NULL, "print the graph for Graphviz", &dot},
+		{UT_OPT_FLAG, 0, "dropped", NULL,
+		 "also the edges a filter dropped, with the filter and why", &dropped},
 		{UT_OPT_VALUE, 0, "explain-name", "NAME",
 		 "show how one test name is tokenized, tagged and classified", &explain},
 		{UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest},
@@ -191,7 +198,7 @@ int cmd_candidates(int argc, char **argv)
 	} else if (dot) {
 		ut_cli_print_dot(g, "candidates", candidate_style, NULL);
 	} else {
-		print_text(g, &report, extract, filter);
+		print_text(g, &report, extract, filter, dropped);
 	}
 done:
 	ut_buf_dispose(&out);

@@ -7,7 +7,7 @@
 
 static const ut_cli_command commands[] = {
 	{"candidates", "the candidate dependencies, with the values and filter verdicts behind them",
-	 "[--extract string|order] [--filter none|values|verb|dobj|noun] [--json|--dot]\n"
+	 "[--extract string|order] [--filter none|values|verb|dobj|noun] [--dropped] [--json|--dot]\n"
 	 "       [--explain-name NAME] [-C DIR] [PATH...]", cmd_candidates},
 	{"check", "the incremental pre-merge check: re-validate what a change affects, annotate",
 	 "--base REF [--format text|github|markdown|sarif|gitlab|json] [--out FILE]\n"
