@@ -199,12 +199,12 @@ START_TEST(values_filter_drops_dependency_free_values)
 	o.nignore = 1;
 	ck_assert_int_eq(ut_candidates_build(&g, &r, s, &o), 0);
 	v = ut_value_stats_get(&r.values, "john@x");
-	ck_assert(v->everywhere);
+	ck_assert(v->dependency_free);
 	ck_assert_uint_eq(v->users, 5);
 	ck_assert_uint_eq(v->setup_users, 5);
 	ck_assert_str_eq(r.values.v[0].value, "john@x"); /* ranked first */
 	ck_assert(ut_value_stats_get(&r.values, "pw1")->ignored);
-	ck_assert(!ut_value_stats_get(&r.values, "myproject")->everywhere);
+	ck_assert(!ut_value_stats_get(&r.values, "myproject")->dependency_free);
 	/* addList -> addUser was only the admin login: filtered, with the value named */
 	ck_assert_str_eq(ut_graph_find(g, 4, 0)->filtered_by, "values");
 	ck_assert_ptr_nonnull(strstr(ut_graph_find(g, 4, 0)->reason, "john@x"));
@@ -220,6 +220,86 @@ START_TEST(values_filter_drops_dependency_free_values)
 	ut_graph_free(g);
 	ut_candidates_report_dispose(&r);
 	ut_suite_free(s);
+}
+END_TEST
+
+/* Ten tests: "admin" typed by all but one, "jane" used by 8 (two outliers, the most a
+ * suite of 10 allows), "bob" by 7; "board1" created by the first test and used by all. */
+static const char *const r0[] = {"createBoard", "s:board1", "s:jane", "s:bob", NULL};
+static const char *const r1[] = {"a1", "S:admin", "u:board1", "s:jane", "s:bob", NULL};
+static const char *const r2[] = {"a2", "S:admin", "u:board1", "s:jane", "s:bob", NULL};
+static const char *const r3[] = {"a3", "S:admin", "u:board1", "s:jane", "s:bob", NULL};
+static const char *const r4[] = {"a4", "S:admin", "u:board1", "s:jane", "s:bob", NULL};
+static const char *const r5[] = {"a5", "S:admin", "u:board1", "s:jane", "s:bob", NULL};
+static const char *const r6[] = {"a6", "S:admin", "u:board1", "s:jane", "s:bob", NULL};
+static const char *const r7[] = {"a7", "S:admin", "u:board1", "s:jane", NULL};
+static const char *const r8[] = {"a8", "S:admin", "u:board1", "u:--headless", NULL};
+static const char *const r9[] = {"a9", "S:admin", "u:board1", "u:--headless", NULL};
+static const char *const *rule_suite[] = {r0, r1, r2, r3, r4, r5, r6, r7, r8, r9};
+
+START_TEST(values_used_by_nearly_every_test_are_dependency_free)
+{
+	ut_suite *s = make_suite(rule_suite, 10);
+	ut_value_stats vs;
+	const ut_value_stat *v;
+
+	ck_assert_int_eq(ut_value_stats_build(&vs, s, NULL, 0), 0);
+	/* the admin login: all but one test, submitted by 9: dropped, and proposed */
+	v = ut_value_stats_get(&vs, "admin");
+	ck_assert_uint_eq(v->users, 9);
+	ck_assert(v->dependency_free);
+	ck_assert(ut_value_dropped(v));
+	ck_assert(ut_value_proposed(v, vs.ntests));
+	/* 8 of 10: two outliers are one in five */
+	ck_assert(ut_value_stats_get(&vs, "jane")->dependency_free);
+	/* 7 of 10: three outliers are too many */
+	v = ut_value_stats_get(&vs, "bob");
+	ck_assert_uint_eq(v->users, 7);
+	ck_assert(!v->dependency_free);
+	ck_assert(!ut_value_proposed(v, vs.ntests));
+	/* created by one test and used by every other: a real dependency */
+	v = ut_value_stats_get(&vs, "board1");
+	ck_assert_uint_eq(v->users, 10);
+	ck_assert_uint_eq(v->submitters, 1);
+	ck_assert(!v->dependency_free);
+	ck_assert(!ut_value_dropped(v));
+	ck_assert(!ut_value_proposed(v, vs.ntests));
+	ut_value_stats_dispose(&vs);
+	ut_suite_free(s);
+}
+END_TEST
+
+START_TEST(small_suites_need_every_test)
+{
+	ut_value_stat v;
+	size_t n;
+
+	memset(&v, 0, sizeof(v));
+	/* In 2 to 9 tests, one outlier is 11% to 50% of the suite: every test must use it. */
+	for (n = 2; n < UT_VALUE_FREE_MIN_TESTS; n++) {
+		v.users = v.submitters = n - 1;
+		ck_assert_msg(!ut_value_dependency_free(&v, n), "%zu of %zu tests", n - 1, n);
+		v.users = v.submitters = n;
+		ck_assert_msg(ut_value_dependency_free(&v, n), "%zu of %zu tests", n, n);
+		ck_assert(ut_value_proposed(&v, n));
+		/* one creator, the others using it */
+		v.submitters = 1;
+		ck_assert(!ut_value_dependency_free(&v, n));
+		/* used by all and submitted by none: dropped, connects nothing, not proposed */
+		v.submitters = 0;
+		ck_assert(ut_value_dependency_free(&v, n));
+		ck_assert(!ut_value_proposed(&v, n));
+	}
+	/* a suite of one test has no dependencies to judge */
+	v.users = v.submitters = 1;
+	ck_assert(!ut_value_dependency_free(&v, 1));
+	v.users = v.submitters = 0;
+	ck_assert(!ut_value_dependency_free(&v, 0));
+	/* from 10 tests on: all but one in five (40 tests: 32 users, not 31) */
+	v.users = v.submitters = 32;
+	ck_assert(ut_value_dependency_free(&v, 40));
+	v.users = v.submitters = 31;
+	ck_assert(!ut_value_dependency_free(&v, 40));
 }
 END_TEST
 
@@ -380,6 +460,8 @@ Suite *graph_suite(void)
 	tcase_add_test(tc, string_analysis_follows_submitted_values);
 	tcase_add_test(tc, string_analysis_finds_values_inside_strings);
 	tcase_add_test(tc, values_filter_drops_dependency_free_values);
+	tcase_add_test(tc, values_used_by_nearly_every_test_are_dependency_free);
+	tcase_add_test(tc, small_suites_need_every_test);
 	tcase_add_test(tc, huge_dependency_free_values_are_not_paired);
 	tcase_add_test(tc, a_value_that_connects_millions_of_pairs_is_refused);
 	tcase_add_test(tc, nlp_filters_follow_the_thesis_example);

@@ -15,8 +15,8 @@ const ut_cli_command *ut_cli_find(const char *name);
 
 static const char *verdict(const ut_value_stat *v)
 {
-	if (v->everywhere)
-		return "dropped: used by every test";
+	if (v->dependency_free)
+		return "dropped: " UT_VALUE_FREE_WHY;
 	if (v->ignored)
 		return "dropped: values.ignore";
 	if (!v->submitters)
@@ -47,8 +47,8 @@ static int write_json(ut_buf *out, const ut_value_stats *st, size_t limit)
 		ut_jsonw_int(&w, (long long)v->submitters);
 		ut_jsonw_key(&w, "setup_only_users");
 		ut_jsonw_int(&w, (long long)v->setup_users);
-		ut_jsonw_key(&w, "every_test");
-		ut_jsonw_bool(&w, v->everywhere);
+		ut_jsonw_key(&w, "dependency_free");
+		ut_jsonw_bool(&w, v->dependency_free);
 		ut_jsonw_key(&w, "ignored");
 		ut_jsonw_bool(&w, v->ignored);
 		ut_jsonw_obj_end(&w);

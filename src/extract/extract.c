@@ -225,7 +225,7 @@ int ut_value_stats_build(ut_value_stats *out, const ut_suite *s, const char *con
 		}
 	}
 	for (i = 0; i < all.n; i++)
-		all.v[i].everywhere = s->tests.n > 1 && all.v[i].users == s->tests.n;
+		all.v[i].dependency_free = ut_value_dependency_free(&all.v[i], s->tests.n);
 	if (all.n) /* qsort wants an array, and a suite without values has none */
 		qsort(all.v, all.n, sizeof(*all.v), cmp_stat);
 	/* The index points at the ranked array. */
@@ -265,7 +265,21 @@ const ut_value_stat *ut_value_stats_get(const ut_value_stats *st, const char *va
 
 bool ut_value_dropped(const ut_value_stat *v)
 {
-	return v && (v->everywhere || v->ignored);
+	return v && (v->dependency_free || v->ignored);
+}
+
+bool ut_value_dependency_free(const ut_value_stat *v, size_t ntests)
+{
+	size_t outliers = ntests >= UT_VALUE_FREE_MIN_TESTS ? ntests / 5 : 0;
+
+	if (ntests < 2 || v->submitters == 1)
+		return false;
+	return v->users + outliers >= ntests;
+}
+
+bool ut_value_proposed(const ut_value_stat *v, size_t ntests)
+{
+	return v->submitters > 0 && ut_value_dependency_free(v, ntests);
 }
 
 int ut_graph_from_suite(ut_graph **out, const ut_suite *s)

@@ -18,7 +18,7 @@ typedef struct {
 	size_t submitters;    /* tests that submit it */
 	size_t setup_users;   /* tests that use it only in setup code */
 	long first_submitter; /* the earliest test that submits it, or -1 */
-	bool everywhere;      /* used by every test: dependency-free, dropped automatically */
+	bool dependency_free; /* ut_value_dependency_free: dropped automatically */
 	bool ignored;         /* listed in values.ignore */
 } ut_value_stat;
 
@@ -35,8 +35,23 @@ int ut_value_stats_build(ut_value_stats *out, const ut_suite *s, const char *con
 void ut_value_stats_dispose(ut_value_stats *st);
 /* The statistics of one value, or NULL. */
 const ut_value_stat *ut_value_stats_get(const ut_value_stats *st, const char *value);
-/* Whether the value filter drops the value (everywhere or ignored). */
+/* Whether the value filter drops the value (dependency-free or ignored). */
 bool ut_value_dropped(const ut_value_stat *v);
+/*
+ * The automatic rule of the value filter, chosen by measuring it on the six real suites
+ * (README, "Dependency-free values on the six real suites"): a value is dependency-free
+ * when nearly every one of the ntests tests uses it, all but at most one in five (in
+ * suites of UT_VALUE_FREE_MIN_TESTS tests or more; in smaller ones every test, since one
+ * test is too large a share of the evidence there), unless exactly one test submits it:
+ * a value one test creates and the others use is that test's data, a real dependency.
+ */
+#define UT_VALUE_FREE_MIN_TESTS 10
+bool ut_value_dependency_free(const ut_value_stat *v, size_t ntests);
+/* What `untangle init` proposes for values.ignore: the dependency-free values that tests
+ * submit (a value no test submits connects no tests and needs no ignoring). */
+bool ut_value_proposed(const ut_value_stat *v, size_t ntests);
+/* Why the automatic rule drops a value, in words, for `values` and `candidates`. */
+#define UT_VALUE_FREE_WHY "used by nearly every test"
 
 /* How many distinct values test t submits and uses (submitted ones included, as
  * ut_value_stat.users counts them). 0, or UT_ENOMEM. */

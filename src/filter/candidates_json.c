@@ -30,7 +30,7 @@ int ut_candidates_write_json(ut_buf *out, const ut_graph *g, const ut_candidates
 		ut_jsonw_key(&w, "value");
 		ut_jsonw_str(&w, v->value);
 		ut_jsonw_key(&w, "why");
-		ut_jsonw_str(&w, v->everywhere ? "used by every test" : "values.ignore");
+		ut_jsonw_str(&w, v->dependency_free ? UT_VALUE_FREE_WHY : "values.ignore");
 		ut_jsonw_key(&w, "users");
 		ut_jsonw_int(&w, (long long)v->users);
 		ut_jsonw_obj_end(&w);

@@ -61,9 +61,10 @@ int ut_filter_values(ut_graph *g, const ut_value_stats *st, ut_filter_stats *fs)
 			e->reason = ut_arena_printf(&g->arena, "only ignored values (values.ignore), "
 						    "e.g. '%s'", first->value);
 		else if (first)
-			e->reason = ut_arena_printf(&g->arena, "only dependency-free values, e.g. '%s' "
-						    "(used by all %zu tests)", first->value,
-						    first->users);
+			e->reason = ut_arena_printf(&g->arena,
+						    "only dependency-free values, e.g. '%s' "
+						    "(used by %zu of %zu tests)",
+						    first->value, first->users, st->ntests);
 		if (!e->reason)
 			return ut_error_set(UT_ENOMEM, "out of memory");
 	}

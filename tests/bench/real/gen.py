@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """gen.py: one real subject of shared/bench/real rebuilt as a suite for the simulated runner.
 
-    gen.py --subject FILE.json --out DIR --simrun PATH [--untangle BIN]
+    gen.py --subject FILE.json --out DIR --simrun PATH [--untangle BIN] [--ignore-rule RULE]
 
 FILE.json is one of the six TEDD subjects (its README: `order`, `truth`, `tests` with the
 actions `untangle tests --json` read from the real sources). Writes a project folder that
@@ -17,7 +17,8 @@ actions `untangle tests --json` read from the real sources). Writes a project fo
   truth.json         the truth's [dependent, dependee] pairs
   untangle.json      runner.command = simrun on suite.tsv, reset `true`; everything else
                      is untangle's default configuration
-  bench.json         the subject, its size and the lower bound of its README
+  bench.json         the subject, its size and the lower bound of its README, and the
+                     values --ignore-rule put in values.ignore
 
 Durations are not published per test: each test is given 1 s plus 0.1 s per action it
 takes outside setup (the subjects' tests take 2 to 10 s that way).
@@ -25,9 +26,19 @@ takes outside setup (the subjects' tests take 2 to 10 s that way).
 With --untangle, the folder is read back with `untangle tests --json` and every test's
 actions must equal the subject's (kind, values, setup); a difference is an error (exit 2),
 since the candidates would then not be those of the real sources.
+
+With --ignore-rule (and --untangle), the values `untangle values --json --all` counts on
+the folder are selected by RULE and written to untangle.json's values.ignore, on top of
+untangle's own automatic rule. RULE is conditions separated by commas, all of which a
+value must meet, each FIELD>=N (N tests) or FIELD>=P% (P percent of the tests, rounded
+up), FIELD being `users` (tests that use the value anywhere) or `submitters` (tests that
+submit it): "users>=90%" ignores the values 90% of the tests use; "users>=90%,
+submitters>=2" leaves out those only one test submits (a creator); "" ignores nothing.
 """
 import argparse
 import json
+import math
+import re
 import os
 import subprocess
 import sys
@@ -177,13 +188,64 @@ def compare(untangle, out, subject):
                              f"the subject has {x}")
 
 
+def parse_rule(text):
+    """[(field, minimum count as a function of the number of tests)] for a RULE."""
+    conds = []
+    for word in (w.strip() for w in text.split(",")):
+        if not word:
+            continue
+        m = re.fullmatch(r"(users|submitters)>=(\d+(?:\.\d+)?)(%?)", word)
+        if not m:
+            raise ValueError(f"'{word}' is not users>=N, users>=P%, submitters>=N or "
+                             f"submitters>=P%")
+        field, num, pct = m.group(1), float(m.group(2)), m.group(3) == "%"
+        conds.append((field, num, pct))
+    return conds
+
+
+def rule_selects(conds, value, ntests):
+    """Whether a value of `untangle values --json` meets every condition."""
+    for field, num, pct in conds:
+        need = math.ceil(num * ntests / 100 - 1e-9) if pct else num
+        if value[field] < need:
+            return False
+    return bool(conds)
+
+
+def ignore_by_rule(untangle, out, rule):
+    """The values of the folder RULE selects, written to its untangle.json."""
+    conds = parse_rule(rule)
+    r = subprocess.run([untangle, "values", "--json", "--all", "--quiet", "-C", out],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode:
+        sys.exit(f"gen.py: untangle values -C {out}: exit {r.returncode}: {r.stderr.strip()}")
+    doc = json.loads(r.stdout)
+    chosen = [v["value"] for v in doc["values"] if rule_selects(conds, v, doc["tests"])]
+    path = os.path.join(out, "untangle.json")
+    with open(path) as fh:
+        config = json.load(fh)
+    if chosen:
+        config["values"] = {"ignore": chosen}
+    with open(path, "w") as fh:
+        json.dump(config, fh, indent=1)
+    return chosen
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--subject", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--simrun", required=True, help="the compiled simrun binary")
     ap.add_argument("--untangle", help="check the actions read back by this binary")
+    ap.add_argument("--ignore-rule", default="",
+                    help="values.ignore: the values RULE selects (see the docstring)")
     args = ap.parse_args()
+    try:
+        parse_rule(args.ignore_rule)
+    except ValueError as e:
+        sys.exit(f"gen.py: --ignore-rule: {e}")
+    if args.ignore_rule and not args.untangle:
+        sys.exit("gen.py: --ignore-rule needs --untangle (the values are counted by it)")
     with open(args.subject) as fh:
         subject = json.load(fh)
     order, truth = subject["order"], [tuple(p) for p in subject["truth"]]
@@ -229,6 +291,11 @@ def main():
         json.dump(meta, fh, indent=1)
     if args.untangle:
         compare(args.untangle, args.out, subject)
+    if args.ignore_rule:
+        meta["ignore_rule"] = args.ignore_rule
+        meta["ignored"] = ignore_by_rule(args.untangle, args.out, args.ignore_rule)
+        with open(os.path.join(args.out, "bench.json"), "w") as fh:
+            json.dump(meta, fh, indent=1)
     print(json.dumps(meta))
 
 
