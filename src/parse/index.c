@@ -136,6 +136,18 @@ static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, 
 	return rc < 0 ? rc : index_node(ix, f, value, cls, fn, depth + 1);
 }
 
+/* A declared field: its type and annotations tell what calls on it do. */
+static int index_field(const ut_file *f, const ut_syn *decl, ut_cls *cls)
+{
+	const ut_syn *c;
+
+	for (c = ut_syn_first(decl); c; c = ut_syn_next(c))
+		if (ut_syn_is(c, UT_R_DECL_NAME) && ut_map_put(&cls->fields, f->src.ptr + c->start,
+							       c->end - c->start, (void *)decl) < 0)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+	return 0;
+}
+
 static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut_fn *fn,
 		      int depth)
 {
@@ -159,6 +171,10 @@ static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut
 				rc = index_node(ix, f, c, cls, def, depth + 1);
 		} else if (ut_syn_is(c, UT_R_ASSIGN)) {
 			rc = index_assign(ix, f, c, cls, fn, depth);
+		} else if (ut_syn_is(c, UT_R_DECL) && cls && !fn) {
+			rc = index_field(f, c, cls);
+			if (rc == 0)
+				rc = index_node(ix, f, c, cls, fn, depth + 1);
 		} else if (ut_syn_is(c, UT_R_PACKAGE) && !f->package[0]) {
 			const char *t = ut_compact_text(ix, f, c);
 

@@ -79,8 +79,10 @@ static void driver_dispose(driver *dr)
 		free(f->path);
 		free(f);
 	}
-	for (i = 0; i < dr->ix.all_classes.n; i++)
+	for (i = 0; i < dr->ix.all_classes.n; i++) {
 		ut_map_dispose(&dr->ix.all_classes.v[i]->constants);
+		ut_map_dispose(&dr->ix.all_classes.v[i]->fields);
+	}
 	ut_vec_free(&dr->ix.all_classes);
 	ut_vec_free(&dr->ix.files);
 	ut_map_dispose(&dr->ix.fns);
