@@ -479,13 +479,17 @@ static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 		goto done;
 	w->cur_file = f;
 	w->cur_line = ut_syn_line(f->tree, call);
-	if (kind == UT_ACT_OTHER && !ut_syn_is(call, UT_R_NEW)) {
+	/* a page object's own fill() or click() is followed like any of its methods */
+	if ((kind == UT_ACT_OTHER || (recv && kind != UT_ACT_ASSERT)) &&
+	    !ut_syn_is(call, UT_R_NEW)) {
 		fn = ut_resolve_call(w->ix, env, f, call, ut_call_nargs(call), &self, &unknown);
+		unknown = unknown && kind == UT_ACT_OTHER;
 		if (fn && !on_stack(w, fn) && w->depth < UT_MAX_INLINE_DEPTH) {
 			rc = inline_helper(w, env, f, call, fn, self);
 			goto done;
 		}
-	} else if ((kind == UT_ACT_SUBMIT || kind == UT_ACT_CLICK) && recv) {
+	}
+	if ((kind == UT_ACT_SUBMIT || kind == UT_ACT_CLICK) && recv) {
 		ut_ty t = ut_type_of(w->ix, env, f, recv);
 
 		if (t.kind == UT_TY_ELEMENT)

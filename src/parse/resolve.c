@@ -167,6 +167,30 @@ static ut_ty field_type(rctx *r, const ut_cls *cls, const char *name, size_t nle
 	return ty_of(UT_TY_UNKNOWN, NULL);
 }
 
+/* The value last assigned to the local that `ret` names before it: d = webdriver.Chrome()
+ * ... yield d. */
+static const ut_syn *assigned_before(const ut_fn *fn, const ut_syn *body, const ut_syn *ret)
+{
+	const ut_syn *n, *found = NULL;
+
+	for (n = body + 1; n < ret;) {
+		const ut_syn *t;
+
+		if (ut_syn_is(n, UT_R_FUNC) || ut_syn_is(n, UT_R_CLASS)) {
+			n += n->size;
+			continue;
+		}
+		if (ut_syn_is(n, UT_R_ASSIGN) &&
+		    (t = ut_syn_child(n, UT_R_ASSIGN_TARGET)) != NULL &&
+		    t->end - t->start == ret->end - ret->start &&
+		    memcmp(fn->file->src.ptr + t->start, fn->file->src.ptr + ret->start,
+			   ret->end - ret->start) == 0)
+			found = ut_syn_child(n, UT_R_ASSIGN_VALUE);
+		n++;
+	}
+	return found;
+}
+
 /* What a function returns: the first of its returned (or yielded) expressions whose type
  * is known, `this` standing for self_cls. */
 static ut_ty return_type(rctx *r, const ut_fn *fn, const ut_cls *self_cls)
@@ -191,8 +215,11 @@ static ut_ty return_type(rctx *r, const ut_fn *fn, const ut_cls *self_cls)
 			continue;
 		}
 		if (ut_syn_is(n, UT_R_RET)) {
+			const ut_syn *local =
+			    ut_syn_is(n, UT_R_IDENT) ? assigned_before(fn, body, n) : NULL;
+
 			seen++;
-			t = type_of(r, &scope, fn->file, n);
+			t = type_of(r, &scope, fn->file, local ? local : n);
 			if (t.kind != UT_TY_UNKNOWN)
 				break;
 			n += n->size;
@@ -380,6 +407,8 @@ static ut_ty call_type(rctx *r, const ut_env *env, const ut_file *f, const ut_sy
 			if (k)
 				return ty_of(UT_TY_OBJECT, k); /* pages.LoginPage(driver) */
 		}
+		if (rt.kind == UT_TY_ELEMENT && word_is(name, nlen, "get"))
+			return rt; /* one of an @FindAll list's elements */
 		if (rt.kind == UT_TY_DRIVER || rt.kind == UT_TY_FOREIGN || rt.kind == UT_TY_ELEMENT)
 			return ty_of(UT_TY_FOREIGN, NULL);
 	}
