@@ -193,6 +193,7 @@ START_TEST(js_receiver_types)
 	    action_with(test_named("unknown"), UT_ACT_OTHER, "mystery.get('k')", true));
 	refute("unknown", "tags-k");
 	refute("unknown", "reset-tags");
+	expect_via("uses the page its hook built", UT_ACT_SUBMIT, "Hooked", "ListPage.add");
 	/* TypeScript: declared types of locals and parameters */
 	expect_via("uses declared types", UT_ACT_SUBMIT, "TsList", "ListPage.add");
 	expect_via("uses declared types", UT_ACT_SUBMIT, "reset-tags", "cleanup");

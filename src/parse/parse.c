@@ -76,6 +76,7 @@ static void driver_dispose(driver *dr)
 		ut_syn_tree_free(f->tree);
 		ut_buf_dispose(&f->src);
 		ut_map_dispose(&f->constants);
+		ut_map_dispose(&f->assigned);
 		free(f->path);
 		free(f);
 	}

@@ -286,6 +286,8 @@ static ut_ty ident_type(rctx *r, const ut_env *env, const ut_file *f, const char
 		t = def_type(r, ut_map_get(&f->constants, name, nlen));
 	if (t.kind == UT_TY_UNKNOWN)
 		t = def_type(r, ut_map_get(&r->ix->globals, name, nlen));
+	if (t.kind == UT_TY_UNKNOWN) /* let page; beforeEach(() => { page = new P(driver); }) */
+		t = def_type(r, ut_map_get(&f->assigned, name, nlen));
 	if (t.kind != UT_TY_UNKNOWN)
 		return t;
 	k = ut_index_class(r->ix, name, nlen);
