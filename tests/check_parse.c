@@ -194,6 +194,9 @@ START_TEST(js_receiver_types)
 	refute("unknown", "tags-k");
 	refute("unknown", "reset-tags");
 	expect_via("uses the page its hook built", UT_ACT_SUBMIT, "Hooked", "ListPage.add");
+	/* a module exporting an instance: module.exports = new P(), export default new P() */
+	expect_via("uses exported instances", UT_ACT_SUBMIT, "single", "LoginPage.login");
+	expect_via("uses exported instances", UT_ACT_SUBMIT, "found", "SearchPage.search");
 	/* TypeScript: declared types of locals and parameters */
 	expect_via("uses declared types", UT_ACT_SUBMIT, "TsList", "ListPage.add");
 	expect_via("uses declared types", UT_ACT_SUBMIT, "reset-tags", "cleanup");

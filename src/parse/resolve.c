@@ -232,8 +232,9 @@ done:
 	return t;
 }
 
-/* Is the name imported into f as a module (import helpers; import * as h from ...)? */
-static bool imported_module(const ut_file *f, const char *name, size_t nlen)
+/* The import statement of f that names `name` (import helpers; import * as h from ...;
+ * import page from './login.page'), or NULL. */
+static const ut_syn *import_of(const ut_file *f, const char *name, size_t nlen)
 {
 	const ut_syn *c;
 
@@ -251,10 +252,79 @@ static bool imported_module(const ut_file *f, const char *name, size_t nlen)
 				break;
 			if (before && memcmp(p, name, nlen) == 0 &&
 			    (rest == nlen || !(isalnum((unsigned char)p[nlen]) || p[nlen] == '_')))
-				return true;
+				return c;
 		}
 	}
-	return false;
+	return NULL;
+}
+
+/* What a module exports: module.exports = new P() or export default new P() is a P;
+ * anything else is the module's functions. */
+static ut_ty module_exports(rctx *r, const ut_file *m)
+{
+	const ut_syn *c;
+	ut_ty t = ty_of(UT_TY_MODULE, NULL);
+
+	for (c = ut_syn_first(m->tree->root); c; c = ut_syn_next(c)) {
+		const ut_syn *target = ut_syn_child(c, UT_R_ASSIGN_TARGET);
+		const char *s = m->src.ptr;
+		uint32_t i = c->start;
+
+		if (ut_syn_is(c, UT_R_ASSIGN) && target &&
+		    ut_text_is(m, target, "module.exports")) {
+			ut_env scope;
+
+			ut_env_init(&scope, NULL, m, NULL);
+			t = type_of(r, &scope, m, ut_syn_child(c, UT_R_ASSIGN_VALUE));
+			ut_env_dispose(&scope);
+			if (t.kind == UT_TY_OBJECT || t.kind == UT_TY_CLASS)
+				return t;
+		}
+		while (i > 0 && isspace((unsigned char)s[i - 1]))
+			i--;
+		if (ut_syn_is(c, UT_R_NEW) && i >= 7 && memcmp(s + i - 7, "default", 7) == 0)
+			return type_of(r, NULL, m, c);
+	}
+	t = ty_of(UT_TY_MODULE, NULL);
+	t.file = m;
+	t.node = m->tree->root;
+	return t;
+}
+
+/* The file a module path ('./pages/login.page', "../helpers") names, by its base name. */
+static ut_ty module_at(rctx *r, const char *path, size_t n)
+{
+	size_t i, base;
+
+	for (base = n; base > 0 && path[base - 1] != '/'; base--)
+		;
+	for (i = 0; i < r->ix->files.n; i++) {
+		const ut_file *m = r->ix->files.v[i];
+		const char *rel = m->rel, *slash = strrchr(rel, '/'), *dot;
+
+		rel = slash ? slash + 1 : rel;
+		dot = strrchr(rel, '.');
+		if (m->lang == UT_LANG_PYTHON || m->lang == UT_LANG_JAVA || !dot)
+			continue;
+		if ((size_t)(dot - rel) == n - base && memcmp(rel, path + base, n - base) == 0)
+			return module_exports(r, m);
+	}
+	return ty_of(UT_TY_MODULE, NULL);
+}
+
+/* The module path in a require(...) call or an import statement: its last string. */
+static ut_ty module_named_in(rctx *r, const ut_file *f, const ut_syn *n)
+{
+	const char *s = f->src.ptr + n->start, *q, *open;
+	size_t len = n->end - n->start;
+
+	for (q = s + len; q > s && q[-1] != '\'' && q[-1] != '"';)
+		q--;
+	if (q == s)
+		return ty_of(UT_TY_MODULE, NULL);
+	for (open = q - 1; open > s && open[-1] != q[-1];)
+		open--;
+	return open > s ? module_at(r, open, (size_t)(q - 1 - open)) : ty_of(UT_TY_MODULE, NULL);
 }
 
 static ut_ty ident_type(rctx *r, const ut_env *env, const ut_file *f, const char *name, size_t nlen)
@@ -303,8 +373,13 @@ static ut_ty ident_type(rctx *r, const ut_env *env, const ut_file *f, const char
 	}
 	if (driver_name(name, nlen))
 		return ty_of(UT_TY_DRIVER, NULL);
-	if (imported_module(f, name, nlen))
-		return ty_of(UT_TY_MODULE, NULL);
+	{
+		const ut_syn *imp = import_of(f, name, nlen);
+
+		if (imp)
+			return f->lang == UT_LANG_PYTHON ? ty_of(UT_TY_MODULE, NULL)
+							 : module_named_in(r, f, imp);
+	}
 	return ty_of(UT_TY_UNKNOWN, NULL);
 }
 
@@ -391,7 +466,7 @@ static ut_ty call_type(rctx *r, const ut_env *env, const ut_file *f, const ut_sy
 		if (k)
 			return ty_of(UT_TY_OBJECT, k); /* Python: LoginPage(driver) */
 		if (word_is(name, nlen, "require"))
-			return ty_of(UT_TY_MODULE, NULL);
+			return module_named_in(r, f, call);
 		if (ut_text_in(f, nm, builtins))
 			return ty_of(UT_TY_FOREIGN, NULL);
 	} else {
