@@ -145,6 +145,7 @@ START_TEST(java_receiver_types)
 	expect("drivers", UT_ACT_NAVIGATE, "http://app.test/web");
 	expect_via("drivers", UT_ACT_NAVIGATE, "http://app.test/tab", "TagsPage.get");
 	expect_via("drivers", UT_ACT_SUBMIT, "ann", "Helper.login");
+	expect("drivers", UT_ACT_NAVIGATE, "http://app.test/getter");
 	/* unknown receiver: nothing run, the call marked unresolved */
 	ck_assert_ptr_nonnull(action_with(test_named("unknownReceiver"), UT_ACT_OTHER,
 					  "widget.add(\"purple\")", true));
@@ -200,6 +201,8 @@ START_TEST(js_receiver_types)
 	/* TypeScript: declared types of locals and parameters */
 	expect_via("uses declared types", UT_ACT_SUBMIT, "TsList", "ListPage.add");
 	expect_via("uses declared types", UT_ACT_SUBMIT, "reset-tags", "cleanup");
+	expect_via("uses a field declared in the constructor", UT_ACT_SUBMIT, "FromFlow",
+		   "Flow.run");
 }
 END_TEST
 

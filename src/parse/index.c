@@ -141,6 +141,21 @@ static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, 
 	return rc < 0 ? rc : index_node(ix, f, value, cls, fn, depth + 1);
 }
 
+/* TypeScript's constructor(private page: LoginPage) declares the field this.page. */
+static bool param_property(const ut_file *f, const ut_fn *fn, const ut_syn *decl)
+{
+	static const char *const modifiers[] = {"private", "public", "protected", "readonly"};
+	const char *s = f->src.ptr + decl->start;
+	size_t i, n = decl->end - decl->start;
+
+	if (!fn->name || strcmp(fn->name, "constructor") != 0)
+		return false;
+	for (i = 0; i < sizeof(modifiers) / sizeof(modifiers[0]); i++)
+		if (n > strlen(modifiers[i]) && strncmp(s, modifiers[i], strlen(modifiers[i])) == 0)
+			return true;
+	return false;
+}
+
 /* A declared field: its type and annotations tell what calls on it do. */
 static int index_field(const ut_file *f, const ut_syn *decl, ut_cls *cls)
 {
@@ -176,7 +191,7 @@ static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut
 				rc = index_node(ix, f, c, cls, def, depth + 1);
 		} else if (ut_syn_is(c, UT_R_ASSIGN)) {
 			rc = index_assign(ix, f, c, cls, fn, depth);
-		} else if (ut_syn_is(c, UT_R_DECL) && cls && !fn) {
+		} else if (ut_syn_is(c, UT_R_DECL) && cls && (!fn || param_property(f, fn, c))) {
 			rc = index_field(f, c, cls);
 			if (rc == 0)
 				rc = index_node(ix, f, c, cls, fn, depth + 1);

@@ -490,7 +490,11 @@ static ut_ty call_type(rctx *r, const ut_env *env, const ut_file *f, const ut_sy
 			return ty_of(UT_TY_FOREIGN, NULL);
 	}
 	fn = resolve(r, env, f, call, ut_call_nargs(call), recv ? &rt : NULL, &self, &unknown);
-	return fn ? return_type(r, fn, self) : ty_of(UT_TY_UNKNOWN, NULL);
+	rt = fn ? return_type(r, fn, self) : ty_of(UT_TY_UNKNOWN, NULL);
+	/* getDriver(), get_driver(), DriverFactory.driver() of a base class outside the sources */
+	if (rt.kind == UT_TY_UNKNOWN && driver_name(name, nlen))
+		return ty_of(UT_TY_DRIVER, NULL);
+	return rt;
 }
 
 static bool starts_literal(const ut_file *f, const ut_syn *n)
