@@ -609,10 +609,15 @@ int ut_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body
 
 int ut_walk_fn(ut_walker *w, const ut_fn *fn, ut_env *parent)
 {
+	return ut_walk_fn_as(w, fn, fn->cls, parent);
+}
+
+int ut_walk_fn_as(ut_walker *w, const ut_fn *fn, const ut_cls *self, ut_env *parent)
+{
 	ut_env env;
 	int rc;
 
-	ut_env_init(&env, parent, fn->file, fn->cls);
+	ut_env_init(&env, parent, fn->file, self ? self : fn->cls);
 	rc = ut_walk_body(w, &env, fn->file, fn->body);
 	ut_env_dispose(&env);
 	return rc;

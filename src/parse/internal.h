@@ -220,6 +220,10 @@ void ut_walker_dispose(ut_walker *w);
 int ut_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body);
 /* Walks a whole function: binds nothing, records actions of its body. */
 int ut_walk_fn(ut_walker *w, const ut_fn *fn, ut_env *parent);
+/* The same for a method run on an object of class self (a subclass of fn's class: an
+ * inherited test or hook), so that this.m(), self.m() and bare m() take self's overrides
+ * and fields. */
+int ut_walk_fn_as(ut_walker *w, const ut_fn *fn, const ut_cls *self, ut_env *parent);
 /* Copies the walker's actions into the test (arena). */
 int ut_walker_finish(ut_walker *w, ut_test *t, ut_arena *arena);
 
