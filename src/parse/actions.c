@@ -466,6 +466,7 @@ static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 	const ut_fn *fn;
 	const ut_cls *self = NULL;
 	bool unknown = false;
+	ut_ty rt = {0};
 	int rc = 0;
 
 	if (kind == UT_ACT_ASSERT)
@@ -479,21 +480,22 @@ static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 		goto done;
 	w->cur_file = f;
 	w->cur_line = ut_syn_line(f->tree, call);
+	if (recv && kind != UT_ACT_ASSERT && kind != UT_ACT_LOCATE && !ut_syn_is(call, UT_R_NEW))
+		rt = ut_type_of(w->ix, env, f, recv);
 	/* a page object's own fill() or click() is followed like any of its methods */
-	if ((kind == UT_ACT_OTHER || (recv && kind != UT_ACT_ASSERT)) &&
+	if ((kind == UT_ACT_OTHER || rt.kind == UT_TY_OBJECT || rt.kind == UT_TY_CLASS ||
+	     rt.kind == UT_TY_MODULE) &&
 	    !ut_syn_is(call, UT_R_NEW)) {
-		fn = ut_resolve_call(w->ix, env, f, call, ut_call_nargs(call), &self, &unknown);
+		fn = ut_resolve_call(w->ix, env, f, call, ut_call_nargs(call), recv ? &rt : NULL,
+				     &self, &unknown);
 		unknown = unknown && kind == UT_ACT_OTHER;
 		if (fn && !on_stack(w, fn) && w->depth < UT_MAX_INLINE_DEPTH) {
 			rc = inline_helper(w, env, f, call, fn, self);
 			goto done;
 		}
 	}
-	if ((kind == UT_ACT_SUBMIT || kind == UT_ACT_CLICK) && recv) {
-		ut_ty t = ut_type_of(w->ix, env, f, recv);
-
-		if (t.kind == UT_TY_ELEMENT)
-			rc = locate_element(w, &t);
+	if (rt.kind == UT_TY_ELEMENT && (kind == UT_ACT_SUBMIT || kind == UT_ACT_CLICK)) {
+		rc = locate_element(w, &rt);
 		if (rc < 0)
 			goto done;
 	}

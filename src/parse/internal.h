@@ -155,13 +155,15 @@ ut_ty ut_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const 
 ut_ty ut_type_declared(const ut_index *ix, const ut_file *f, const ut_syn *n);
 /* How many positional arguments a call passes. */
 size_t ut_call_nargs(const ut_syn *call);
-/* The function a call runs, resolved by its receiver's type (or, for a bare call, the
- * enclosing class chain and module-level functions); NULL when none. *self gets the class
+/* The function a call runs, resolved by its receiver's type (recv_ty when known, else
+ * computed; for a bare call, the enclosing class chain, a static import or module-level
+ * functions); NULL when none. *self gets the class
  * `this` stands for inside it (the receiver's, which may be a subclass of the method's).
  * *unknown is set when the receiver's type is unknown while functions of that name exist:
  * the call is then resolved to nothing rather than to a same-named method. */
 const ut_fn *ut_resolve_call(const ut_index *ix, const ut_env *env, const ut_file *f,
-			     const ut_syn *call, size_t nargs, const ut_cls **self, bool *unknown);
+			     const ut_syn *call, size_t nargs, const ut_ty *recv_ty,
+			     const ut_cls **self, bool *unknown);
 
 /* Index building. */
 int ut_index_add_file(ut_index *ix, ut_file *f);

@@ -730,11 +730,12 @@ static const ut_fn *resolve(rctx *r, const ut_env *env, const ut_file *f, const 
 }
 
 const ut_fn *ut_resolve_call(const ut_index *ix, const ut_env *env, const ut_file *f,
-			     const ut_syn *call, size_t nargs, const ut_cls **self, bool *unknown)
+			     const ut_syn *call, size_t nargs, const ut_ty *recv_ty,
+			     const ut_cls **self, bool *unknown)
 {
 	rctx r;
 
 	r.ix = ix;
 	r.steps = MAX_TYPE_STEPS;
-	return resolve(&r, env, f, call, nargs, NULL, self, unknown);
+	return resolve(&r, env, f, call, nargs, recv_ty, self, unknown);
 }
