@@ -166,6 +166,13 @@ START_TEST(python_receiver_types)
 	expect("test_driver_names", UT_ACT_NAVIGATE, "http://app.test/wd");
 	expect("test_driver_names", UT_ACT_NAVIGATE, "http://app.test/chrome");
 	expect("test_driver_names", UT_ACT_NAVIGATE, "http://app.test/page-driver");
+	/* built as a driver; a driver's name bound to something else is not one */
+	expect("test_built_drivers", UT_ACT_NAVIGATE, "http://app.test/firefox");
+	expect_via("test_built_drivers", UT_ACT_NAVIGATE, "http://app.test/tab-named-wd",
+		   "Tab.get");
+	ck_assert_ptr_null(
+	    action_with(test_named("test_built_drivers"), UT_ACT_NAVIGATE, "name", false));
+	ck_assert_uint_eq(count_kind("test_built_drivers", UT_ACT_NAVIGATE), 2);
 	/* a fixture's return, a method's return, the superclass, `return self` */
 	expect_via("test_fixture_page", UT_ACT_SUBMIT, "ann", "LoginPage.login");
 	expect_via("test_fixture_page", UT_ACT_SUBMIT, "cats", "BasePage.search");
