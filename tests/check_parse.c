@@ -132,6 +132,12 @@ START_TEST(java_receiver_types)
 	expect("findByFields", UT_ACT_LOCATE, "cat-link");
 	expect("findByFields", UT_ACT_LOCATE, "//a[@class='cat']");
 	ck_assert_uint_eq(count_kind("findByFields", UT_ACT_CLICK), 2);
+	/* the superclass's method calls the receiver's overrides (this.m() and bare m()) */
+	expect_via("templateMethod", UT_ACT_SUBMIT, "template Winter", "BasePage.save");
+	expect_via("templateMethod", UT_ACT_LOCATE, "category_name", "BasePage.save");
+	expect_via("templateMethod", UT_ACT_LOCATE, "button.save", "BasePage.save");
+	ck_assert_ptr_null(
+	    action_with(test_named("templateMethod"), UT_ACT_LOCATE, "base-confirm", false));
 	/* factory methods, chains and a page object's own fill() */
 	expect_via("factoryAndChain", UT_ACT_SUBMIT, "blue", "TagsPage.add");
 	expect_via("factoryAndChain", UT_ACT_SUBMIT, "green", "TagsPage.add");
