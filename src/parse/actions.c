@@ -376,13 +376,6 @@ done:
 	return rc;
 }
 
-/* 1 when fn's first parameter is Python's explicit self or cls, which callers do not pass. */
-static size_t self_params(const ut_fn *fn)
-{
-	return fn->nparams && fn->file->lang == UT_LANG_PYTHON &&
-	       ut_is_self(fn->file, fn->params[0]);
-}
-
 /* Binds a parameter of fn to an argument, with the argument's type or, when that is not
  * known, the parameter's declared type. */
 static int bind_param(ut_walker *w, ut_env *callee, const ut_fn *fn, size_t i, ut_env *env,
@@ -404,7 +397,7 @@ static int inline_helper(ut_walker *w, ut_env *env, const ut_file *f, const ut_s
 {
 	const ut_syn *args = ut_call_args(call), *c;
 	ut_env callee;
-	size_t i, p = self_params(fn), saved_depth = w->depth;
+	size_t i, p = ut_fn_self_params(fn), saved_depth = w->depth;
 	const char *saved_via = w->via;
 	int rc = 0;
 

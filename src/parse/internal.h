@@ -153,6 +153,9 @@ ut_ty ut_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const 
 /* The type a declaration node (UT_R_DECL, or a node inside one) declares; unknown when
  * it declares none. */
 ut_ty ut_type_declared(const ut_index *ix, const ut_file *f, const ut_syn *n);
+/* 1 when fn's first parameter is Python's explicit self or cls, which callers do not
+ * pass; else 0. */
+size_t ut_fn_self_params(const ut_fn *fn);
 /* How many positional arguments a call passes. */
 size_t ut_call_nargs(const ut_syn *call);
 /* The function a call runs, resolved by its receiver's type (recv_ty when known, else

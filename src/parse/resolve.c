@@ -574,8 +574,7 @@ ut_ty ut_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const 
 	return type_of(&r, env, f, n);
 }
 
-/* Python's explicit self or cls is not passed by callers. */
-static size_t self_param(const ut_fn *fn)
+size_t ut_fn_self_params(const ut_fn *fn)
 {
 	return fn->nparams && fn->file->lang == UT_LANG_PYTHON &&
 	       ut_is_self(fn->file, fn->params[0]);
@@ -597,7 +596,7 @@ static const ut_fn *best_fn(const ut_index *ix, const char *name, size_t nlen, s
 	const ut_fn *fn, *best = NULL;
 
 	for (fn = ut_index_fn(ix, name, nlen); fn; fn = fn->next_same_name) {
-		size_t np = fn->nparams - self_param(fn);
+		size_t np = fn->nparams - ut_fn_self_params(fn);
 
 		if (fn->is_test || !fn->body || !accept(fn, arg))
 			continue;
