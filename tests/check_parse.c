@@ -186,6 +186,7 @@ START_TEST(python_receiver_types)
 	refute("test_fixture_page", "other-ann");
 	expect_via("test_constructed", UT_ACT_SUBMIT, "dogs", "BasePage.search");
 	expect_via("test_constructed", UT_ACT_NAVIGATE, "http://app.test/tab", "Tab.get");
+	expect_via("test_aliased_class", UT_ACT_SUBMIT, "aliased", "LoginPage.login");
 	/* self.page set in setup */
 	expect_via("test_self_field", UT_ACT_SUBMIT, "Self board", "HomePage.add_board");
 	expect_via("test_self_field", UT_ACT_SUBMIT, "self search", "BasePage.search");

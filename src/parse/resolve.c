@@ -258,6 +258,31 @@ static const ut_syn *import_of(const ut_file *f, const char *name, size_t nlen)
 	return NULL;
 }
 
+/* The class a name stands for in f: its own, or the one imported under that alias
+ * (from pages import LoginPage as LP; import { LoginPage as LP } from './pages'). */
+static const ut_cls *class_named(rctx *r, const ut_file *f, const char *name, size_t nlen)
+{
+	const ut_cls *k = ut_index_class(r->ix, name, nlen);
+	const ut_syn *imp;
+	const char *s, *p, *end;
+
+	if (k || !(imp = import_of(f, name, nlen)))
+		return k;
+	s = f->src.ptr + imp->start;
+	end = f->src.ptr + imp->end;
+	for (p = s; p + 4 + nlen <= end; p++) {
+		const char *w;
+
+		if (memcmp(p, " as ", 4) != 0 || memcmp(p + 4, name, nlen) != 0)
+			continue;
+		for (w = p; w > s && (isalnum((unsigned char)w[-1]) || w[-1] == '_');)
+			w--;
+		if (w < p)
+			return ut_index_class(r->ix, w, (size_t)(p - w));
+	}
+	return NULL;
+}
+
 /* What a module exports: module.exports = new P() or export default new P() is a P;
  * anything else is the module's functions. */
 static ut_ty module_exports(rctx *r, const ut_file *m)
@@ -360,7 +385,7 @@ static ut_ty ident_type(rctx *r, const ut_env *env, const ut_file *f, const char
 		t = def_type(r, ut_map_get(&f->assigned, name, nlen));
 	if (t.kind != UT_TY_UNKNOWN)
 		return t;
-	k = ut_index_class(r->ix, name, nlen);
+	k = class_named(r, f, name, nlen);
 	if (k)
 		return ty_of(UT_TY_CLASS, k);
 	/* a test's parameter is what the pytest fixture of that name returns */
@@ -458,10 +483,13 @@ static ut_ty call_type(rctx *r, const ut_env *env, const ut_file *f, const ut_sy
 		return rt;
 	name = f->src.ptr + nm->start;
 	nlen = nm->end - nm->start;
-	if (ut_syn_is(call, UT_R_NEW))
-		return type_named(r->ix, name, nlen);
+	if (ut_syn_is(call, UT_R_NEW)) {
+		const ut_cls *k = class_named(r, f, name, nlen); /* new LP(driver), LP an alias */
+
+		return k ? ty_of(UT_TY_OBJECT, k) : type_named(r->ix, name, nlen);
+	}
 	if (!recv) {
-		const ut_cls *k = ut_index_class(r->ix, name, nlen);
+		const ut_cls *k = class_named(r, f, name, nlen);
 
 		if (k)
 			return ty_of(UT_TY_OBJECT, k); /* Python: LoginPage(driver) */
