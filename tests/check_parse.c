@@ -187,6 +187,8 @@ START_TEST(python_receiver_types)
 	expect_via("test_constructed", UT_ACT_SUBMIT, "dogs", "BasePage.search");
 	expect_via("test_constructed", UT_ACT_NAVIGATE, "http://app.test/tab", "Tab.get");
 	expect_via("test_aliased_class", UT_ACT_SUBMIT, "aliased", "LoginPage.login");
+	/* the nearest conftest.py's fixture of that name */
+	expect_via("test_nearest_fixture", UT_ACT_SUBMIT, "other-sub", "Unrelated.login");
 	/* self.page set in setup */
 	expect_via("test_self_field", UT_ACT_SUBMIT, "Self board", "HomePage.add_board");
 	expect_via("test_self_field", UT_ACT_SUBMIT, "self search", "BasePage.search");

@@ -352,6 +352,22 @@ static ut_ty module_named_in(rctx *r, const ut_file *f, const ut_syn *n)
 	return open > s ? module_at(r, open, (size_t)(q - 1 - open)) : ty_of(UT_TY_MODULE, NULL);
 }
 
+/* How near a fixture defined in file `def` is to a test in file `use`: 0 when not visible
+ * (a module's fixtures are its own; a conftest.py's are its folder's), higher when nearer. */
+static size_t fixture_rank(const ut_file *def, const ut_file *use)
+{
+	const char *slash = strrchr(def->rel, '/');
+	size_t dir = slash ? (size_t)(slash - def->rel) : 0;
+
+	if (def == use)
+		return (size_t)-1;
+	if (strcmp(slash ? slash + 1 : def->rel, "conftest.py") != 0)
+		return 0;
+	if (dir && (strncmp(use->rel, def->rel, dir) != 0 || use->rel[dir] != '/'))
+		return 0;
+	return dir + 1;
+}
+
 static ut_ty ident_type(rctx *r, const ut_env *env, const ut_file *f, const char *name, size_t nlen)
 {
 	const ut_binding *b = ut_env_find(env, name, nlen);
@@ -388,11 +404,21 @@ static ut_ty ident_type(rctx *r, const ut_env *env, const ut_file *f, const char
 	k = class_named(r, f, name, nlen);
 	if (k)
 		return ty_of(UT_TY_CLASS, k);
-	/* a test's parameter is what the pytest fixture of that name returns */
-	for (fn = ut_index_fn(r->ix, name, nlen); fn; fn = fn->next_same_name) {
-		if (!fn->is_fixture)
-			continue;
-		t = return_type(r, fn, NULL);
+	/* a test's parameter is what the pytest fixture of that name returns: the one of
+	 * its module, else of the nearest conftest.py above it */
+	{
+		const ut_fn *best = NULL;
+		size_t best_rank = 0;
+
+		for (fn = ut_index_fn(r->ix, name, nlen); fn; fn = fn->next_same_name) {
+			size_t rank = fn->is_fixture ? fixture_rank(fn->file, f) : 0;
+
+			if (rank > best_rank) {
+				best = fn;
+				best_rank = rank;
+			}
+		}
+		t = best ? return_type(r, best, NULL) : ty_of(UT_TY_UNKNOWN, NULL);
 		if (t.kind != UT_TY_UNKNOWN)
 			return t;
 	}
