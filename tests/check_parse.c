@@ -211,6 +211,7 @@ START_TEST(js_receiver_types)
 	refute("unknown", "tags-k");
 	refute("unknown", "reset-tags");
 	expect_via("uses the page its hook built", UT_ACT_SUBMIT, "Hooked", "ListPage.add");
+	expect_via("uses the page of this", UT_ACT_SUBMIT, "FromThis", "ListPage.add");
 	/* a module exporting an instance: module.exports = new P(), export default new P() */
 	expect_via("uses exported instances", UT_ACT_SUBMIT, "single", "LoginPage.login");
 	expect_via("uses exported instances", UT_ACT_SUBMIT, "found", "SearchPage.search");

@@ -124,10 +124,12 @@ static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, 
 	if (!fn && ut_syn_is(target, UT_R_IDENT))
 		rc = add_const(ix, cls ? &cls->constants : &f->constants, f, cls,
 			       text_dup(ix, f, target), value, true);
-	else if (fn && ut_syn_is(target, UT_R_IDENT) && f->lang != UT_LANG_JAVA &&
-		 f->lang != UT_LANG_PYTHON &&
+	else if (fn &&
+		 (ut_syn_is(target, UT_R_IDENT) || (!cls && ut_syn_is(target, UT_R_MEMBER))) &&
+		 f->lang != UT_LANG_JAVA && f->lang != UT_LANG_PYTHON &&
 		 !ut_map_find(&f->assigned, f->src.ptr + target->start, target->end - target->start,
 			      NULL))
+		/* and mocha's this.page = new P() in a hook, keyed "this.page" */
 		rc = add_const(ix, &f->assigned, f, cls, text_dup(ix, f, target), value, false);
 	else if (fn && cls && ut_syn_is(target, UT_R_MEMBER)) {
 		const ut_syn *obj = ut_syn_child(target, UT_R_MEMBER_OBJ);

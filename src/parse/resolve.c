@@ -447,7 +447,9 @@ static ut_ty member_type(rctx *r, const ut_env *env, const ut_file *f, const ut_
 	pname = f->src.ptr + prop->start;
 	plen = prop->end - prop->start;
 	ot = type_of(r, env, f, obj);
-	if (ot.kind == UT_TY_OBJECT || ot.kind == UT_TY_CLASS)
+	if (ot.kind == UT_TY_UNKNOWN && ut_text_is(f, obj, "this")) /* mocha's shared context */
+		t = def_type(r, ut_map_get(&f->assigned, f->src.ptr + n->start, n->end - n->start));
+	else if (ot.kind == UT_TY_OBJECT || ot.kind == UT_TY_CLASS)
 		t = field_type(r, ot.cls, pname, plen);
 	else if (ot.kind == UT_TY_MODULE)
 		t = def_type(r, ut_map_get(&r->ix->globals, pname, plen));
