@@ -34,7 +34,8 @@ typedef struct {
 	bool test_file;      /* under the suite paths and named like a test file */
 	ut_map constants;    /* module-level name -> const_def* */
 	ut_map assigned;     /* JavaScript: name -> ut_const_def* of the first `name = value`
-				inside a function (a describe's `let page` set in a hook) */
+				inside a function (a describe's `let page` set in a hook), and
+				"this.name" of mocha's shared context */
 } ut_file;
 
 /* A named binding whose value is an expression in some file. */
