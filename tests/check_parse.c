@@ -1,6 +1,7 @@
 /* check_parse.c: the parse stage on in-memory sources: values, forwarding, setup code,
  * ordering rules and hostile input. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,163 @@ static void expect(const char *test, ut_action_kind kind, const char *v)
 	ck_assert_msg(action_with(test_named(test), kind, v, false), "%s: no %s action with '%s'",
 		      test, ut_action_kind_name(kind), v);
 }
+
+static void parse_dir(const char *dir, ut_lang lang)
+{
+	char root[1024];
+	ut_parse_opts opts;
+
+	ut_suite_free(suite);
+	ut_diags_dispose(&diags);
+	ut_diags_init(&diags);
+	suite = NULL;
+	snprintf(root, sizeof(root), "%s/parse/resolve/%s", UT_FIXTURES, dir);
+	memset(&opts, 0, sizeof(opts));
+	opts.root = root;
+	opts.language = lang;
+	ck_assert_int_eq(ut_parse_suite(&suite, &opts, &diags), 0);
+}
+
+/* v is an action of `kind` in test, reached through `via` (NULL: in the test itself). */
+static void expect_via(const char *test, ut_action_kind kind, const char *v, const char *via)
+{
+	const ut_action *a = action_with(test_named(test), kind, v, false);
+
+	ck_assert_msg(a, "%s: no %s action with '%s'", test, ut_action_kind_name(kind), v);
+	if (via)
+		ck_assert_msg(a->via && strcmp(a->via, via) == 0,
+			      "%s: '%s' went through '%s', not '%s'", test, v,
+			      a->via ? a->via : "(none)", via);
+}
+
+/* No action of test holds v as a value: a same-named method of another class was not run. */
+static void refute(const char *test, const char *v)
+{
+	const ut_test *t = test_named(test);
+	size_t i, j;
+
+	for (i = 0; i < t->nactions; i++)
+		for (j = 0; j < t->actions[i].nvalues; j++)
+			ck_assert_msg(strcmp(t->actions[i].values[j], v) != 0,
+				      "%s: unexpected %s '%s'", test,
+				      ut_action_kind_name(t->actions[i].kind), v);
+}
+
+static size_t count_kind(const char *test, ut_action_kind kind)
+{
+	const ut_test *t = test_named(test);
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nactions; i++)
+		n += t->actions[i].kind == kind;
+	return n;
+}
+
+START_TEST(java_receiver_types)
+{
+	parse_dir("java", UT_LANG_JAVA);
+	/* the superclass's method, not the unrelated TagsPage.alertSays */
+	expect_via("inheritedMethod", UT_ACT_LOCATE, "base-alert", "BasePage.alertSays");
+	refute("inheritedMethod", "tags-alert");
+	/* @FindBy/@FindAll fields locate where they are used */
+	expect_via("findByFields", UT_ACT_LOCATE, "category_name", "CategoriesPage.submitCategory");
+	expect_via("findByFields", UT_ACT_SUBMIT, "Winters Collection",
+		   "CategoriesPage.submitCategory");
+	expect("findByFields", UT_ACT_LOCATE, "button.save");
+	expect("findByFields", UT_ACT_LOCATE, "category_note");
+	expect("findByFields", UT_ACT_LOCATE, "cat-link");
+	expect("findByFields", UT_ACT_LOCATE, "//a[@class='cat']");
+	ck_assert_uint_eq(count_kind("findByFields", UT_ACT_CLICK), 2);
+	/* the superclass's method calls the receiver's overrides (this.m() and bare m()) */
+	expect_via("templateMethod", UT_ACT_SUBMIT, "template Winter", "BasePage.save");
+	expect_via("templateMethod", UT_ACT_LOCATE, "category_name", "BasePage.save");
+	expect_via("templateMethod", UT_ACT_LOCATE, "button.save", "BasePage.save");
+	ck_assert_ptr_null(
+	    action_with(test_named("templateMethod"), UT_ACT_LOCATE, "base-confirm", false));
+	/* factory methods, chains and a page object's own fill() */
+	expect_via("factoryAndChain", UT_ACT_SUBMIT, "blue", "TagsPage.add");
+	expect_via("factoryAndChain", UT_ACT_SUBMIT, "green", "TagsPage.add");
+	expect_via("factoryAndChain", UT_ACT_SUBMIT, "twice", "BasePage.fill");
+	expect_via("declaredParameter", UT_ACT_SUBMIT, "red", "ReceiverTest.addTag");
+	/* Properties and Map have no methods of the suite */
+	ck_assert_uint_eq(count_kind("mapsAndProperties", UT_ACT_NAVIGATE), 0);
+	ck_assert_uint_eq(count_kind("mapsAndProperties", UT_ACT_SUBMIT), 0);
+	refute("mapsAndProperties", "tags-cleared");
+	/* a driver navigates; a page object's get(url) is followed; static calls still are */
+	expect("drivers", UT_ACT_NAVIGATE, "http://app.test/web");
+	expect_via("drivers", UT_ACT_NAVIGATE, "http://app.test/tab", "TagsPage.get");
+	expect_via("drivers", UT_ACT_SUBMIT, "ann", "Helper.login");
+	expect("drivers", UT_ACT_NAVIGATE, "http://app.test/getter");
+	/* unknown receiver: nothing run, the call marked unresolved */
+	ck_assert_ptr_nonnull(action_with(test_named("unknownReceiver"), UT_ACT_OTHER,
+					  "widget.add(\"purple\")", true));
+	ck_assert_uint_eq(count_kind("unknownReceiver", UT_ACT_SUBMIT), 0);
+	refute("unknownReceiver", "tags-cleared");
+}
+END_TEST
+
+START_TEST(python_receiver_types)
+{
+	parse_dir("python", UT_LANG_PYTHON);
+	ck_assert_uint_eq(count_kind("test_dict_get", UT_ACT_NAVIGATE), 0);
+	ck_assert_uint_eq(count_kind("test_dict_get", UT_ACT_SUBMIT), 0);
+	/* selenium (an overriding fixture), browser, wd, a fixture yielding a driver, page.driver
+	 */
+	expect("test_driver_names", UT_ACT_NAVIGATE, "http://app.test/selenium");
+	expect("test_driver_names", UT_ACT_NAVIGATE, "http://app.test/browser");
+	expect("test_driver_names", UT_ACT_NAVIGATE, "http://app.test/wd");
+	expect("test_driver_names", UT_ACT_NAVIGATE, "http://app.test/chrome");
+	expect("test_driver_names", UT_ACT_NAVIGATE, "http://app.test/page-driver");
+	/* built as a driver; a driver's name bound to something else is not one */
+	expect("test_built_drivers", UT_ACT_NAVIGATE, "http://app.test/firefox");
+	expect_via("test_built_drivers", UT_ACT_NAVIGATE, "http://app.test/tab-named-wd",
+		   "Tab.get");
+	ck_assert_ptr_null(
+	    action_with(test_named("test_built_drivers"), UT_ACT_NAVIGATE, "name", false));
+	ck_assert_uint_eq(count_kind("test_built_drivers", UT_ACT_NAVIGATE), 2);
+	/* a fixture's return, a method's return, the superclass, `return self` */
+	expect_via("test_fixture_page", UT_ACT_SUBMIT, "ann", "LoginPage.login");
+	expect_via("test_fixture_page", UT_ACT_SUBMIT, "cats", "BasePage.search");
+	expect_via("test_fixture_page", UT_ACT_SUBMIT, "Work", "HomePage.add_board");
+	refute("test_fixture_page", "other-ann");
+	expect_via("test_constructed", UT_ACT_SUBMIT, "dogs", "BasePage.search");
+	expect_via("test_constructed", UT_ACT_NAVIGATE, "http://app.test/tab", "Tab.get");
+	expect_via("test_aliased_class", UT_ACT_SUBMIT, "aliased", "LoginPage.login");
+	/* the nearest conftest.py's fixture of that name */
+	expect_via("test_nearest_fixture", UT_ACT_SUBMIT, "other-sub", "Unrelated.login");
+	/* self.page set in setup */
+	expect_via("test_self_field", UT_ACT_SUBMIT, "Self board", "HomePage.add_board");
+	expect_via("test_self_field", UT_ACT_SUBMIT, "self search", "BasePage.search");
+}
+END_TEST
+
+START_TEST(js_receiver_types)
+{
+	parse_dir("js", UT_LANG_NONE);
+	ck_assert_uint_eq(count_kind("maps are not pages", UT_ACT_SUBMIT), 0);
+	refute("maps are not pages", "reset-tags");
+	expect_via("inherits", UT_ACT_LOCATE, ".base-alert", "BasePage.alertSays");
+	expect_via("inherits", UT_ACT_SUBMIT, "Work", "ListPage.add");
+	expect_via("inherits", UT_ACT_SUBMIT, "reset-tags", "TagsPage.clear");
+	expect("drives", UT_ACT_NAVIGATE, "http://app.test/built");
+	expect("drives", UT_ACT_NAVIGATE, "http://app.test/this-driver");
+	expect_via("drives", UT_ACT_SUBMIT, "needle", "search");
+	ck_assert_ptr_nonnull(
+	    action_with(test_named("unknown"), UT_ACT_OTHER, "mystery.get('k')", true));
+	refute("unknown", "tags-k");
+	refute("unknown", "reset-tags");
+	expect_via("uses the page its hook built", UT_ACT_SUBMIT, "Hooked", "ListPage.add");
+	expect_via("uses the page of this", UT_ACT_SUBMIT, "FromThis", "ListPage.add");
+	/* a module exporting an instance: module.exports = new P(), export default new P() */
+	expect_via("uses exported instances", UT_ACT_SUBMIT, "single", "LoginPage.login");
+	expect_via("uses exported instances", UT_ACT_SUBMIT, "found", "SearchPage.search");
+	/* TypeScript: declared types of locals and parameters */
+	expect_via("uses declared types", UT_ACT_SUBMIT, "TsList", "ListPage.add");
+	expect_via("uses declared types", UT_ACT_SUBMIT, "reset-tags", "cleanup");
+	expect_via("uses a field declared in the constructor", UT_ACT_SUBMIT, "FromFlow",
+		   "Flow.run");
+}
+END_TEST
 
 START_TEST(java_values_and_forwarding)
 {
@@ -244,6 +402,13 @@ Suite *parse_suite(void)
 	tcase_add_test(tc, js_order_hooks_and_skips);
 	tcase_add_test(tc, jest_keeps_declaration_order);
 	tcase_add_test(tc, hostile_input_never_crashes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("receivers");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, java_receiver_types);
+	tcase_add_test(tc, python_receiver_types);
+	tcase_add_test(tc, js_receiver_types);
 	suite_add_tcase(s, tc);
 	return s;
 }

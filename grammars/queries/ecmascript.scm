@@ -35,3 +35,6 @@
 (member_expression object: (_) @member.obj property: (property_identifier) @member.prop) @member
 (number) @num
 (array (_) @elem) @seq
+
+; what functions return, for calls resolved by their receiver's type (resolve.c)
+(return_statement (_) @ret)

@@ -53,3 +53,9 @@
 (identifier) @ident
 (field_access object: (_) @member.obj field: (identifier) @member.prop) @member
 (decimal_integer_literal) @num
+
+; declared types, for calls resolved by their receiver's type (resolve.c)
+(field_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @decl.name)) @decl
+(local_variable_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @decl.name)) @decl
+(formal_parameter type: (_) @type name: (identifier) @decl.name) @decl
+(return_statement (_) @ret)

@@ -46,3 +46,9 @@
 (integer) @num
 (tuple (_) @elem) @seq
 (list (_) @elem) @seq
+
+; what functions return, for calls resolved by their receiver's type (resolve.c)
+(return_statement (_) @ret)
+(yield (_) @ret)
+(typed_parameter (identifier) @decl.name type: (type) @type) @decl
+(typed_default_parameter name: (identifier) @decl.name type: (type) @type) @decl

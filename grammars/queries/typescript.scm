@@ -9,3 +9,9 @@
 ; parameters carry types
 (formal_parameters (required_parameter pattern: (identifier) @param))
 (formal_parameters (optional_parameter pattern: (identifier) @param))
+
+; declared types, for calls resolved by their receiver's type (resolve.c)
+(required_parameter pattern: (identifier) @decl.name type: (type_annotation (_) @type)) @decl
+(optional_parameter pattern: (identifier) @decl.name type: (type_annotation (_) @type)) @decl
+(variable_declarator name: (identifier) @decl.name type: (type_annotation (_) @type)) @decl
+(public_field_definition name: (property_identifier) @decl.name type: (type_annotation (_) @type)) @decl

@@ -47,22 +47,6 @@ static bool in_set(const char *s, const char *const *set)
 	return false;
 }
 
-static bool last_segment_like(const char *recv, const char *const *words)
-{
-	const char *last = strrchr(recv, '.');
-	char low[64];
-	size_t i;
-
-	last = last ? last + 1 : recv;
-	for (i = 0; last[i] && i < sizeof(low) - 1; i++)
-		low[i] = (char)tolower((unsigned char)last[i]);
-	low[i] = '\0';
-	for (; *words; words++)
-		if (strstr(low, *words))
-			return true;
-	return false;
-}
-
 static bool recv_has_call(const ut_file *f, const ut_syn *recv, const char *const *names)
 {
 	const ut_syn *c;
@@ -114,11 +98,12 @@ static const ut_syn *first_arg(const ut_syn *args)
 	return NULL;
 }
 
-/* What a call does, from its name, its receiver and its first argument. */
-static ut_action_kind classify(const ut_index *ix, const ut_file *f, const ut_syn *call)
+/* What a call does, from its name, its receiver (get(url) navigates only on a driver) and
+ * its first argument. */
+static ut_action_kind classify(const ut_index *ix, const ut_env *env, const ut_file *f,
+			       const ut_syn *call)
 {
 	static const char *const expect_names[] = {"expect", "assertThat", "assert_that", NULL};
-	static const char *const nav_recv[] = {"driver", "browser", "wd", "page", NULL};
 	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call);
 	const char *name, *r;
 	char nbuf[64], rbuf[256];
@@ -143,10 +128,11 @@ static ut_action_kind classify(const ut_index *ix, const ut_file *f, const ut_sy
 	    strcmp(name, "fail") == 0 || (r && strncmp(r, "assert", 6) == 0) ||
 	    (r && strstr(r, ".should")) || recv_has_call(f, recv, expect_names))
 		return UT_ACT_ASSERT;
-	if (r && (in_set(name, nav_names) ||
-		  ((strcmp(name, "get") == 0 || strcmp(name, "url") == 0 ||
-		    strcmp(name, "open") == 0) && last_segment_like(r, nav_recv)) ||
-		  (strcmp(name, "to") == 0 && strstr(r, "navigate"))))
+	if (r &&
+	    (in_set(name, nav_names) ||
+	     ((strcmp(name, "get") == 0 || strcmp(name, "url") == 0 || strcmp(name, "open") == 0) &&
+	      ut_type_of(ix, env, f, recv).kind == UT_TY_DRIVER) ||
+	     (strcmp(name, "to") == 0 && strstr(r, "navigate"))))
 		return UT_ACT_NAVIGATE;
 	return UT_ACT_OTHER;
 }
@@ -211,6 +197,8 @@ static bool all_digits(const char *s, size_t n)
 static int walk_node(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n);
 static int walk_children(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n);
 static int locate_from_node(ut_walker *w, const ut_val *v);
+static int locate_where_used(ut_walker *w, const ut_file *f, const ut_syn *n, strvec *values,
+			     strvec *unres);
 
 /* Values an assertion compares against: strings in its operands, looking into helper
  * calls such as containsString("x") but not into calls that are actions of their own. */
@@ -224,7 +212,7 @@ static int collect_assert(ut_walker *w, ut_env *env, const ut_file *f, const ut_
 		return 0;
 	for (c = ut_syn_first(n); c && rc == 0; c = ut_syn_next(c)) {
 		if (ut_syn_is(c, UT_R_CALL)) {
-			ut_action_kind k = classify(w->ix, f, c);
+			ut_action_kind k = classify(w->ix, env, f, c);
 
 			if (k == UT_ACT_OTHER || k == UT_ACT_ASSERT)
 				rc = collect_assert(w, env, f, c, values, depth + 1);
@@ -291,6 +279,74 @@ static int collect_args(ut_walker *w, ut_env *env, const ut_file *f, const ut_sy
 	return rc;
 }
 
+/* A locator defined elsewhere (a field, a constant) is reported where it is used. */
+static int locate_where_used(ut_walker *w, const ut_file *f, const ut_syn *n, strvec *values,
+			     strvec *unres)
+{
+	const ut_file *site = w->site_file;
+	unsigned line = w->site_line;
+	int rc;
+
+	if (!values->n && !unres->n)
+		return 0;
+	if (w->depth)
+		return emit(w, f, n, UT_ACT_LOCATE, values, unres);
+	w->depth++;
+	w->site_file = w->cur_file;
+	w->site_line = w->cur_line;
+	rc = emit(w, f, n, UT_ACT_LOCATE, values, unres);
+	w->depth--;
+	w->site_file = site;
+	w->site_line = line;
+	return rc;
+}
+
+/* The strings of an @FindBy/@FindAll annotation: id = "x", css = "...", using = "...". */
+static int findby_strings(ut_walker *w, const ut_file *f, const ut_cls *cls, const ut_syn *n,
+			  strvec *values, int depth)
+{
+	const ut_syn *c;
+	int rc = 0;
+
+	for (c = n ? ut_syn_first(n) : NULL; c && rc == 0 && depth < UT_MAX_EVAL_DEPTH;
+	     c = ut_syn_next(c)) {
+		if (ut_syn_is(c, UT_R_ARG_KW_NAME)) {
+			continue;
+		} else if (ut_syn_is(c, UT_R_STR) || ut_syn_is(c, UT_R_CONCAT) ||
+			   ut_syn_is(c, UT_R_IDENT) || ut_syn_is(c, UT_R_MEMBER)) {
+			ut_env scope;
+			ut_val v;
+
+			ut_env_init(&scope, NULL, f, cls);
+			v = ut_eval(w->ix, &scope, f, c);
+			ut_env_dispose(&scope);
+			if (v.kind == UT_V_STR)
+				rc = add_str(w, values, v.s, v.n);
+		} else {
+			rc = findby_strings(w, f, cls, c, values, depth + 1);
+		}
+	}
+	return rc;
+}
+
+/* An @FindBy field used as an element: it locates what its annotation names. */
+static int locate_element(ut_walker *w, const ut_ty *t)
+{
+	strvec values = {0}, unres = {0};
+	const ut_syn *c;
+	int rc = 0;
+
+	for (c = ut_syn_first(t->node); c && rc == 0; c = ut_syn_next(c))
+		if (ut_syn_is(c, UT_R_DECO))
+			rc = findby_strings(w, t->file, t->cls, ut_syn_child(c, UT_R_DECO_ARGS),
+					    &values, 0);
+	if (rc == 0)
+		rc = locate_where_used(w, t->file, t->node, &values, &unres);
+	ut_vec_free(&values);
+	ut_vec_free(&unres);
+	return rc;
+}
+
 /* A By.* call or (By.ID, "x") tuple bound to a name becomes a locate action where used. */
 static int locate_from_node(ut_walker *w, const ut_val *v)
 {
@@ -311,23 +367,8 @@ static int locate_from_node(ut_walker *w, const ut_val *v)
 	} else {
 		goto done;
 	}
-	if (rc == 0 && (values.n || unres.n)) {
-		/* reported where it is used */
-		const ut_file *site = w->site_file;
-		unsigned line = w->site_line;
-
-		if (!w->depth) {
-			w->depth++;
-			w->site_file = w->cur_file;
-			w->site_line = w->cur_line;
-			rc = emit(w, v->file, n, UT_ACT_LOCATE, &values, &unres);
-			w->depth--;
-			w->site_file = site;
-			w->site_line = line;
-		} else {
-			rc = emit(w, v->file, n, UT_ACT_LOCATE, &values, &unres);
-		}
-	}
+	if (rc == 0)
+		rc = locate_where_used(w, v->file, n, &values, &unres);
 done:
 	ut_env_dispose(&scope);
 	ut_vec_free(&values);
@@ -335,66 +376,48 @@ done:
 	return rc;
 }
 
-/* 1 when fn's first parameter is Python's explicit self or cls, which callers do not pass. */
-static size_t self_params(const ut_fn *fn)
+/* Binds a parameter of fn to an argument, with the argument's type or, when that is not
+ * known, the parameter's declared type. */
+static int bind_param(ut_walker *w, ut_env *callee, const ut_fn *fn, size_t i, ut_env *env,
+		      const ut_file *f, const ut_syn *e)
 {
-	return fn->nparams && fn->file->lang == UT_LANG_PYTHON &&
-	       ut_is_self(fn->file, fn->params[0]);
+	const ut_syn *pn = fn->params[i];
+	ut_ty t = ut_type_of(w->ix, env, f, e);
+
+	if (t.kind == UT_TY_UNKNOWN)
+		t = ut_type_declared(w->ix, fn->file, pn);
+	return ut_env_bind_typed(callee, fn->file->src.ptr + pn->start, pn->end - pn->start,
+				 ut_eval(w->ix, env, f, e), t);
 }
 
-static const ut_fn *find_helper(const ut_walker *w, const ut_file *f, const ut_syn *call,
-				size_t nargs)
-{
-	const ut_syn *nm = ut_call_name(call);
-	const ut_fn *fn, *best = NULL;
-
-	if (!nm)
-		return NULL;
-	for (fn = ut_index_fn(w->ix, f->src.ptr + nm->start, nm->end - nm->start); fn;
-	     fn = fn->next_same_name) {
-		size_t np = fn->nparams - self_params(fn);
-
-		if (fn->is_test || !fn->body)
-			continue;
-		if (np == nargs)
-			return fn;
-		if (!best && np >= nargs)
-			best = fn;
-	}
-	return best;
-}
-
+/* Walks fn's body for the call, its parameters bound to the call's arguments and `this`
+ * standing for self (the receiver's class). */
 static int inline_helper(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *call,
-			 const ut_fn *fn)
+			 const ut_fn *fn, const ut_cls *self)
 {
 	const ut_syn *args = ut_call_args(call), *c;
 	ut_env callee;
-	size_t i, p = self_params(fn), saved_depth = w->depth;
+	size_t i, p = ut_fn_self_params(fn), saved_depth = w->depth;
 	const char *saved_via = w->via;
 	int rc = 0;
 
-	ut_env_init(&callee, NULL, fn->file, fn->cls);
+	ut_env_init(&callee, NULL, fn->file, self ? self : fn->cls);
 	for (c = args ? ut_syn_first(args) : NULL; c && rc == 0; c = ut_syn_next(c)) {
-		ut_val v;
-
 		if (!ut_syn_is(c, UT_R_ARG))
 			continue;
 		if (ut_syn_is(c, UT_R_ARG_KW)) {
 			const ut_syn *kn = ut_syn_child(c, UT_R_ARG_KW_NAME);
 
-			v = ut_eval(w->ix, env, f, ut_syn_child(c, UT_R_ARG_KW_VALUE));
-			for (i = 0; kn && i < fn->nparams; i++)
+			for (i = 0; kn && i < fn->nparams && rc == 0; i++)
 				if (fn->params[i]->end - fn->params[i]->start == kn->end - kn->start &&
 				    memcmp(fn->file->src.ptr + fn->params[i]->start,
 					   f->src.ptr + kn->start, kn->end - kn->start) == 0)
-					rc = ut_env_bind(&callee, fn->file->src.ptr + fn->params[i]->start,
-							 kn->end - kn->start, v);
+					rc = bind_param(w, &callee, fn, i, env, f,
+							ut_syn_child(c, UT_R_ARG_KW_VALUE));
 			continue;
 		}
-		v = ut_eval(w->ix, env, f, ut_arg_expr(c));
 		if (p < fn->nparams)
-			rc = ut_env_bind(&callee, fn->file->src.ptr + fn->params[p]->start,
-					 fn->params[p]->end - fn->params[p]->start, v);
+			rc = bind_param(w, &callee, fn, p, env, f, ut_arg_expr(c));
 		p++;
 	}
 	if (rc == 0) {
@@ -427,24 +450,16 @@ static bool on_stack(const ut_walker *w, const ut_fn *fn)
 	return false;
 }
 
-static size_t count_positional(const ut_syn *args)
-{
-	const ut_syn *c;
-	size_t n = 0;
-
-	for (c = args ? ut_syn_first(args) : NULL; c; c = ut_syn_next(c))
-		if (ut_syn_is(c, UT_R_ARG) && !ut_syn_is(c, UT_R_ARG_KW))
-			n++;
-	return n;
-}
-
 static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *call)
 {
-	ut_action_kind kind = classify(w->ix, f, call);
+	ut_action_kind kind = classify(w->ix, env, f, call);
 	const ut_syn *recv = ut_call_recv(call), *args = ut_call_args(call);
 	bool saved = w->in_assert;
 	strvec values = {0}, unres = {0};
 	const ut_fn *fn;
+	const ut_cls *self = NULL;
+	bool unknown = false;
+	ut_ty rt = {0};
 	int rc = 0;
 
 	if (kind == UT_ACT_ASSERT)
@@ -458,12 +473,24 @@ static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 		goto done;
 	w->cur_file = f;
 	w->cur_line = ut_syn_line(f->tree, call);
-	if (kind == UT_ACT_OTHER && !ut_syn_is(call, UT_R_NEW)) {
-		fn = find_helper(w, f, call, count_positional(args));
+	if (recv && kind != UT_ACT_ASSERT && kind != UT_ACT_LOCATE && !ut_syn_is(call, UT_R_NEW))
+		rt = ut_type_of(w->ix, env, f, recv);
+	/* a page object's own fill() or click() is followed like any of its methods */
+	if ((kind == UT_ACT_OTHER || rt.kind == UT_TY_OBJECT || rt.kind == UT_TY_CLASS ||
+	     rt.kind == UT_TY_MODULE) &&
+	    !ut_syn_is(call, UT_R_NEW)) {
+		fn = ut_resolve_call(w->ix, env, f, call, ut_call_nargs(call), recv ? &rt : NULL,
+				     &self, &unknown);
+		unknown = unknown && kind == UT_ACT_OTHER;
 		if (fn && !on_stack(w, fn) && w->depth < UT_MAX_INLINE_DEPTH) {
-			rc = inline_helper(w, env, f, call, fn);
+			rc = inline_helper(w, env, f, call, fn, self);
 			goto done;
 		}
+	}
+	if (rt.kind == UT_TY_ELEMENT && (kind == UT_ACT_SUBMIT || kind == UT_ACT_CLICK)) {
+		rc = locate_element(w, &rt);
+		if (rc < 0)
+			goto done;
 	}
 	if ((kind == UT_ACT_OTHER || kind == UT_ACT_ASSERT) && w->in_assert)
 		goto done; /* the enclosing assertion takes the values */
@@ -472,7 +499,11 @@ static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 	} else {
 		rc = collect_args(w, env, f, args, kind, &values, &unres);
 	}
-	if (rc == 0 && (kind != UT_ACT_OTHER || values.n))
+	/* a method of an object of unknown type: its values are not lost, nor guessed */
+	if (rc == 0 && unknown && ut_call_nargs(call))
+		rc = add_str(w, &unres, f->src.ptr + call->start,
+			     call->end - call->start > 200 ? 200 : call->end - call->start);
+	if (rc == 0 && (kind != UT_ACT_OTHER || values.n || unres.n))
 		rc = emit(w, f, call, kind, &values, &unres);
 done:
 	ut_vec_free(&values);
@@ -489,9 +520,19 @@ static int walk_assign(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn
 	if (!value)
 		return walk_children(w, env, f, n);
 	rc = walk_node(w, env, f, value);
-	if (rc == 0 && target && ut_syn_is(target, UT_R_IDENT))
-		rc = ut_env_bind(env, f->src.ptr + target->start, target->end - target->start,
-				 ut_eval(w->ix, env, f, value));
+	if (rc == 0 && target && ut_syn_is(target, UT_R_IDENT)) {
+		/* what built the value tells more than a declared interface */
+		ut_ty t = ut_type_of(w->ix, env, f, value);
+
+		if (t.kind == UT_TY_UNKNOWN || t.kind == UT_TY_FOREIGN) {
+			ut_ty declared = ut_type_declared(w->ix, f, n);
+
+			if (declared.kind != UT_TY_UNKNOWN)
+				t = declared;
+		}
+		rc = ut_env_bind_typed(env, f->src.ptr + target->start, target->end - target->start,
+				       ut_eval(w->ix, env, f, value), t);
+	}
 	return rc;
 }
 
@@ -563,10 +604,15 @@ int ut_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body
 
 int ut_walk_fn(ut_walker *w, const ut_fn *fn, ut_env *parent)
 {
+	return ut_walk_fn_as(w, fn, fn->cls, parent);
+}
+
+int ut_walk_fn_as(ut_walker *w, const ut_fn *fn, const ut_cls *self, ut_env *parent)
+{
 	ut_env env;
 	int rc;
 
-	ut_env_init(&env, parent, fn->file, fn->cls);
+	ut_env_init(&env, parent, fn->file, self ? self : fn->cls);
 	rc = ut_walk_body(w, &env, fn->file, fn->body);
 	ut_env_dispose(&env);
 	return rc;

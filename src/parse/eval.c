@@ -27,14 +27,36 @@ void ut_env_dispose(ut_env *env)
 		ut_vec_free(&env->locals);
 }
 
-int ut_env_bind(ut_env *env, const char *name, size_t nlen, ut_val val)
+int ut_env_bind_typed(ut_env *env, const char *name, size_t nlen, ut_val val, ut_ty ty)
 {
 	ut_binding b;
 
 	b.name = name;
 	b.nlen = nlen;
 	b.val = val;
+	b.ty = ty;
 	return ut_vec_push(&env->locals, b) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+}
+
+int ut_env_bind(ut_env *env, const char *name, size_t nlen, ut_val val)
+{
+	ut_ty unknown = {0};
+
+	return ut_env_bind_typed(env, name, nlen, val, unknown);
+}
+
+const ut_binding *ut_env_find(const ut_env *env, const char *name, size_t nlen)
+{
+	size_t i;
+
+	for (; env; env = env->parent)
+		for (i = env->locals.n; i-- > 0;) {
+			const ut_binding *b = &env->locals.v[i];
+
+			if (b->nlen == nlen && memcmp(b->name, name, nlen) == 0)
+				return b;
+		}
+	return NULL;
 }
 
 bool ut_text_is(const ut_file *f, const ut_syn *n, const char *s)
@@ -398,8 +420,7 @@ static ut_val eval_def(const ut_index *ix, ut_const_def *def, int depth)
 	return v;
 }
 
-static ut_const_def *class_const(const ut_index *ix, const ut_cls *cls, const char *name,
-				 size_t nlen)
+ut_const_def *ut_class_const(const ut_index *ix, const ut_cls *cls, const char *name, size_t nlen)
 {
 	int guard = 0;
 
@@ -422,25 +443,16 @@ static ut_val lookup_depth(const ut_index *ix, const ut_env *env, const char *na
 			   size_t nlen, int depth)
 {
 	const ut_env *e;
-	const ut_cls *cls = NULL;
+	const ut_binding *b = ut_env_find(env, name, nlen);
 	const ut_file *file = NULL;
 	ut_const_def *def = NULL;
 	ut_val none = {0};
-	size_t i;
 
-	for (e = env; e; e = e->parent) {
-		for (i = e->locals.n; i-- > 0;) {
-			const ut_binding *b = &e->locals.v[i];
-
-			if (b->nlen == nlen && memcmp(b->name, name, nlen) == 0)
-				return b->val;
-		}
-		if (!cls)
-			cls = e->cls;
-		if (!file)
-			file = e->file;
-	}
-	def = class_const(ix, cls, name, nlen);
+	if (b)
+		return b->val;
+	for (e = env; e && !file; e = e->parent)
+		file = e->file;
+	def = ut_class_const(ix, ut_env_class(env), name, nlen);
 	if (!def && file)
 		def = ut_map_get(&file->constants, name, nlen);
 	if (!def)
@@ -455,7 +467,7 @@ ut_val ut_lookup(const ut_index *ix, const ut_env *env, const char *name, size_t
 	return lookup_depth(ix, env, name, nlen, 0);
 }
 
-static const ut_cls *env_class(const ut_env *env)
+const ut_cls *ut_env_class(const ut_env *env)
 {
 	for (; env; env = env->parent)
 		if (env->cls)
@@ -477,13 +489,13 @@ static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *
 	pname = f->src.ptr + prop->start;
 	plen = prop->end - prop->start;
 	if (ut_is_self(f, obj)) {
-		def = class_const(ix, env_class(env), pname, plen);
+		def = ut_class_const(ix, ut_env_class(env), pname, plen);
 	} else if (ut_syn_is(obj, UT_R_IDENT)) {
 		const ut_cls *k = ut_index_class(ix, f->src.ptr + obj->start, obj->end - obj->start);
 		ut_val local;
 
 		if (k) {
-			def = class_const(ix, k, pname, plen);
+			def = ut_class_const(ix, k, pname, plen);
 		} else {
 			/* a module alias (import config; config.ADMIN) */
 			local = lookup_depth(ix, env, f->src.ptr + obj->start,
@@ -498,7 +510,7 @@ static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *
 							 inner->end - inner->start) : NULL;
 
 		if (k)
-			def = class_const(ix, k, pname, plen);
+			def = ut_class_const(ix, k, pname, plen);
 	}
 	if (!def)
 		return unresolved(f, n);
@@ -534,7 +546,7 @@ static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f
 	if (ut_syn_is(n, UT_R_MEMBER))
 		return eval_member(ix, env, f, n, depth);
 	if (ut_syn_is(n, UT_R_SEQ) || ut_syn_is(n, UT_R_CALL) || ut_syn_is(n, UT_R_FUNC))
-		return node_val(f, n, env_class(env));
+		return node_val(f, n, ut_env_class(env));
 	if (ut_syn_is(n, UT_R_PAREN) || !(n->roles & VALUE_ROLES)) {
 		/* parentheses and uncaptured wrappers with one operand (await, casts, spreads)
 		 * stand for it; os.environ["X"] or a ? b : c does not */

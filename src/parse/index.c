@@ -124,6 +124,13 @@ static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, 
 	if (!fn && ut_syn_is(target, UT_R_IDENT))
 		rc = add_const(ix, cls ? &cls->constants : &f->constants, f, cls,
 			       text_dup(ix, f, target), value, true);
+	else if (fn &&
+		 (ut_syn_is(target, UT_R_IDENT) || (!cls && ut_syn_is(target, UT_R_MEMBER))) &&
+		 f->lang != UT_LANG_JAVA && f->lang != UT_LANG_PYTHON &&
+		 !ut_map_find(&f->assigned, f->src.ptr + target->start, target->end - target->start,
+			      NULL))
+		/* and mocha's this.page = new P() in a hook, keyed "this.page" */
+		rc = add_const(ix, &f->assigned, f, cls, text_dup(ix, f, target), value, false);
 	else if (fn && cls && ut_syn_is(target, UT_R_MEMBER)) {
 		const ut_syn *obj = ut_syn_child(target, UT_R_MEMBER_OBJ);
 		const ut_syn *prop = ut_syn_child(target, UT_R_MEMBER_PROP);
@@ -134,6 +141,33 @@ static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, 
 				       false);
 	}
 	return rc < 0 ? rc : index_node(ix, f, value, cls, fn, depth + 1);
+}
+
+/* TypeScript's constructor(private page: LoginPage) declares the field this.page. */
+static bool param_property(const ut_file *f, const ut_fn *fn, const ut_syn *decl)
+{
+	static const char *const modifiers[] = {"private", "public", "protected", "readonly"};
+	const char *s = f->src.ptr + decl->start;
+	size_t i, n = decl->end - decl->start;
+
+	if (!fn->name || strcmp(fn->name, "constructor") != 0)
+		return false;
+	for (i = 0; i < sizeof(modifiers) / sizeof(modifiers[0]); i++)
+		if (n > strlen(modifiers[i]) && strncmp(s, modifiers[i], strlen(modifiers[i])) == 0)
+			return true;
+	return false;
+}
+
+/* A declared field: its type and annotations tell what calls on it do. */
+static int index_field(const ut_file *f, const ut_syn *decl, ut_cls *cls)
+{
+	const ut_syn *c;
+
+	for (c = ut_syn_first(decl); c; c = ut_syn_next(c))
+		if (ut_syn_is(c, UT_R_DECL_NAME) && ut_map_put(&cls->fields, f->src.ptr + c->start,
+							       c->end - c->start, (void *)decl) < 0)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+	return 0;
 }
 
 static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut_fn *fn,
@@ -159,6 +193,10 @@ static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut
 				rc = index_node(ix, f, c, cls, def, depth + 1);
 		} else if (ut_syn_is(c, UT_R_ASSIGN)) {
 			rc = index_assign(ix, f, c, cls, fn, depth);
+		} else if (ut_syn_is(c, UT_R_DECL) && cls && (!fn || param_property(f, fn, c))) {
+			rc = index_field(f, c, cls);
+			if (rc == 0)
+				rc = index_node(ix, f, c, cls, fn, depth + 1);
 		} else if (ut_syn_is(c, UT_R_PACKAGE) && !f->package[0]) {
 			const char *t = ut_compact_text(ix, f, c);
 

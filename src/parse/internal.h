@@ -33,6 +33,9 @@ typedef struct {
 	const char *framework; /* framework guessed from imports, or NULL */
 	bool test_file;      /* under the suite paths and named like a test file */
 	ut_map constants;    /* module-level name -> const_def* */
+	ut_map assigned;     /* JavaScript: name -> ut_const_def* of the first `name = value`
+				inside a function (a describe's `let page` set in a hook), and
+				"this.name" of mocha's shared context */
 } ut_file;
 
 /* A named binding whose value is an expression in some file. */
@@ -55,6 +58,7 @@ struct ut_fn {
 	const ut_syn *body;
 	ut_fn *next_same_name;
 	bool is_test;         /* a test or setup hook: never inlined as a helper */
+	bool is_fixture;      /* a pytest fixture: a parameter of its name is what it returns */
 };
 
 struct ut_cls {
@@ -64,6 +68,7 @@ struct ut_cls {
 	const char *super;    /* name of the superclass, or NULL */
 	ut_cls *outer;        /* enclosing class, or NULL */
 	ut_map constants;     /* name -> ut_const_def* (fields, class attributes, this.x = ...) */
+	ut_map fields;	      /* name -> const ut_syn* UT_R_DECL: declared fields (resolve.c) */
 	ut_cls *next_same_name;
 };
 
@@ -100,10 +105,30 @@ typedef struct {
 	const ut_cls *cls;
 } ut_val;
 
+/* What an expression refers to, for resolving the methods called on it (resolve.c). */
+typedef enum {
+	UT_TY_UNKNOWN, /* nothing known: a method called on it resolves to nothing */
+	UT_TY_OBJECT,  /* an instance of cls, a class of the analysed sources */
+	UT_TY_CLASS,   /* the class cls itself: Helper.m(), a page exported as its class name */
+	UT_TY_MODULE,  /* a module or object literal: its functions (within node of file, or
+			  any module-level function when file is NULL) */
+	UT_TY_FOREIGN, /* a value of a type outside the sources: Map, dict, Properties, String */
+	UT_TY_DRIVER,  /* a WebDriver: its get(url) is a navigation */
+	UT_TY_ELEMENT  /* an @FindBy/@FindAll field: node is its declaration */
+} ut_ty_kind;
+
+typedef struct {
+	ut_ty_kind kind;
+	const ut_cls *cls;
+	const ut_file *file;
+	const ut_syn *node;
+} ut_ty;
+
 typedef struct {
 	const char *name;
 	size_t nlen;
 	ut_val val;
+	ut_ty ty; /* its type when it was bound; UT_TY_UNKNOWN when not known */
 } ut_binding;
 
 /* Lexical environment: local bindings, then the enclosing scopes. */
@@ -118,6 +143,31 @@ struct ut_env {
 void ut_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls);
 void ut_env_dispose(ut_env *env);
 int ut_env_bind(ut_env *env, const char *name, size_t nlen, ut_val val);
+int ut_env_bind_typed(ut_env *env, const char *name, size_t nlen, ut_val val, ut_ty ty);
+/* The innermost binding of name in env and its enclosing scopes, or NULL. */
+const ut_binding *ut_env_find(const ut_env *env, const char *name, size_t nlen);
+/* The innermost class of env's scopes, or NULL. */
+const ut_cls *ut_env_class(const ut_env *env);
+
+/* Types of receivers (resolve.c). The type of expression n in env. */
+ut_ty ut_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
+/* The type a declaration node (UT_R_DECL, or a node inside one) declares; unknown when
+ * it declares none. */
+ut_ty ut_type_declared(const ut_index *ix, const ut_file *f, const ut_syn *n);
+/* 1 when fn's first parameter is Python's explicit self or cls, which callers do not
+ * pass; else 0. */
+size_t ut_fn_self_params(const ut_fn *fn);
+/* How many positional arguments a call passes. */
+size_t ut_call_nargs(const ut_syn *call);
+/* The function a call runs, resolved by its receiver's type (recv_ty when known, else
+ * computed; for a bare call, the enclosing class chain, a static import or module-level
+ * functions); NULL when none. *self gets the class
+ * `this` stands for inside it (the receiver's, which may be a subclass of the method's).
+ * *unknown is set when the receiver's type is unknown while functions of that name exist:
+ * the call is then resolved to nothing rather than to a same-named method. */
+const ut_fn *ut_resolve_call(const ut_index *ix, const ut_env *env, const ut_file *f,
+			     const ut_syn *call, size_t nargs, const ut_ty *recv_ty,
+			     const ut_cls **self, bool *unknown);
 
 /* Index building. */
 int ut_index_add_file(ut_index *ix, ut_file *f);
@@ -126,6 +176,9 @@ ut_cls *ut_index_class(const ut_index *ix, const char *name, size_t nlen);
 /* The class node's ut_cls, or NULL. */
 ut_cls *ut_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
 ut_fn *ut_index_fn_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
+
+/* The constant or field `name` of cls, its outer classes and superclasses, or NULL. */
+ut_const_def *ut_class_const(const ut_index *ix, const ut_cls *cls, const char *name, size_t nlen);
 
 /* Evaluation of an expression node to a value. Strings are allocated in ix->temp. */
 ut_val ut_eval(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
@@ -173,6 +226,10 @@ void ut_walker_dispose(ut_walker *w);
 int ut_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body);
 /* Walks a whole function: binds nothing, records actions of its body. */
 int ut_walk_fn(ut_walker *w, const ut_fn *fn, ut_env *parent);
+/* The same for a method run on an object of class self (a subclass of fn's class: an
+ * inherited test or hook), so that this.m(), self.m() and bare m() take self's overrides
+ * and fields. */
+int ut_walk_fn_as(ut_walker *w, const ut_fn *fn, const ut_cls *self, ut_env *parent);
 /* Copies the walker's actions into the test (arena). */
 int ut_walker_finish(ut_walker *w, ut_test *t, ut_arena *arena);
 

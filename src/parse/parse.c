@@ -77,11 +77,14 @@ static void driver_dispose(driver *dr)
 		ut_syn_tree_free(f->tree);
 		ut_buf_dispose(&f->src);
 		ut_map_dispose(&f->constants);
+		ut_map_dispose(&f->assigned);
 		free(f->path);
 		free(f);
 	}
-	for (i = 0; i < dr->ix.all_classes.n; i++)
+	for (i = 0; i < dr->ix.all_classes.n; i++) {
 		ut_map_dispose(&dr->ix.all_classes.v[i]->constants);
+		ut_map_dispose(&dr->ix.all_classes.v[i]->fields);
+	}
 	ut_vec_free(&dr->ix.all_classes);
 	ut_vec_free(&dr->ix.files);
 	ut_map_dispose(&dr->ix.fns);

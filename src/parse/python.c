@@ -87,6 +87,7 @@ static int add_fixtures(pyctx *p, const ut_file *f, const ut_syn *n, const ut_cl
 		if (!is_fixture(p->d->ix, f, c, &t))
 			continue;
 		fn->is_test = true;
+		fn->is_fixture = true;
 		memset(&fx, 0, sizeof(fx));
 		fx.fn = fn;
 		fx.name = fn->name;

@@ -56,6 +56,11 @@ typedef enum {
 	UT_R_IMPORT,
 	UT_R_PACKAGE,
 	UT_R_CLASSREF,      /* Foo.class */
+	UT_R_RET,           /* the expression a function returns (or yields) */
+	UT_R_DECL,          /* a typed declaration (field, local, parameter): UT_R_TYPE,
+			       UT_R_DECL_NAME and its annotations */
+	UT_R_DECL_NAME,
+	UT_R_TYPE,          /* the declared type */
 	UT_R__COUNT
 } ut_role;
 
