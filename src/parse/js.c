@@ -13,54 +13,82 @@ typedef enum { HOOK_BEFORE_ALL, HOOK_BEFORE_EACH, HOOK_AFTER_EACH, HOOK_AFTER_AL
 typedef struct jsuite jsuite;
 
 typedef struct {
-	const ut_syn *call;   /* the it(...) call */
-	const ut_syn *body;   /* its function */
+	const ut_syn *call; /* the it(...) call */
+	const ut_syn *body; /* its function */
 	const char *title;
 	jsuite *suite;
-	size_t pos;           /* declaration position among the suite's children */
+	ut_env *env;  /* the scope it was registered in (describe, factory, loop) */
+	size_t pos;   /* declaration position among the suite's children */
+	bool only;    /* it.only */
+	bool dropped; /* left out by mocha's .only rules */
 } jtest;
 
 typedef struct {
 	hook_kind kind;
 	const ut_syn *body;
+	ut_env *env;
 } jhook;
 
 struct jsuite {
 	jsuite *parent;
-	const char *title;    /* NULL for the file's root */
-	ut_env env;           /* describe-level bindings */
+	const char *title; /* NULL for the file's root */
+	ut_env env;	   /* describe-level bindings */
 	UT_VEC(jtest) tests;
 	UT_VEC(jsuite *) suites;
 	UT_VEC(jhook) hooks;
 	UT_VEC(size_t) suite_pos;
 	size_t next_pos;
+	bool only; /* describe.only */
+	bool dropped;
 };
 
 typedef struct {
 	ut_discover *d;
 	const ut_file *file;
-	ut_arena arena;        /* suites of this file */
+	const char *framework;
+	ut_arena arena; /* suites and scopes of this file */
 	UT_VEC(jsuite *) all;
-	bool skipped_note;
+	UT_VEC(ut_env *) scopes; /* factory calls and loop iterations */
+	jsuite *root;
+	UT_VEC(const char *) aliases; /* names bound to selenium-webdriver/testing */
+	size_t expanding;	      /* factory calls being read, nested */
 } jsctx;
 
 static const char *const describe_names[] = {"describe", "context", "suite", "fdescribe", NULL};
 static const char *const skip_describe[] = {"xdescribe", "xcontext", NULL};
-static const char *const it_names[] = {"it", "test", "specify", "fit", NULL};
-static const char *const skip_it[] = {"xit", "xtest", "xspecify", NULL};
+static const char *const it_names[] = {"it", "test", "specify", "fit", "step", NULL};
+static const char *const skip_it[] = {"xit", "xtest", "xspecify", "xstep", NULL};
 
-static jsuite *suite_new(jsctx *c, jsuite *parent, const char *title)
+#define MAX_FACTORY_DEPTH 8 /* factories calling factories */
+#define MAX_LOOP_ITEMS 1000 /* elements of a literal list registered over */
+
+/* A suite whose describe-level scope is inside `scope` (NULL: the file). */
+static jsuite *suite_new(jsctx *c, jsuite *parent, ut_env *scope, const char *title)
 {
 	jsuite *s = ut_arena_alloc(&c->arena, sizeof(*s));
 
 	if (!s)
 		return NULL;
+	memset(s, 0, sizeof(*s));
 	s->parent = parent;
 	s->title = title;
-	ut_env_init(&s->env, parent ? &parent->env : NULL, c->file, NULL);
+	ut_env_init(&s->env, scope, c->file, NULL);
 	if (ut_vec_push(&c->all, s) < 0)
 		return NULL;
 	return s;
+}
+
+static ut_env *scope_new(jsctx *c, ut_env *parent)
+{
+	ut_env *e = ut_arena_alloc(&c->arena, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	memset(e, 0, sizeof(*e));
+	ut_env_init(e, parent, c->file, NULL);
+	if (ut_vec_push(&c->scopes, e) < 0)
+		return NULL;
+	return e;
 }
 
 static const ut_syn *func_arg(const ut_syn *call)
@@ -76,7 +104,7 @@ static const ut_syn *func_arg(const ut_syn *call)
 	return last;
 }
 
-static const char *title_of(jsctx *c, jsuite *s, const ut_syn *call)
+static const char *title_of(jsctx *c, ut_env *env, const ut_syn *call)
 {
 	const ut_syn *args = ut_call_args(call), *a;
 
@@ -85,29 +113,13 @@ static const char *title_of(jsctx *c, jsuite *s, const ut_syn *call)
 
 		if (!ut_syn_is(a, UT_R_ARG))
 			continue;
-		v = ut_eval(c->d->ix, &s->env, c->file, ut_arg_expr(a));
+		v = ut_eval(c->d->ix, env, c->file, ut_arg_expr(a));
 		/* an unresolved title is shown as written */
 		if (v.kind == UT_V_STR || v.kind == UT_V_UNRES)
 			return ut_arena_strndup(c->d->ix->arena, v.s, v.n);
 		return ut_compact_text(c->d->ix, c->file, a);
 	}
 	return "";
-}
-
-/* describe / it / hook, possibly through .only or .skip: name and modifier. */
-static void call_shape(jsctx *c, const ut_syn *call, const char **name, const char **mod)
-{
-	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call);
-
-	*name = nm ? ut_compact_text(c->d->ix, c->file, nm) : "";
-	*mod = "";
-	if (recv && (strcmp(*name, "only") == 0 || strcmp(*name, "skip") == 0 ||
-		     strcmp(*name, "todo") == 0 || strcmp(*name, "concurrent") == 0)) {
-		*mod = *name;
-		*name = ut_compact_text(c->d->ix, c->file, recv);
-	} else if (recv) {
-		*name = ""; /* a method call such as driver.get(): not a block */
-	}
 }
 
 static bool in_list(const char *s, const char *const *set)
@@ -118,18 +130,205 @@ static bool in_list(const char *s, const char *const *set)
 	return false;
 }
 
-static int scan(jsctx *c, jsuite *s, const ut_syn *n, int depth);
+/* `test` in test.describe(...) when test = require('selenium-webdriver/testing'). */
+static bool is_alias(const jsctx *c, const ut_syn *n)
+{
+	size_t i;
 
-static int scan_call(jsctx *c, jsuite *s, const ut_syn *call, int depth)
+	if (!n || !ut_syn_is(n, UT_R_IDENT))
+		return false;
+	for (i = 0; i < c->aliases.n; i++)
+		if (ut_text_is(c->file, n, c->aliases.v[i]))
+			return true;
+	return false;
+}
+
+/* describe / it / hook, possibly through .only or .skip, or through the module object of
+ * selenium-webdriver/testing: name and modifier. */
+static void call_shape(jsctx *c, const ut_syn *call, const char **name, const char **mod)
+{
+	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call);
+
+	*name = nm ? ut_compact_text(c->d->ix, c->file, nm) : "";
+	*mod = "";
+	if (recv && (strcmp(*name, "only") == 0 || strcmp(*name, "skip") == 0 ||
+		     strcmp(*name, "todo") == 0 || strcmp(*name, "concurrent") == 0)) {
+		const ut_syn *obj = ut_syn_child(recv, UT_R_MEMBER_OBJ);
+		const ut_syn *prop = ut_syn_child(recv, UT_R_MEMBER_PROP);
+
+		*mod = *name;
+		if (ut_syn_is(recv, UT_R_MEMBER) && prop && is_alias(c, obj))
+			recv = prop;
+		*name = ut_compact_text(c->d->ix, c->file, recv);
+	} else if (recv && !is_alias(c, recv)) {
+		*name = ""; /* a method call such as driver.get(): not a block */
+	}
+}
+
+static int scan(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth);
+
+static int nomem(void)
+{
+	return ut_error_set(UT_ENOMEM, "out of memory");
+}
+
+/* The function a factory call registers with: one defined at the top of this file. */
+static const ut_fn *factory_of(jsctx *c, const ut_syn *call)
+{
+	const ut_syn *nm = ut_call_name(call);
+	const ut_fn *fn;
+
+	if (!nm || ut_call_recv(call) || ut_syn_is(call, UT_R_NEW))
+		return NULL;
+	for (fn = ut_index_fn(c->d->ix, c->file->src.ptr + nm->start, nm->end - nm->start); fn;
+	     fn = fn->next_same_name)
+		if (fn->body && !fn->cls && fn->file == c->file)
+			return fn;
+	return NULL;
+}
+
+/* Binds the call's arguments to the function's parameters in a new scope. */
+static ut_env *bind_args(jsctx *c, ut_env *env, const ut_syn *call, const ut_file *pf,
+			 const ut_syn *const *params, size_t nparams)
+{
+	const ut_syn *args = ut_call_args(call), *a;
+	ut_env *scope = scope_new(c, env);
+	size_t p = 0;
+
+	if (!scope)
+		return NULL;
+	for (a = args ? ut_syn_first(args) : NULL; a; a = ut_syn_next(a)) {
+		if (!ut_syn_is(a, UT_R_ARG))
+			continue;
+		if (p < nparams && ut_env_bind(scope, pf->src.ptr + params[p]->start,
+					       params[p]->end - params[p]->start,
+					       ut_eval(c->d->ix, env, c->file, ut_arg_expr(a))) < 0)
+			return NULL;
+		p++;
+	}
+	return scope;
+}
+
+/* A function called at registration time with its arguments: describe('Suite ' + name)
+ * inside it registers one suite per call, titled from the arguments. */
+static int scan_factory(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, const ut_fn *fn,
+			int depth)
+{
+	ut_env *scope;
+	int rc;
+
+	if (c->expanding >= MAX_FACTORY_DEPTH)
+		return 0;
+	scope = bind_args(c, env, call, fn->file, fn->params, fn->nparams);
+	if (!scope)
+		return nomem();
+	c->expanding++;
+	rc = scan(c, s, scope, fn->body, depth + 1);
+	c->expanding--;
+	return rc;
+}
+
+/* The elements of a literal list, directly or through a name bound to one. */
+static const ut_syn *literal_list(jsctx *c, ut_env *env, const ut_syn *n, const ut_file **lf)
+{
+	ut_val v;
+
+	*lf = c->file;
+	while (n && ut_syn_is(n, UT_R_PAREN) && ut_syn_first(n) && !ut_syn_next(ut_syn_first(n)))
+		n = ut_syn_first(n);
+	if (!n)
+		return NULL;
+	if (ut_syn_is(n, UT_R_SEQ))
+		return n;
+	v = ut_eval(c->d->ix, env, c->file, n);
+	if (v.kind == UT_V_NODE && v.node && ut_syn_is(v.node, UT_R_SEQ)) {
+		*lf = v.file;
+		return v.node;
+	}
+	return NULL;
+}
+
+/* Registers `body` once per element of `list`, with `var` bound to the element (and
+ * `index`, when given, to its position). */
+static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const ut_file *lf,
+		     const ut_syn *var, const ut_syn *index, const ut_syn *body, int depth)
+{
+	const ut_syn *e;
+	size_t i = 0;
+	int rc = 0;
+
+	for (e = ut_syn_first(list); e && rc == 0 && i < MAX_LOOP_ITEMS; e = ut_syn_next(e)) {
+		ut_env *scope;
+
+		if (!ut_syn_is(e, UT_R_ELEM))
+			continue;
+		scope = scope_new(c, env);
+		if (!scope)
+			return nomem();
+		if (var && ut_env_bind(scope, c->file->src.ptr + var->start, var->end - var->start,
+				       ut_eval(c->d->ix, env, lf, e)) < 0)
+			return nomem();
+		if (index) {
+			ut_val iv = {0};
+
+			iv.kind = UT_V_STR;
+			iv.s = ut_arena_printf(c->d->ix->temp, "%zu", i);
+			iv.n = iv.s ? strlen(iv.s) : 0;
+			if (!iv.s || ut_env_bind(scope, c->file->src.ptr + index->start,
+						 index->end - index->start, iv) < 0)
+				return nomem();
+		}
+		rc = scan(c, s, scope, body, depth + 1);
+		i++;
+	}
+	return rc;
+}
+
+static void warn_unread_list(jsctx *c, const ut_syn *n)
+{
+	ut_diags_add(c->d->diags, UT_DIAG_WARNING, c->file->rel, ut_syn_line(c->file->tree, n),
+		     "tests registered in a loop over a list that is not a literal: read once");
+}
+
+/* list.forEach(x => describe(...)) and list.map(...). */
+static int scan_foreach(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int depth)
+{
+	const ut_syn *fn = func_arg(call), *list, *params, *p, *var = NULL, *index = NULL;
+	const ut_file *lf;
+
+	if (!fn)
+		return 0;
+	params = ut_syn_child(fn, UT_R_FUNC_PARAMS);
+	for (p = ut_syn_first(params ? params : fn); p; p = ut_syn_next(p)) {
+		if (!ut_syn_is(p, UT_R_PARAM))
+			continue;
+		if (!var)
+			var = p;
+		else if (!index)
+			index = p;
+	}
+	list = literal_list(c, env, ut_call_recv(call), &lf);
+	if (!list) {
+		if (ut_syn_find(fn, UT_R_CALL, 0))
+			return scan(c, s, env, ut_syn_child(fn, UT_R_FUNC_BODY), depth + 1);
+		return 0;
+	}
+	return scan_each(c, s, env, list, lf, var, index, ut_syn_child(fn, UT_R_FUNC_BODY), depth);
+}
+
+static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int depth)
 {
 	const char *name, *mod;
 	const ut_syn *body = func_arg(call);
-	static const struct { const char *name; hook_kind kind; } hooks[] = {
-		{"before", HOOK_BEFORE_ALL}, {"beforeAll", HOOK_BEFORE_ALL},
-		{"beforeEach", HOOK_BEFORE_EACH}, {"afterEach", HOOK_AFTER_EACH},
-		{"after", HOOK_AFTER_ALL}, {"afterAll", HOOK_AFTER_ALL},
-		{"suiteSetup", HOOK_BEFORE_ALL}, {"setup", HOOK_BEFORE_EACH},
-		{"teardown", HOOK_AFTER_EACH}, {"suiteTeardown", HOOK_AFTER_ALL}};
+	const ut_fn *factory;
+	static const struct {
+		const char *name;
+		hook_kind kind;
+	} hooks[] = {{"before", HOOK_BEFORE_ALL},      {"beforeAll", HOOK_BEFORE_ALL},
+		     {"beforeEach", HOOK_BEFORE_EACH}, {"afterEach", HOOK_AFTER_EACH},
+		     {"after", HOOK_AFTER_ALL},	       {"afterAll", HOOK_AFTER_ALL},
+		     {"suiteSetup", HOOK_BEFORE_ALL},  {"setup", HOOK_BEFORE_EACH},
+		     {"teardown", HOOK_AFTER_EACH},    {"suiteTeardown", HOOK_AFTER_ALL}};
 	size_t i;
 
 	call_shape(c, call, &name, &mod);
@@ -137,25 +336,29 @@ static int scan_call(jsctx *c, jsuite *s, const ut_syn *call, int depth)
 	    (strcmp(mod, "skip") == 0 || strcmp(mod, "todo") == 0))
 		return 0; /* pending: never runs */
 	if (in_list(name, describe_names) && body) {
-		jsuite *child = suite_new(c, s, title_of(c, s, call));
+		jsuite *child = suite_new(c, s, env, title_of(c, env, call));
 
 		if (!child || ut_vec_push(&s->suites, child) < 0 ||
 		    ut_vec_push(&s->suite_pos, s->next_pos) < 0)
-			return ut_error_set(UT_ENOMEM, "out of memory");
+			return nomem();
+		child->only = strcmp(mod, "only") == 0;
 		s->next_pos++;
-		return scan(c, child, ut_syn_child(body, UT_R_FUNC_BODY), depth + 1);
+		return scan(c, child, &child->env, ut_syn_child(body, UT_R_FUNC_BODY), depth + 1);
 	}
 	if (in_list(name, it_names) && s) {
 		jtest t;
 
+		memset(&t, 0, sizeof(t));
 		t.call = call;
 		t.body = body;
-		t.title = title_of(c, s, call);
+		t.title = title_of(c, env, call);
 		t.suite = s;
+		t.env = env;
 		t.pos = s->next_pos++;
+		t.only = strcmp(mod, "only") == 0;
 		if (!body)
 			return 0; /* it('pending') without a function */
-		return ut_vec_push(&s->tests, t) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+		return ut_vec_push(&s->tests, t) < 0 ? nomem() : 0;
 	}
 	for (i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
 		if (strcmp(name, hooks[i].name) == 0 && body) {
@@ -163,13 +366,49 @@ static int scan_call(jsctx *c, jsuite *s, const ut_syn *call, int depth)
 
 			h.kind = hooks[i].kind;
 			h.body = body;
-			return ut_vec_push(&s->hooks, h) < 0 ? ut_error_set(UT_ENOMEM, "out of memory")
-							     : 0;
+			h.env = env;
+			return ut_vec_push(&s->hooks, h) < 0 ? nomem() : 0;
 		}
+	if (ut_call_recv(call) && (ut_text_is(c->file, ut_call_name(call), "forEach") ||
+				   ut_text_is(c->file, ut_call_name(call), "map")))
+		return scan_foreach(c, s, env, call, depth);
+	factory = factory_of(c, call);
+	if (factory && ut_syn_find(factory->body, UT_R_CALL, 0))
+		return scan_factory(c, s, env, call, factory, depth);
 	return 0;
 }
 
-static int scan(jsctx *c, jsuite *s, const ut_syn *n, int depth)
+/* for (const x of ['a', 'b']) describe(...) */
+static int scan_loop(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
+{
+	const ut_syn *var = ut_syn_child(n, UT_R_LOOP_VAR), *body = ut_syn_child(n, UT_R_LOOP_BODY);
+	const ut_file *lf;
+	const ut_syn *list = literal_list(c, env, ut_syn_child(n, UT_R_LOOP_ITER), &lf);
+
+	if (!list) {
+		if (body && ut_syn_find(body, UT_R_CALL, 0))
+			warn_unread_list(c, n);
+		return scan(c, s, env, body, depth + 1);
+	}
+	return scan_each(c, s, env, list, lf, var, NULL, body, depth);
+}
+
+/* Code under a condition that is false whatever happens registers nothing. */
+static int scan_if(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
+{
+	int truth = ut_cond(c->d->ix, env, c->file, ut_syn_child(n, UT_R_IF_COND)), rc = 0;
+	const ut_syn *ch;
+
+	for (ch = ut_syn_first(n); ch && rc == 0; ch = ut_syn_next(ch)) {
+		if ((truth == 0 && ut_syn_is(ch, UT_R_IF_THEN)) ||
+		    (truth == 1 && ut_syn_is(ch, UT_R_IF_ELSE)) || ut_syn_is(ch, UT_R_IF_COND))
+			continue;
+		rc = scan(c, s, env, ch, depth + 1);
+	}
+	return rc;
+}
+
+static int scan(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
 {
 	const ut_syn *ch;
 	int rc = 0;
@@ -177,22 +416,25 @@ static int scan(jsctx *c, jsuite *s, const ut_syn *n, int depth)
 	if (!n || depth > 64)
 		return 0;
 	if (ut_syn_is(n, UT_R_CALL))
-		return scan_call(c, s, n, depth);
+		return scan_call(c, s, env, n, depth);
+	if (ut_syn_is(n, UT_R_IF))
+		return scan_if(c, s, env, n, depth);
+	if (ut_syn_is(n, UT_R_LOOP))
+		return scan_loop(c, s, env, n, depth);
 	for (ch = ut_syn_first(n); ch && rc == 0; ch = ut_syn_next(ch)) {
-		if (ut_syn_is(ch, UT_R_CALL)) {
-			rc = scan_call(c, s, ch, depth);
-		} else if (ut_syn_is(ch, UT_R_ASSIGN)) {
+		if (ut_syn_is(ch, UT_R_ASSIGN)) {
 			const ut_syn *t = ut_syn_child(ch, UT_R_ASSIGN_TARGET);
 			const ut_syn *v = ut_syn_child(ch, UT_R_ASSIGN_VALUE);
 
 			/* describe-level constants are seen by the tests inside */
 			if (t && v && ut_syn_is(t, UT_R_IDENT))
-				rc = ut_env_bind(&s->env, c->file->src.ptr + t->start, t->end - t->start,
-						 ut_eval(c->d->ix, &s->env, c->file, v));
+				rc =
+				    ut_env_bind(env, c->file->src.ptr + t->start, t->end - t->start,
+						ut_eval(c->d->ix, env, c->file, v));
 		} else if (ut_syn_is(ch, UT_R_FUNC) || ut_syn_is(ch, UT_R_CLASS)) {
 			continue;
 		} else {
-			rc = scan(c, s, ch, depth + 1);
+			rc = scan(c, s, env, ch, depth + 1);
 		}
 	}
 	return rc;
@@ -216,7 +458,7 @@ static int walk_hooks(jsctx *c, ut_walker *w, const jsuite *s, hook_kind k, bool
 			if (cur->hooks.v[h].kind != k)
 				continue;
 			body = ut_syn_child(cur->hooks.v[h].body, UT_R_FUNC_BODY);
-			ut_env_init(&env, (ut_env *)&cur->env, c->file, NULL);
+			ut_env_init(&env, cur->hooks.v[h].env, c->file, NULL);
 			rc = ut_walk_body(w, &env, c->file, body);
 			ut_env_dispose(&env);
 		}
@@ -224,7 +466,20 @@ static int walk_hooks(jsctx *c, ut_walker *w, const jsuite *s, hook_kind k, bool
 	return rc;
 }
 
-static int emit(jsctx *c, const jtest *t, const char *framework)
+/* The id of a test: file::full title; a second test with the same full title (mocha runs
+ * both) gets " #2", a third " #3", in mocha's order. ci/runners/mocha-ordered.js numbers
+ * them the same way. */
+static const char *test_id(jsctx *c, const char *title)
+{
+	const char *id = ut_arena_printf(c->d->ix->temp, "%s::%s", c->file->rel, title);
+	unsigned k;
+
+	for (k = 2; id && ut_map_find(&c->d->ids, id, strlen(id), NULL) && k < 100000; k++)
+		id = ut_arena_printf(c->d->ix->temp, "%s::%s #%u", c->file->rel, title, k);
+	return id;
+}
+
+static int emit(jsctx *c, const jtest *t)
 {
 	ut_buf title = UT_BUF_INIT;
 	ut_arena_mark mark = ut_arena_save(c->d->ix->temp);
@@ -242,7 +497,11 @@ static int emit(jsctx *c, const jtest *t, const char *framework)
 	while (n-- > 0)
 		ut_buf_printf(&title, "%s ", chain[n]->title);
 	ut_buf_puts(&title, t->title);
-	id = ut_arena_printf(c->d->ix->temp, "%s::%s", c->file->rel, title.ptr);
+	id = test_id(c, title.ptr);
+	if (!id) {
+		ut_buf_dispose(&title);
+		return nomem();
+	}
 
 	ut_walker_init(&w, c->d->ix, c->file->rel);
 	w.setup = true;
@@ -250,7 +509,7 @@ static int emit(jsctx *c, const jtest *t, const char *framework)
 	if (rc == 0)
 		rc = walk_hooks(c, &w, t->suite, HOOK_BEFORE_EACH, true);
 	w.setup = false;
-	ut_env_init(&env, &t->suite->env, c->file, NULL);
+	ut_env_init(&env, t->env, c->file, NULL);
 	if (rc == 0)
 		rc = ut_walk_body(&w, &env, c->file, ut_syn_child(t->body, UT_R_FUNC_BODY));
 	ut_env_dispose(&env);
@@ -260,7 +519,7 @@ static int emit(jsctx *c, const jtest *t, const char *framework)
 	if (rc == 0)
 		rc = walk_hooks(c, &w, t->suite, HOOK_AFTER_ALL, false);
 	if (rc == 0)
-		rc = ut_suite_append(c->d, c->file, id, t->title, t->call, framework, &w);
+		rc = ut_suite_append(c->d, c->file, id, t->title, t->call, c->framework, &w);
 	ut_walker_dispose(&w);
 	ut_buf_dispose(&title);
 	ut_arena_restore(c->d->ix->temp, mark); /* the test is in the model now */
@@ -268,25 +527,91 @@ static int emit(jsctx *c, const jtest *t, const char *framework)
 }
 
 /* mocha runs a suite's tests before its nested suites; jasmine and jest keep the
- * declaration order. */
-static int emit_suite(jsctx *c, const jsuite *s, const char *framework, int depth)
+ * declaration order. `part` is a mocha root's: its tests (1) or its suites (2), since the
+ * files' roots are one suite to mocha; 0 is all of it. */
+static int emit_suite(jsctx *c, const jsuite *s, int depth, int part)
 {
-	bool mocha = strcmp(framework, "mocha") == 0;
-	size_t ti = 0, si = 0;
+	bool mocha = strcmp(c->framework, "mocha") == 0;
+	size_t ti = part == 2 ? s->tests.n : 0, si = part == 1 ? s->suites.n : 0;
 	int rc = 0;
 
-	if (depth > 64)
+	if (depth > 64 || s->dropped)
 		return 0;
 	while (rc == 0 && (ti < s->tests.n || si < s->suites.n)) {
-		bool take_test = si >= s->suites.n ||
-				 (ti < s->tests.n && (mocha || s->tests.v[ti].pos < s->suite_pos.v[si]));
+		bool take_test =
+		    si >= s->suites.n ||
+		    (ti < s->tests.n && (mocha || s->tests.v[ti].pos < s->suite_pos.v[si]));
 
-		if (take_test)
-			rc = emit(c, &s->tests.v[ti++], framework);
-		else
-			rc = emit_suite(c, s->suites.v[si++], framework, depth + 1);
+		if (take_test) {
+			if (!s->tests.v[ti].dropped)
+				rc = emit(c, &s->tests.v[ti]);
+			ti++;
+		} else {
+			rc = emit_suite(c, s->suites.v[si++], depth + 1, 0);
+		}
 	}
 	return rc;
+}
+
+/* mocha's .only, as its Suite#hasOnly and Suite#filterOnly apply them to the root suite
+ * that holds every file's describes. */
+static bool has_only(const jsuite *s, int depth)
+{
+	size_t i;
+
+	if (depth > 64)
+		return false;
+	for (i = 0; i < s->tests.n; i++)
+		if (s->tests.v[i].only)
+			return true;
+	for (i = 0; i < s->suites.n; i++)
+		if (s->suites.v[i]->only || has_only(s->suites.v[i], depth + 1))
+			return true;
+	return false;
+}
+
+static bool tests_only(const jsuite *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->tests.n; i++)
+		if (s->tests.v[i].only)
+			return true;
+	return false;
+}
+
+/* Marks what mocha leaves out of s; true when something of s is kept. With several file
+ * roots (`roots`, `n`), they are together mocha's root suite. */
+static bool filter_only(jsuite *const *roots, size_t n, int depth)
+{
+	bool only_tests = false, kept = false;
+	size_t r, i;
+
+	for (r = 0; r < n; r++)
+		only_tests |= tests_only(roots[r]);
+	for (r = 0; r < n; r++) {
+		jsuite *s = roots[r];
+
+		for (i = 0; i < s->tests.n; i++) {
+			s->tests.v[i].dropped = !(only_tests && s->tests.v[i].only);
+			kept |= !s->tests.v[i].dropped;
+		}
+		for (i = 0; i < s->suites.n; i++) {
+			jsuite *child = s->suites.v[i];
+
+			if (only_tests || depth > 64)
+				child->dropped = true;
+			else if (child->only) {
+				/* a describe.only runs whole unless it has .only inside */
+				if (has_only(child, 0))
+					filter_only(&child, 1, depth + 1);
+				child->dropped = false;
+			} else
+				child->dropped = !filter_only(&child, 1, depth + 1);
+			kept |= !child->dropped;
+		}
+	}
+	return kept;
 }
 
 static const char *framework_of(const ut_discover *d, const ut_file *f)
@@ -296,7 +621,8 @@ static const char *framework_of(const ut_discover *d, const ut_file *f)
 	if (d->framework)
 		return d->framework;
 	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
-		if (!ut_syn_is(c, UT_R_IMPORT) && !ut_syn_is(c, UT_R_ASSIGN) && !ut_syn_is(c, UT_R_CALL))
+		if (!ut_syn_is(c, UT_R_IMPORT) && !ut_syn_is(c, UT_R_ASSIGN) &&
+		    !ut_syn_is(c, UT_R_CALL))
 			continue;
 		if (memmem(f->src.ptr + c->start, c->end - c->start, "@jest/globals", 13) ||
 		    memmem(f->src.ptr + c->start, c->end - c->start, "vitest", 6))
@@ -307,38 +633,103 @@ static const char *framework_of(const ut_discover *d, const ut_file *f)
 	return "mocha";
 }
 
+/* Names the file binds to selenium-webdriver/testing's module object. */
+static int find_aliases(jsctx *c)
+{
+	static const char mod[] = "selenium-webdriver/testing";
+	const ut_file *f = c->file;
+	const ut_syn *n, *id;
+
+	for (n = ut_syn_first(f->tree->root); n; n = ut_syn_next(n)) {
+		if (!memmem(f->src.ptr + n->start, n->end - n->start, mod, sizeof(mod) - 1))
+			continue;
+		if (ut_syn_is(n, UT_R_IMPORT))
+			id = ut_syn_find(n, UT_R_IDENT, 0); /* import * as test / import test */
+		else
+			id = ut_syn_find(n, UT_R_ASSIGN_TARGET, 0);
+		if (id && ut_syn_is(id, UT_R_IDENT) &&
+		    ut_vec_push(&c->aliases, ut_compact_text(c->d->ix, f, id)) < 0)
+			return nomem();
+	}
+	return 0;
+}
+
+static void ctx_dispose(jsctx *c)
+{
+	size_t k;
+
+	for (k = 0; k < c->all.n; k++) {
+		ut_env_dispose(&c->all.v[k]->env);
+		ut_vec_free(&c->all.v[k]->tests);
+		ut_vec_free(&c->all.v[k]->suites);
+		ut_vec_free(&c->all.v[k]->hooks);
+		ut_vec_free(&c->all.v[k]->suite_pos);
+	}
+	for (k = 0; k < c->scopes.n; k++)
+		ut_env_dispose(c->scopes.v[k]);
+	ut_vec_free(&c->all);
+	ut_vec_free(&c->scopes);
+	ut_vec_free(&c->aliases);
+	ut_arena_dispose(&c->arena);
+}
+
 int ut_js_discover(ut_discover *d)
 {
-	size_t i, k;
+	UT_VEC(jsctx) ctxs = {0};
+	UT_VEC(jsuite *) mocha_roots = {0};
+	size_t i;
 	int rc = 0;
 
+	/* every file first: mocha's .only in one file leaves out the tests of the others */
 	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
-		const ut_file *f = d->ix->files.v[i];
+		ut_file *f = d->ix->files.v[i];
 		jsctx c;
-		jsuite *root;
 
 		if (!ut_lang_is_js(f->lang) || !f->test_file)
 			continue;
 		memset(&c, 0, sizeof(c));
 		c.d = d;
 		c.file = f;
+		c.framework = framework_of(d, f);
 		ut_arena_init(&c.arena);
-		root = suite_new(&c, NULL, NULL);
-		if (!root)
-			rc = ut_error_set(UT_ENOMEM, "out of memory");
-		if (rc == 0)
-			rc = scan(&c, root, f->tree->root, 0);
-		if (rc == 0)
-			rc = emit_suite(&c, root, framework_of(d, f), 0);
-		for (k = 0; k < c.all.n; k++) {
-			ut_env_dispose(&c.all.v[k]->env);
-			ut_vec_free(&c.all.v[k]->tests);
-			ut_vec_free(&c.all.v[k]->suites);
-			ut_vec_free(&c.all.v[k]->hooks);
-			ut_vec_free(&c.all.v[k]->suite_pos);
+		if (ut_vec_push(&ctxs, c) < 0) {
+			ut_arena_dispose(&c.arena);
+			rc = nomem();
+			break;
 		}
-		ut_vec_free(&c.all);
-		ut_arena_dispose(&c.arena);
 	}
+	for (i = 0; i < ctxs.n && rc == 0; i++) {
+		jsctx *c = &ctxs.v[i];
+
+		rc = find_aliases(c);
+		if (rc == 0)
+			c->root = suite_new(c, NULL, NULL, NULL);
+		if (rc == 0 && !c->root)
+			rc = nomem();
+		if (rc == 0)
+			rc = scan(c, c->root, &c->root->env, c->file->tree->root, 0);
+		if (rc == 0 && strcmp(c->framework, "mocha") == 0 &&
+		    ut_vec_push(&mocha_roots, c->root) < 0)
+			rc = nomem();
+	}
+	if (rc == 0) {
+		bool any = false;
+
+		for (i = 0; i < mocha_roots.n; i++)
+			any |= has_only(mocha_roots.v[i], 0);
+		if (any)
+			filter_only(mocha_roots.v, mocha_roots.n, 0);
+	}
+	/* mocha: the tests at the top of every file, then the describes of every file */
+	for (i = 0; i < ctxs.n && rc == 0; i++)
+		if (strcmp(ctxs.v[i].framework, "mocha") == 0)
+			rc = emit_suite(&ctxs.v[i], ctxs.v[i].root, 0, 1);
+	for (i = 0; i < ctxs.n && rc == 0; i++)
+		rc = emit_suite(&ctxs.v[i], ctxs.v[i].root, 0,
+				strcmp(ctxs.v[i].framework, "mocha") == 0 ? 2 : 0);
+	for (i = 0; i < ctxs.n; i++)
+		ctx_dispose(&ctxs.v[i]);
+	ut_vec_free(&ctxs);
+	ut_vec_free(&mocha_roots);
 	return rc;
 }

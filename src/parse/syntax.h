@@ -56,6 +56,19 @@ typedef enum {
 	UT_R_IMPORT,
 	UT_R_PACKAGE,
 	UT_R_CLASSREF,      /* Foo.class */
+	UT_R_IF,            /* if statement: UT_R_IF_COND, UT_R_IF_THEN, UT_R_IF_ELSE */
+	UT_R_IF_COND,
+	UT_R_IF_THEN,
+	UT_R_IF_ELSE,
+	UT_R_LOOP,          /* for (x of list): UT_R_LOOP_VAR, UT_R_LOOP_ITER, UT_R_LOOP_BODY */
+	UT_R_LOOP_VAR,
+	UT_R_LOOP_ITER,
+	UT_R_LOOP_BODY,
+	UT_R_EQ,            /* a == b, a === b: its two operands are its children */
+	UT_R_NE,            /* a != b, a !== b */
+	UT_R_NOT,           /* !a */
+	UT_R_TRUE,          /* a literal that is always true (true) */
+	UT_R_FALSE,         /* a literal that is always false (false, null, undefined) */
 	UT_R__COUNT
 } ut_role;
 
