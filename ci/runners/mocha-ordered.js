@@ -2,11 +2,13 @@
 // mocha-ordered: run an explicit list of mocha tests in exactly the given order.
 //
 //   node mocha-ordered.js --report FILE [--spec-root DIR] [--require MOD]...
-//                         [--timeout MS] ID...
+//                         [--timeout MS] [--ui bdd|tdd] ID...
 //
 // ID = <spec path relative to --spec-root (default: cwd)>::<test fullTitle>
 // (fullTitle = enclosing describe titles and the it title joined by one space),
-// e.g. "test/boards.spec.js::Boards adds a user".
+// e.g. "test/boards.spec.js::Boards adds a user". A second test with the same fullTitle
+// in that file is "<fullTitle> #2", a third "#3", in mocha's order (pending tests are
+// not counted), as untangle names them.
 //
 // mocha itself cannot run tests in an arbitrary order: it runs a describe's own
 // tests before its nested describes, and describes in definition order. This
@@ -45,13 +47,13 @@ const { pathToFileURL } = require('node:url');
 
 const USAGE =
   'usage: node mocha-ordered.js --report FILE [--spec-root DIR] [--require MOD]... ' +
-  '[--timeout MS] ID...\n' +
+  '[--timeout MS] [--ui bdd|tdd] ID...\n' +
   '  ID = path/to/spec.js::<describe titles and it title joined by a space>\n';
 
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const opts = { report: null, specRoot: null, requires: [], timeout: null, ids: [] };
+  const opts = { report: null, specRoot: null, requires: [], timeout: null, ui: null, ids: [] };
   let i = 0;
   const value = (name) => {
     if (i + 1 >= argv.length) throw new UsageError(`${name} needs a value`);
@@ -70,6 +72,7 @@ function parseArgs(argv) {
       case '--report': opts.report = get(); break;
       case '--spec-root': opts.specRoot = get(); break;
       case '--require': opts.requires.push(get()); break;
+      case '--ui': opts.ui = get(); break;
       case '--timeout': {
         const v = get();
         if (!/^\d+$/.test(v)) throw new UsageError(`--timeout wants milliseconds, got ${v}`);
@@ -277,7 +280,7 @@ async function main() {
   let Mocha, mocha;
   try {
     Mocha = await loadMocha(specRoot);
-    mocha = new Mocha({ reporter: Mocha.reporters.Base, color: false });
+    mocha = new Mocha({ reporter: Mocha.reporters.Base, color: false, ui: opts.ui || 'bdd' });
     mocha.cleanReferencesAfterRun(false); // hooks are shared between entries
     if (opts.timeout !== null) mocha.timeout(opts.timeout);
     for (const r of opts.requires) await loadRequire(r, specRoot, mocha);
@@ -288,25 +291,41 @@ async function main() {
     return 3;
   }
 
-  // Index the loaded tests by id (first definition wins for duplicate titles).
+  // Index the loaded tests by id. Tests with the same full title in one file all run in
+  // mocha: the second is "<full title> #2", the third " #3", in mocha's order, pending
+  // tests not counted (untangle numbers them the same way). A pending test answers only
+  // its plain title, when no running test has it.
   const byKey = new Map();
-  for (const t of collectTests(mocha.suite, [])) {
-    if (!t.file) continue;
-    const key = `${path.resolve(t.file)}\u0000${t.fullTitle()}`;
-    if (!byKey.has(key)) byKey.set(key, t);
+  const byTitle = new Map(); // full title -> running tests of any file
+  const all = collectTests(mocha.suite, []);
+  for (const t of all) {
+    if (!t.file || t.isPending()) continue;
+    const base = `${path.resolve(t.file)}\u0000${t.fullTitle()}`;
+    let key = base;
+    for (let k = 2; byKey.has(key); k++) key = `${base} #${k}`;
+    byKey.set(key, t);
+    if (!byTitle.has(t.fullTitle())) byTitle.set(t.fullTitle(), []);
+    byTitle.get(t.fullTitle()).push(t);
+  }
+  for (const t of all) {
+    const key = t.file ? `${path.resolve(t.file)}\u0000${t.fullTitle()}` : null;
+    if (key && !byKey.has(key)) byKey.set(key, t);
   }
   const selected = [];
-  const infoByKey = new Map();
+  const infoByTest = new Map();
   for (const p of parsed) {
-    const key = `${p.abs}\u0000${p.title}`;
-    const t = byKey.get(key);
-    if (!t) { bad.push(`${p.id}: no test with that full title in ${p.file}`); continue; }
+    let t = byKey.get(`${p.abs}\u0000${p.title}`);
+    // selenium-webdriver/testing (3.x) registers later files' tests with the file that
+    // first required it: a full title that only one test has is that test.
+    const same = byTitle.get(p.title);
+    if (!t && same && same.length === 1) t = same[0];
+    if (!t || infoByTest.has(t)) { bad.push(`${p.id}: no test with that full title in ${p.file}`); continue; }
     selected.push(t);
-    infoByKey.set(key, p);
+    infoByTest.set(t, p);
   }
-  // By key rather than by object: mocha runs retries on clones of the test.
+  // By the original test: mocha runs retries on clones of it.
   const info = (test) =>
-    test.file ? infoByKey.get(`${path.resolve(test.file)}\u0000${test.fullTitle()}`) : undefined;
+    infoByTest.get((typeof test.retriedTest === 'function' && test.retriedTest()) || test);
   if (bad.length) {
     for (const b of bad) process.stderr.write(`mocha-ordered: unknown test id ${b}\n`);
     return 2;
