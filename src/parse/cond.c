@@ -62,7 +62,9 @@ static int cond_depth(const ut_index *ix, const ut_env *env, const ut_file *f, c
 
 		return !(len == 1 && f->src.ptr[n->start] == '0');
 	}
-	if (ut_syn_is(n, UT_R_STR)) {
+	if (ut_syn_is(n, UT_R_STR) || ut_syn_is(n, UT_R_IDENT) || ut_syn_is(n, UT_R_MEMBER) ||
+	    ut_syn_is(n, UT_R_CONCAT)) {
+		/* a value that resolves to a string: only '' is false */
 		va = ut_eval(ix, env, f, n);
 		return va.kind == UT_V_STR ? va.n > 0 : -1;
 	}

@@ -463,6 +463,30 @@ static const ut_cls *env_class(const ut_env *env)
 	return NULL;
 }
 
+/* s.name where s is bound to an object literal ({name: 'a'}): that field's value. */
+static ut_val object_field(const ut_index *ix, const ut_val *obj, const char *pname,
+			   size_t plen, const ut_syn *n, const ut_file *f, int depth)
+{
+	const ut_syn *c;
+
+	for (c = ut_syn_first(obj->node); c; c = ut_syn_next(c)) {
+		const ut_syn *t = ut_syn_child(c, UT_R_ASSIGN_TARGET);
+
+		if (ut_syn_is(c, UT_R_ASSIGN) && t && t->end - t->start == plen &&
+		    memcmp(obj->file->src.ptr + t->start, pname, plen) == 0) {
+			ut_env scope;
+			ut_val v;
+
+			ut_env_init(&scope, NULL, obj->file, NULL);
+			v = eval_depth(ix, &scope, obj->file, ut_syn_child(c, UT_R_ASSIGN_VALUE),
+				       depth + 1);
+			ut_env_dispose(&scope);
+			return v;
+		}
+	}
+	return unresolved(f, n);
+}
+
 static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *f,
 			  const ut_syn *n, int depth)
 {
@@ -490,6 +514,8 @@ static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *
 					     obj->end - obj->start, depth + 1);
 			if (local.kind == UT_V_NONE)
 				def = ut_map_get(&ix->globals, pname, plen);
+			else if (local.kind == UT_V_NODE && local.node)
+				return object_field(ix, &local, pname, plen, n, f, depth);
 		}
 	} else if (ut_syn_is(obj, UT_R_MEMBER)) {
 		/* Outer.Inner.NAME or package.Class.NAME: the last class wins */

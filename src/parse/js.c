@@ -248,6 +248,20 @@ static const ut_syn *literal_list(jsctx *c, ut_env *env, const ut_syn *n, const 
 	return NULL;
 }
 
+/* A list element's value; an object literal stays a node, for its fields (s.name). */
+static ut_val element(jsctx *c, ut_env *env, const ut_file *lf, const ut_syn *e)
+{
+	ut_val v = ut_eval(c->d->ix, env, lf, e);
+
+	if (v.kind == UT_V_UNRES && ut_syn_child(e, UT_R_ASSIGN)) {
+		memset(&v, 0, sizeof(v));
+		v.kind = UT_V_NODE;
+		v.file = lf;
+		v.node = e;
+	}
+	return v;
+}
+
 /* Registers `body` once per element of `list`, with `var` bound to the element (and
  * `index`, when given, to its position). */
 static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const ut_file *lf,
@@ -266,7 +280,7 @@ static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const
 		if (!scope)
 			return nomem();
 		if (var && ut_env_bind(scope, c->file->src.ptr + var->start, var->end - var->start,
-				       ut_eval(c->d->ix, env, lf, e)) < 0)
+				       element(c, env, lf, e)) < 0)
 			return nomem();
 		if (index) {
 			ut_val iv = {0};
