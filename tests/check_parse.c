@@ -213,18 +213,27 @@ START_TEST(js_helper_branches_follow_literal_arguments)
 	      "  });\n"
 	      "  it('viewer', async () => { await page.invite('a@b.c', 'viewer'); });\n"
 	      "  it('owner', async () => { await page.invite('o@b.c', 'owner'); });\n"
-	      "});\n");
+	      "  it('mailer', async () => {\n"
+	      "    await driver.findElement(By.id('e')).sendKeys(helper.mail('ann'));\n"
+	      "    await driver.get(helper.host('login'));\n"
+	      "  });\n"
+	      "});\n"
+	      "exports.mail = (n) => n + Date.now() + '@x.test';\n"
+	      "exports.host = (p) => 'http://app.test/' + p;\n");
 	static const char *const located[][2] = {{"editor", "option[value=editor-member]"},
 						 {"viewer", "option[value=follower]"},
 						 {"owner", "option[value=owner]"}};
 	size_t i;
 
-	ck_assert_uint_eq(suite->tests.n, 3);
+	ck_assert_uint_eq(suite->tests.n, 4);
 	for (i = 0; i < 3; i++)
 		expect(located[i][0], UT_ACT_LOCATE, located[i][1]);
 	ck_assert(!action_with(test_named("editor"), UT_ACT_LOCATE, "option[value=follower]", false));
 	/* a call's result is not dropped: unresolved, with its source text */
 	ck_assert(action_with(test_named("editor"), UT_ACT_SUBMIT, "helper.newEmail('editor')", true));
+	/* an exported one-expression helper is evaluated with its arguments */
+	ck_assert(action_with(test_named("mailer"), UT_ACT_SUBMIT, "n + Date.now() + '@x.test'", true));
+	expect("mailer", UT_ACT_NAVIGATE, "http://app.test/login");
 }
 END_TEST
 

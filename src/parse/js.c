@@ -52,6 +52,7 @@ typedef struct {
 	jsuite *root;
 	UT_VEC(const char *) aliases; /* names bound to selenium-webdriver/testing */
 	size_t expanding;	      /* factory calls being read, nested */
+	bool capped;		      /* MAX_SCOPES was reached (warned once) */
 } jsctx;
 
 static const char *const describe_names[] = {"describe", "context", "suite", "fdescribe", NULL};
@@ -61,6 +62,7 @@ static const char *const skip_it[] = {"xit", "xtest", "xspecify", "xstep", NULL}
 
 #define MAX_FACTORY_DEPTH 8 /* factories calling factories */
 #define MAX_LOOP_ITEMS 1000 /* elements of a literal list registered over */
+#define MAX_SCOPES 20000 /* factory calls and loop iterations of a file, nested ones multiplied */
 
 /* A suite whose describe-level scope is inside `scope` (NULL: the file). */
 static jsuite *suite_new(jsctx *c, jsuite *parent, ut_env *scope, const char *title)
@@ -76,6 +78,20 @@ static jsuite *suite_new(jsctx *c, jsuite *parent, ut_env *scope, const char *ti
 	if (ut_vec_push(&c->all, s) < 0)
 		return NULL;
 	return s;
+}
+
+/* Whether another scope may be opened; warns once at `n` when not. */
+static bool scope_room(jsctx *c, const ut_syn *n)
+{
+	if (c->scopes.n < MAX_SCOPES)
+		return true;
+	if (!c->capped)
+		ut_diags_add(c->d->diags, UT_DIAG_WARNING, c->file->rel,
+			     ut_syn_line(c->file->tree, n),
+			     "more than %d factory calls and loop iterations: the rest is not read",
+			     MAX_SCOPES);
+	c->capped = true;
+	return false;
 }
 
 static ut_env *scope_new(jsctx *c, ut_env *parent)
@@ -217,7 +233,7 @@ static int scan_factory(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, co
 	ut_env *scope;
 	int rc;
 
-	if (c->expanding >= MAX_FACTORY_DEPTH)
+	if (c->expanding >= MAX_FACTORY_DEPTH || !scope_room(c, call))
 		return 0;
 	scope = bind_args(c, env, call, fn->file, fn->params, fn->nparams);
 	if (!scope)
@@ -276,6 +292,8 @@ static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const
 
 		if (!ut_syn_is(e, UT_R_ELEM))
 			continue;
+		if (!scope_room(c, e))
+			break;
 		scope = scope_new(c, env);
 		if (!scope)
 			return nomem();
