@@ -17,16 +17,18 @@ typedef struct {
 	const ut_syn *body; /* its function */
 	const char *title;
 	jsuite *suite;
-	ut_env *env;  /* the scope it was registered in (describe, factory, loop) */
-	size_t pos;   /* declaration position among the suite's children */
-	bool only;    /* it.only */
-	bool dropped; /* left out by mocha's .only rules */
+	ut_env *env;	    /* the scope it was registered in (describe, factory, loop) */
+	const ut_file *src; /* the file its code is in: the spec's, or a factory's */
+	size_t pos;	    /* declaration position among the suite's children */
+	bool only;	    /* it.only */
+	bool dropped;	    /* left out by mocha's .only rules */
 } jtest;
 
 typedef struct {
 	hook_kind kind;
 	const ut_syn *body;
 	ut_env *env;
+	const ut_file *src;
 } jhook;
 
 struct jsuite {
@@ -44,7 +46,8 @@ struct jsuite {
 
 typedef struct {
 	ut_discover *d;
-	const ut_file *file;
+	const ut_file *file; /* the spec: ids are made of its path */
+	const ut_file *cur;  /* the file being read: the spec, or a factory's */
 	const char *framework;
 	ut_arena arena; /* suites and scopes of this file */
 	UT_VEC(jsuite *) all;
@@ -74,7 +77,7 @@ static jsuite *suite_new(jsctx *c, jsuite *parent, ut_env *scope, const char *ti
 	memset(s, 0, sizeof(*s));
 	s->parent = parent;
 	s->title = title;
-	ut_env_init(&s->env, scope, c->file, NULL);
+	ut_env_init(&s->env, scope, c->cur, NULL);
 	if (ut_vec_push(&c->all, s) < 0)
 		return NULL;
 	return s;
@@ -86,8 +89,8 @@ static bool scope_room(jsctx *c, const ut_syn *n)
 	if (c->scopes.n < MAX_SCOPES)
 		return true;
 	if (!c->capped)
-		ut_diags_add(c->d->diags, UT_DIAG_WARNING, c->file->rel,
-			     ut_syn_line(c->file->tree, n),
+		ut_diags_add(c->d->diags, UT_DIAG_WARNING, c->cur->rel,
+			     ut_syn_line(c->cur->tree, n),
 			     "more than %d factory calls and loop iterations: the rest is not read",
 			     MAX_SCOPES);
 	c->capped = true;
@@ -101,7 +104,7 @@ static ut_env *scope_new(jsctx *c, ut_env *parent)
 	if (!e)
 		return NULL;
 	memset(e, 0, sizeof(*e));
-	ut_env_init(e, parent, c->file, NULL);
+	ut_env_init(e, parent, c->cur, NULL);
 	if (ut_vec_push(&c->scopes, e) < 0)
 		return NULL;
 	return e;
@@ -129,11 +132,11 @@ static const char *title_of(jsctx *c, ut_env *env, const ut_syn *call)
 
 		if (!ut_syn_is(a, UT_R_ARG))
 			continue;
-		v = ut_eval(c->d->ix, env, c->file, ut_arg_expr(a));
+		v = ut_eval(c->d->ix, env, c->cur, ut_arg_expr(a));
 		/* an unresolved title is shown as written */
 		if (v.kind == UT_V_STR || v.kind == UT_V_UNRES)
 			return ut_arena_strndup(c->d->ix->arena, v.s, v.n);
-		return ut_compact_text(c->d->ix, c->file, a);
+		return ut_compact_text(c->d->ix, c->cur, a);
 	}
 	return "";
 }
@@ -154,7 +157,7 @@ static bool is_alias(const jsctx *c, const ut_syn *n)
 	if (!n || !ut_syn_is(n, UT_R_IDENT))
 		return false;
 	for (i = 0; i < c->aliases.n; i++)
-		if (ut_text_is(c->file, n, c->aliases.v[i]))
+		if (ut_text_is(c->cur, n, c->aliases.v[i]))
 			return true;
 	return false;
 }
@@ -165,7 +168,7 @@ static void call_shape(jsctx *c, const ut_syn *call, const char **name, const ch
 {
 	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call);
 
-	*name = nm ? ut_compact_text(c->d->ix, c->file, nm) : "";
+	*name = nm ? ut_compact_text(c->d->ix, c->cur, nm) : "";
 	*mod = "";
 	if (recv && (strcmp(*name, "only") == 0 || strcmp(*name, "skip") == 0 ||
 		     strcmp(*name, "todo") == 0 || strcmp(*name, "concurrent") == 0)) {
@@ -175,7 +178,7 @@ static void call_shape(jsctx *c, const ut_syn *call, const char **name, const ch
 		*mod = *name;
 		if (ut_syn_is(recv, UT_R_MEMBER) && prop && is_alias(c, obj))
 			recv = prop;
-		*name = ut_compact_text(c->d->ix, c->file, recv);
+		*name = ut_compact_text(c->d->ix, c->cur, recv);
 	} else if (recv && !is_alias(c, recv)) {
 		*name = ""; /* a method call such as driver.get(): not a block */
 	}
@@ -188,19 +191,27 @@ static int nomem(void)
 	return ut_error_set(UT_ENOMEM, "out of memory");
 }
 
-/* The function a factory call registers with: one defined at the top of this file. */
+/* The function a factory call registers with: one defined at the top of the file being
+ * read, else the only such function of the suite's other JavaScript files (an imported
+ * `function editorSuite(name) { describe(...) }`). */
 static const ut_fn *factory_of(jsctx *c, const ut_syn *call)
 {
 	const ut_syn *nm = ut_call_name(call);
-	const ut_fn *fn;
+	const ut_fn *fn, *other = NULL;
+	size_t others = 0;
 
 	if (!nm || ut_call_recv(call) || ut_syn_is(call, UT_R_NEW))
 		return NULL;
-	for (fn = ut_index_fn(c->d->ix, c->file->src.ptr + nm->start, nm->end - nm->start); fn;
-	     fn = fn->next_same_name)
-		if (fn->body && !fn->cls && fn->file == c->file)
+	for (fn = ut_index_fn(c->d->ix, c->cur->src.ptr + nm->start, nm->end - nm->start); fn;
+	     fn = fn->next_same_name) {
+		if (!fn->body || fn->cls || fn->is_test || !ut_lang_is_js(fn->file->lang))
+			continue;
+		if (fn->file == c->cur)
 			return fn;
-	return NULL;
+		other = fn;
+		others++;
+	}
+	return others == 1 ? other : NULL;
 }
 
 /* Binds the call's arguments to the function's parameters in a new scope. */
@@ -218,7 +229,7 @@ static ut_env *bind_args(jsctx *c, ut_env *env, const ut_syn *call, const ut_fil
 			continue;
 		if (p < nparams && ut_env_bind(scope, pf->src.ptr + params[p]->start,
 					       params[p]->end - params[p]->start,
-					       ut_eval(c->d->ix, env, c->file, ut_arg_expr(a))) < 0)
+					       ut_eval(c->d->ix, env, c->cur, ut_arg_expr(a))) < 0)
 			return NULL;
 		p++;
 	}
@@ -227,9 +238,12 @@ static ut_env *bind_args(jsctx *c, ut_env *env, const ut_syn *call, const ut_fil
 
 /* A function called at registration time with its arguments: describe('Suite ' + name)
  * inside it registers one suite per call, titled from the arguments. */
+static int find_aliases(jsctx *c, const ut_file *f);
+
 static int scan_factory(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, const ut_fn *fn,
 			int depth)
 {
+	const ut_file *saved = c->cur;
 	ut_env *scope;
 	int rc;
 
@@ -238,8 +252,13 @@ static int scan_factory(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, co
 	scope = bind_args(c, env, call, fn->file, fn->params, fn->nparams);
 	if (!scope)
 		return nomem();
+	scope->file = fn->file;
 	c->expanding++;
-	rc = scan(c, s, scope, fn->body, depth + 1);
+	c->cur = fn->file;
+	rc = fn->file == saved ? 0 : find_aliases(c, fn->file);
+	if (rc == 0)
+		rc = scan(c, s, scope, fn->body, depth + 1);
+	c->cur = saved;
 	c->expanding--;
 	return rc;
 }
@@ -249,14 +268,14 @@ static const ut_syn *literal_list(jsctx *c, ut_env *env, const ut_syn *n, const 
 {
 	ut_val v;
 
-	*lf = c->file;
+	*lf = c->cur;
 	while (n && ut_syn_is(n, UT_R_PAREN) && ut_syn_first(n) && !ut_syn_next(ut_syn_first(n)))
 		n = ut_syn_first(n);
 	if (!n)
 		return NULL;
 	if (ut_syn_is(n, UT_R_SEQ))
 		return n;
-	v = ut_eval(c->d->ix, env, c->file, n);
+	v = ut_eval(c->d->ix, env, c->cur, n);
 	if (v.kind == UT_V_NODE && v.node && ut_syn_is(v.node, UT_R_SEQ)) {
 		*lf = v.file;
 		return v.node;
@@ -297,7 +316,7 @@ static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const
 		scope = scope_new(c, env);
 		if (!scope)
 			return nomem();
-		if (var && ut_env_bind(scope, c->file->src.ptr + var->start, var->end - var->start,
+		if (var && ut_env_bind(scope, c->cur->src.ptr + var->start, var->end - var->start,
 				       element(c, env, lf, e)) < 0)
 			return nomem();
 		if (index) {
@@ -306,7 +325,7 @@ static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const
 			iv.kind = UT_V_STR;
 			iv.s = ut_arena_printf(c->d->ix->temp, "%zu", i);
 			iv.n = iv.s ? strlen(iv.s) : 0;
-			if (!iv.s || ut_env_bind(scope, c->file->src.ptr + index->start,
+			if (!iv.s || ut_env_bind(scope, c->cur->src.ptr + index->start,
 						 index->end - index->start, iv) < 0)
 				return nomem();
 		}
@@ -318,7 +337,7 @@ static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const
 
 static void warn_unread_list(jsctx *c, const ut_syn *n)
 {
-	ut_diags_add(c->d->diags, UT_DIAG_WARNING, c->file->rel, ut_syn_line(c->file->tree, n),
+	ut_diags_add(c->d->diags, UT_DIAG_WARNING, c->cur->rel, ut_syn_line(c->cur->tree, n),
 		     "tests registered in a loop over a list that is not a literal: read once");
 }
 
@@ -386,6 +405,7 @@ static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int d
 		t.title = title_of(c, env, call);
 		t.suite = s;
 		t.env = env;
+		t.src = c->cur;
 		t.pos = s->next_pos++;
 		t.only = strcmp(mod, "only") == 0;
 		if (!body)
@@ -399,10 +419,11 @@ static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int d
 			h.kind = hooks[i].kind;
 			h.body = body;
 			h.env = env;
+			h.src = c->cur;
 			return ut_vec_push(&s->hooks, h) < 0 ? nomem() : 0;
 		}
-	if (ut_call_recv(call) && (ut_text_is(c->file, ut_call_name(call), "forEach") ||
-				   ut_text_is(c->file, ut_call_name(call), "map")))
+	if (ut_call_recv(call) && (ut_text_is(c->cur, ut_call_name(call), "forEach") ||
+				   ut_text_is(c->cur, ut_call_name(call), "map")))
 		return scan_foreach(c, s, env, call, depth);
 	factory = factory_of(c, call);
 	if (factory && ut_syn_find(factory->body, UT_R_CALL, 0))
@@ -428,7 +449,7 @@ static int scan_loop(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int dept
 /* Code under a condition that is false whatever happens registers nothing. */
 static int scan_if(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
 {
-	int truth = ut_cond(c->d->ix, env, c->file, ut_syn_child(n, UT_R_IF_COND)), rc = 0;
+	int truth = ut_cond(c->d->ix, env, c->cur, ut_syn_child(n, UT_R_IF_COND)), rc = 0;
 	const ut_syn *ch;
 
 	for (ch = ut_syn_first(n); ch && rc == 0; ch = ut_syn_next(ch)) {
@@ -460,9 +481,8 @@ static int scan(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
 
 			/* describe-level constants are seen by the tests inside */
 			if (t && v && ut_syn_is(t, UT_R_IDENT))
-				rc =
-				    ut_env_bind(env, c->file->src.ptr + t->start, t->end - t->start,
-						ut_eval(c->d->ix, env, c->file, v));
+				rc = ut_env_bind(env, c->cur->src.ptr + t->start, t->end - t->start,
+						 ut_eval(c->d->ix, env, c->cur, v));
 		} else if (ut_syn_is(ch, UT_R_FUNC) || ut_syn_is(ch, UT_R_CLASS)) {
 			continue;
 		} else {
@@ -472,7 +492,7 @@ static int scan(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
 	return rc;
 }
 
-static int walk_hooks(jsctx *c, ut_walker *w, const jsuite *s, hook_kind k, bool outer_first)
+static int walk_hooks(ut_walker *w, const jsuite *s, hook_kind k, bool outer_first)
 {
 	const jsuite *chain[64];
 	size_t n = 0, i, h;
@@ -490,8 +510,8 @@ static int walk_hooks(jsctx *c, ut_walker *w, const jsuite *s, hook_kind k, bool
 			if (cur->hooks.v[h].kind != k)
 				continue;
 			body = ut_syn_child(cur->hooks.v[h].body, UT_R_FUNC_BODY);
-			ut_env_init(&env, cur->hooks.v[h].env, c->file, NULL);
-			rc = ut_walk_body(w, &env, c->file, body);
+			ut_env_init(&env, cur->hooks.v[h].env, cur->hooks.v[h].src, NULL);
+			rc = ut_walk_body(w, &env, cur->hooks.v[h].src, body);
 			ut_env_dispose(&env);
 		}
 	}
@@ -535,23 +555,23 @@ static int emit(jsctx *c, const jtest *t)
 		return nomem();
 	}
 
-	ut_walker_init(&w, c->d->ix, c->file->rel);
+	ut_walker_init(&w, c->d->ix, t->src->rel);
 	w.setup = true;
-	rc = walk_hooks(c, &w, t->suite, HOOK_BEFORE_ALL, true);
+	rc = walk_hooks(&w, t->suite, HOOK_BEFORE_ALL, true);
 	if (rc == 0)
-		rc = walk_hooks(c, &w, t->suite, HOOK_BEFORE_EACH, true);
+		rc = walk_hooks(&w, t->suite, HOOK_BEFORE_EACH, true);
 	w.setup = false;
-	ut_env_init(&env, t->env, c->file, NULL);
+	ut_env_init(&env, t->env, t->src, NULL);
 	if (rc == 0)
-		rc = ut_walk_body(&w, &env, c->file, ut_syn_child(t->body, UT_R_FUNC_BODY));
+		rc = ut_walk_body(&w, &env, t->src, ut_syn_child(t->body, UT_R_FUNC_BODY));
 	ut_env_dispose(&env);
 	w.setup = true;
 	if (rc == 0)
-		rc = walk_hooks(c, &w, t->suite, HOOK_AFTER_EACH, false);
+		rc = walk_hooks(&w, t->suite, HOOK_AFTER_EACH, false);
 	if (rc == 0)
-		rc = walk_hooks(c, &w, t->suite, HOOK_AFTER_ALL, false);
+		rc = walk_hooks(&w, t->suite, HOOK_AFTER_ALL, false);
 	if (rc == 0)
-		rc = ut_suite_append(c->d, c->file, id, t->title, t->call, c->framework, &w);
+		rc = ut_suite_append(c->d, t->src, id, t->title, t->call, c->framework, &w);
 	ut_walker_dispose(&w);
 	ut_buf_dispose(&title);
 	ut_arena_restore(c->d->ix->temp, mark); /* the test is in the model now */
@@ -666,10 +686,9 @@ static const char *framework_of(const ut_discover *d, const ut_file *f)
 }
 
 /* Names the file binds to selenium-webdriver/testing's module object. */
-static int find_aliases(jsctx *c)
+static int find_aliases(jsctx *c, const ut_file *f)
 {
 	static const char mod[] = "selenium-webdriver/testing";
-	const ut_file *f = c->file;
 	const ut_syn *n, *id;
 
 	for (n = ut_syn_first(f->tree->root); n; n = ut_syn_next(n)) {
@@ -733,7 +752,8 @@ int ut_js_discover(ut_discover *d)
 	for (i = 0; i < ctxs.n && rc == 0; i++) {
 		jsctx *c = &ctxs.v[i];
 
-		rc = find_aliases(c);
+		c->cur = c->file;
+		rc = find_aliases(c, c->file);
 		if (rc == 0)
 			c->root = suite_new(c, NULL, NULL, NULL);
 		if (rc == 0 && !c->root)
