@@ -56,6 +56,7 @@ typedef struct {
 	UT_VEC(const char *) aliases; /* names bound to selenium-webdriver/testing */
 	size_t expanding;	      /* factory calls being read, nested */
 	bool capped;		      /* MAX_SCOPES was reached (warned once) */
+	size_t registered;	      /* tests and suites registered so far */
 } jsctx;
 
 static const char *const describe_names[] = {"describe", "context", "suite", "fdescribe", NULL};
@@ -194,14 +195,11 @@ static int nomem(void)
 /* The function a factory call registers with: one defined at the top of the file being
  * read, else the only such function of the suite's other JavaScript files (an imported
  * `function editorSuite(name) { describe(...) }`). */
-static const ut_fn *factory_of(jsctx *c, const ut_syn *call)
+static const ut_fn *factory_named(jsctx *c, const ut_syn *nm)
 {
-	const ut_syn *nm = ut_call_name(call);
 	const ut_fn *fn, *other = NULL;
 	size_t others = 0;
 
-	if (!nm || ut_call_recv(call) || ut_syn_is(call, UT_R_NEW))
-		return NULL;
 	for (fn = ut_index_fn(c->d->ix, c->cur->src.ptr + nm->start, nm->end - nm->start); fn;
 	     fn = fn->next_same_name) {
 		if (!fn->body || fn->cls || fn->is_test || !ut_lang_is_js(fn->file->lang))
@@ -212,6 +210,15 @@ static const ut_fn *factory_of(jsctx *c, const ut_syn *call)
 		others++;
 	}
 	return others == 1 ? other : NULL;
+}
+
+static const ut_fn *factory_of(jsctx *c, const ut_syn *call)
+{
+	const ut_syn *nm = ut_call_name(call);
+
+	if (!nm || ut_call_recv(call) || ut_syn_is(call, UT_R_NEW))
+		return NULL;
+	return factory_named(c, nm);
 }
 
 /* Binds the call's arguments to the function's parameters in a new scope. */
@@ -240,10 +247,25 @@ static ut_env *bind_args(jsctx *c, ut_env *env, const ut_syn *call, const ut_fil
  * inside it registers one suite per call, titled from the arguments. */
 static int find_aliases(jsctx *c, const ut_file *f);
 
+/* Reads `body` of file `f` (a factory's, or the file being read) in `scope`. */
+static int scan_in(jsctx *c, jsuite *s, ut_env *scope, const ut_file *f, const ut_syn *body,
+		   int depth)
+{
+	const ut_file *saved = c->cur;
+	int rc = 0;
+
+	c->cur = f;
+	if (f != saved)
+		rc = find_aliases(c, f);
+	if (rc == 0)
+		rc = scan(c, s, scope, body, depth + 1);
+	c->cur = saved;
+	return rc;
+}
+
 static int scan_factory(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, const ut_fn *fn,
 			int depth)
 {
-	const ut_file *saved = c->cur;
 	ut_env *scope;
 	int rc;
 
@@ -254,11 +276,7 @@ static int scan_factory(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, co
 		return nomem();
 	scope->file = fn->file;
 	c->expanding++;
-	c->cur = fn->file;
-	rc = fn->file == saved ? 0 : find_aliases(c, fn->file);
-	if (rc == 0)
-		rc = scan(c, s, scope, fn->body, depth + 1);
-	c->cur = saved;
+	rc = scan_in(c, s, scope, fn->file, fn->body, depth);
 	c->expanding--;
 	return rc;
 }
@@ -297,10 +315,17 @@ static ut_val element(jsctx *c, ut_env *env, const ut_file *lf, const ut_syn *e)
 	return v;
 }
 
-/* Registers `body` once per element of `list`, with `var` bound to the element (and
- * `index`, when given, to its position). */
+/* What a loop registers with: the body, the names it binds, and their file. */
+typedef struct {
+	const ut_file *file;
+	const ut_syn *var;   /* bound to the element, or NULL */
+	const ut_syn *index; /* bound to its position, or NULL */
+	const ut_syn *body;
+} jloop;
+
+/* Registers the loop's body once per element of `list`. */
 static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const ut_file *lf,
-		     const ut_syn *var, const ut_syn *index, const ut_syn *body, int depth)
+		     const jloop *l, int depth)
 {
 	const ut_syn *e;
 	size_t i = 0;
@@ -316,55 +341,86 @@ static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const
 		scope = scope_new(c, env);
 		if (!scope)
 			return nomem();
-		if (var && ut_env_bind(scope, c->cur->src.ptr + var->start, var->end - var->start,
-				       element(c, env, lf, e)) < 0)
+		scope->file = l->file;
+		if (l->var && ut_env_bind(scope, l->file->src.ptr + l->var->start,
+					  l->var->end - l->var->start, element(c, env, lf, e)) < 0)
 			return nomem();
-		if (index) {
+		if (l->index) {
 			ut_val iv = {0};
 
 			iv.kind = UT_V_STR;
 			iv.s = ut_arena_printf(c->d->ix->temp, "%zu", i);
 			iv.n = iv.s ? strlen(iv.s) : 0;
-			if (!iv.s || ut_env_bind(scope, c->cur->src.ptr + index->start,
-						 index->end - index->start, iv) < 0)
+			if (!iv.s || ut_env_bind(scope, l->file->src.ptr + l->index->start,
+						 l->index->end - l->index->start, iv) < 0)
 				return nomem();
 		}
-		rc = scan(c, s, scope, body, depth + 1);
+		rc = scan_in(c, s, scope, l->file, l->body, depth);
 		i++;
 	}
 	return rc;
 }
 
-static void warn_unread_list(jsctx *c, const ut_syn *n)
+/* A loop over a list that cannot be read: its body once, and a warning when that
+ * registers anything (mocha may register it any number of times). */
+static int scan_unread(jsctx *c, jsuite *s, ut_env *env, const ut_syn *at, const jloop *l,
+		       int depth)
 {
-	ut_diags_add(c->d->diags, UT_DIAG_WARNING, c->cur->rel, ut_syn_line(c->cur->tree, n),
-		     "tests registered in a loop over a list that is not a literal: read once");
+	size_t before = c->registered;
+	ut_env *scope = scope_new(c, env);
+	int rc;
+
+	if (!scope)
+		return nomem();
+	scope->file = l->file;
+	rc = scan_in(c, s, scope, l->file, l->body, depth);
+	if (rc == 0 && c->registered != before)
+		ut_diags_add(
+		    c->d->diags, UT_DIAG_WARNING, c->cur->rel, ut_syn_line(c->cur->tree, at),
+		    "tests registered in a loop over a list that is not a literal: read once");
+	return rc;
 }
 
-/* list.forEach(x => describe(...)) and list.map(...). */
+/* list.forEach(x => describe(...)), list.map(...), and list.forEach(suiteFor) with a
+ * factory's name. */
 static int scan_foreach(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int depth)
 {
-	const ut_syn *fn = func_arg(call), *list, *params, *p, *var = NULL, *index = NULL;
+	const ut_syn *fn = func_arg(call), *list, *params, *p, *first;
+	const ut_fn *named = NULL;
 	const ut_file *lf;
+	jloop l;
 
-	if (!fn)
-		return 0;
-	params = ut_syn_child(fn, UT_R_FUNC_PARAMS);
-	for (p = ut_syn_first(params ? params : fn); p; p = ut_syn_next(p)) {
-		if (!ut_syn_is(p, UT_R_PARAM))
-			continue;
-		if (!var)
-			var = p;
-		else if (!index)
-			index = p;
+	memset(&l, 0, sizeof(l));
+	l.file = c->cur;
+	if (fn) {
+		params = ut_syn_child(fn, UT_R_FUNC_PARAMS);
+		for (p = ut_syn_first(params ? params : fn); p; p = ut_syn_next(p)) {
+			if (!ut_syn_is(p, UT_R_PARAM))
+				continue;
+			if (!l.var)
+				l.var = p;
+			else if (!l.index)
+				l.index = p;
+		}
+		l.body = ut_syn_child(fn, UT_R_FUNC_BODY);
+	} else {
+		first = ut_call_args(call) ? ut_syn_first(ut_call_args(call)) : NULL;
+		first = first ? ut_arg_expr(first) : NULL;
+		if (first && ut_syn_is(first, UT_R_IDENT))
+			named = factory_named(c, first);
+		if (!named || c->expanding >= MAX_FACTORY_DEPTH)
+			return 0;
+		l.file = named->file;
+		l.var = named->nparams > 0 ? named->params[0] : NULL;
+		l.index = named->nparams > 1 ? named->params[1] : NULL;
+		l.body = named->body;
 	}
+	if (!l.body || !ut_syn_find(l.body, UT_R_CALL, 0))
+		return 0;
 	list = literal_list(c, env, ut_call_recv(call), &lf);
-	if (!list) {
-		if (ut_syn_find(fn, UT_R_CALL, 0))
-			return scan(c, s, env, ut_syn_child(fn, UT_R_FUNC_BODY), depth + 1);
-		return 0;
-	}
-	return scan_each(c, s, env, list, lf, var, index, ut_syn_child(fn, UT_R_FUNC_BODY), depth);
+	if (!list)
+		return scan_unread(c, s, env, call, &l, depth);
+	return scan_each(c, s, env, list, lf, &l, depth);
 }
 
 static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int depth)
@@ -394,6 +450,7 @@ static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int d
 			return nomem();
 		child->only = strcmp(mod, "only") == 0;
 		s->next_pos++;
+		c->registered++;
 		return scan(c, child, &child->env, ut_syn_child(body, UT_R_FUNC_BODY), depth + 1);
 	}
 	if (in_list(name, it_names) && s) {
@@ -410,6 +467,7 @@ static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int d
 		t.only = strcmp(mod, "only") == 0;
 		if (!body)
 			return 0; /* it('pending') without a function */
+		c->registered++;
 		return ut_vec_push(&s->tests, t) < 0 ? nomem() : 0;
 	}
 	for (i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
@@ -434,16 +492,18 @@ static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int d
 /* for (const x of ['a', 'b']) describe(...) */
 static int scan_loop(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
 {
-	const ut_syn *var = ut_syn_child(n, UT_R_LOOP_VAR), *body = ut_syn_child(n, UT_R_LOOP_BODY);
+	const ut_syn *iter = ut_syn_child(n, UT_R_LOOP_ITER), *list;
 	const ut_file *lf;
-	const ut_syn *list = literal_list(c, env, ut_syn_child(n, UT_R_LOOP_ITER), &lf);
+	jloop l;
 
-	if (!list) {
-		if (body && ut_syn_find(body, UT_R_CALL, 0))
-			warn_unread_list(c, n);
-		return scan(c, s, env, body, depth + 1);
-	}
-	return scan_each(c, s, env, list, lf, var, NULL, body, depth);
+	memset(&l, 0, sizeof(l));
+	l.file = c->cur;
+	l.var = ut_syn_child(n, UT_R_LOOP_VAR);
+	l.body = ut_syn_child(n, UT_R_LOOP_BODY);
+	list = literal_list(c, env, iter, &lf);
+	if (!list)
+		return scan_unread(c, s, env, n, &l, depth);
+	return scan_each(c, s, env, list, lf, &l, depth);
 }
 
 /* Code under a condition that is false whatever happens registers nothing. */
