@@ -57,6 +57,8 @@ typedef struct {
 	size_t expanding;	      /* factory calls being read, nested */
 	bool capped;		      /* MAX_SCOPES was reached (warned once) */
 	size_t registered;	      /* tests and suites registered so far */
+	jsuite *const *roots;	      /* mocha: the roots of every file, one suite to mocha */
+	size_t nroots;
 } jsctx;
 
 static const char *const describe_names[] = {"describe", "context", "suite", "fdescribe", NULL};
@@ -562,10 +564,31 @@ static int scan(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
 	return rc;
 }
 
-static int walk_hooks(ut_walker *w, const jsuite *s, hook_kind k, bool outer_first)
+static int walk_suite_hooks(ut_walker *w, const jsuite *cur, hook_kind k)
+{
+	size_t h;
+	int rc = 0;
+
+	for (h = 0; h < cur->hooks.n && rc == 0; h++) {
+		const ut_syn *body;
+		ut_env env;
+
+		if (cur->hooks.v[h].kind != k)
+			continue;
+		body = ut_syn_child(cur->hooks.v[h].body, UT_R_FUNC_BODY);
+		ut_env_init(&env, cur->hooks.v[h].env, cur->hooks.v[h].src, NULL);
+		rc = ut_walk_body(w, &env, cur->hooks.v[h].src, body);
+		ut_env_dispose(&env);
+	}
+	return rc;
+}
+
+/* The hooks of the test's suites, outermost first or last. mocha's root suite holds the
+ * hooks at the top of every file: they run around every test of the run. */
+static int walk_hooks(const jsctx *c, ut_walker *w, const jsuite *s, hook_kind k, bool outer_first)
 {
 	const jsuite *chain[64];
-	size_t n = 0, i, h;
+	size_t n = 0, i, r;
 	int rc = 0;
 
 	for (; s && n < 64; s = s->parent)
@@ -573,17 +596,11 @@ static int walk_hooks(ut_walker *w, const jsuite *s, hook_kind k, bool outer_fir
 	for (i = 0; i < n && rc == 0; i++) {
 		const jsuite *cur = chain[outer_first ? n - 1 - i : i];
 
-		for (h = 0; h < cur->hooks.n && rc == 0; h++) {
-			const ut_syn *body;
-			ut_env env;
-
-			if (cur->hooks.v[h].kind != k)
-				continue;
-			body = ut_syn_child(cur->hooks.v[h].body, UT_R_FUNC_BODY);
-			ut_env_init(&env, cur->hooks.v[h].env, cur->hooks.v[h].src, NULL);
-			rc = ut_walk_body(w, &env, cur->hooks.v[h].src, body);
-			ut_env_dispose(&env);
-		}
+		if (cur->parent || !c->roots)
+			rc = walk_suite_hooks(w, cur, k);
+		else
+			for (r = 0; r < c->nroots && rc == 0; r++)
+				rc = walk_suite_hooks(w, c->roots[r], k);
 	}
 	return rc;
 }
@@ -627,9 +644,9 @@ static int emit(jsctx *c, const jtest *t)
 
 	ut_walker_init(&w, c->d->ix, t->src->rel);
 	w.setup = true;
-	rc = walk_hooks(&w, t->suite, HOOK_BEFORE_ALL, true);
+	rc = walk_hooks(c, &w, t->suite, HOOK_BEFORE_ALL, true);
 	if (rc == 0)
-		rc = walk_hooks(&w, t->suite, HOOK_BEFORE_EACH, true);
+		rc = walk_hooks(c, &w, t->suite, HOOK_BEFORE_EACH, true);
 	w.setup = false;
 	ut_env_init(&env, t->env, t->src, NULL);
 	if (rc == 0)
@@ -637,9 +654,9 @@ static int emit(jsctx *c, const jtest *t)
 	ut_env_dispose(&env);
 	w.setup = true;
 	if (rc == 0)
-		rc = walk_hooks(&w, t->suite, HOOK_AFTER_EACH, false);
+		rc = walk_hooks(c, &w, t->suite, HOOK_AFTER_EACH, false);
 	if (rc == 0)
-		rc = walk_hooks(&w, t->suite, HOOK_AFTER_ALL, false);
+		rc = walk_hooks(c, &w, t->suite, HOOK_AFTER_ALL, false);
 	if (rc == 0)
 		rc = ut_suite_append(c->d, t->src, id, t->title, t->call, c->framework, &w);
 	ut_walker_dispose(&w);
@@ -842,6 +859,11 @@ int ut_js_discover(ut_discover *d)
 		if (any)
 			filter_only(mocha_roots.v, mocha_roots.n, 0);
 	}
+	for (i = 0; i < ctxs.n; i++)
+		if (strcmp(ctxs.v[i].framework, "mocha") == 0) {
+			ctxs.v[i].roots = mocha_roots.v;
+			ctxs.v[i].nroots = mocha_roots.n;
+		}
 	/* mocha: the tests at the top of every file, then the describes of every file */
 	for (i = 0; i < ctxs.n && rc == 0; i++)
 		if (strcmp(ctxs.v[i].framework, "mocha") == 0)
