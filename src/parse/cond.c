@@ -45,7 +45,9 @@ static int cond_depth(const ut_index *ix, const ut_env *env, const ut_file *f, c
 	}
 	if (ut_syn_is(n, UT_R_EQ) || ut_syn_is(n, UT_R_NE)) {
 		a = only_operand(n, &b);
-		if (!a || !b || ut_syn_next(b))
+		/* operands inside a wrapper that is not captured (typeof x === 'string') are
+		 * not what is compared */
+		if (!a || !b || ut_syn_next(b) || a->start != n->start || b->end != n->end)
 			return -1;
 		va = ut_eval(ix, env, f, a);
 		vb = ut_eval(ix, env, f, b);
@@ -66,7 +68,12 @@ static int cond_depth(const ut_index *ix, const ut_env *env, const ut_file *f, c
 	    ut_syn_is(n, UT_R_CONCAT)) {
 		/* a value that resolves to a string: only '' is false */
 		va = ut_eval(ix, env, f, n);
-		return va.kind == UT_V_STR ? va.n > 0 : -1;
+		if (va.kind != UT_V_STR)
+			return -1;
+		/* a name bound to the number 0 is false, to the string '0' true: not known */
+		if (!ut_syn_is(n, UT_R_STR) && va.n == 1 && va.s[0] == '0')
+			return -1;
+		return va.n > 0;
 	}
 	return -1;
 }
