@@ -2,6 +2,7 @@
  * describe/it blocks, their hooks, the order each framework runs them in, and ids made of
  * the file and the full title. */
 #define _GNU_SOURCE /* memmem */
+#include <stdlib.h>
 #include <string.h>
 
 #include "parse/internal.h"
@@ -59,6 +60,7 @@ typedef struct {
 	size_t registered;	      /* tests and suites registered so far */
 	jsuite *const *roots;	      /* mocha: the roots of every file, one suite to mocha */
 	size_t nroots;
+	size_t seq; /* position in the index, to keep the order of ties */
 } jsctx;
 
 static const char *const describe_names[] = {"describe", "context", "suite", "fdescribe", NULL};
@@ -811,6 +813,51 @@ static void ctx_dispose(jsctx *c)
 	ut_arena_dispose(&c->arena);
 }
 
+/* mocha sorts the files its spec globs match with localeCompare(b, 'en'): ICU's order,
+ * where punctuation comes before digits and digits before letters, letters compare
+ * without case first, and lowercase goes first when that is all that differs. */
+static int collation_weight(unsigned char ch)
+{
+	static const char order[] =
+	    " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789abcdefghijklmnopqrstuvwxyz";
+	const char *at;
+
+	if (ch >= 'A' && ch <= 'Z')
+		ch = (unsigned char)(ch - 'A' + 'a');
+	at = ch ? strchr(order, ch) : NULL;
+	return at ? (int)(at - order) : 256 + ch; /* other bytes after ASCII, in byte order */
+}
+
+static int mocha_file_cmp(const char *a, const char *b)
+{
+	size_t i;
+	int d;
+
+	for (i = 0; a[i] && b[i]; i++) {
+		d = collation_weight((unsigned char)a[i]) - collation_weight((unsigned char)b[i]);
+		if (d)
+			return d;
+	}
+	if (a[i] || b[i])
+		return a[i] ? 1 : -1;
+	for (i = 0; a[i]; i++) /* only case differs: lowercase first */
+		if (a[i] != b[i])
+			return (a[i] >= 'a' && a[i] <= 'z') ? -1 : 1;
+	return 0;
+}
+
+/* mocha files in mocha's order before the others, which keep theirs. */
+static int ctx_cmp(const void *pa, const void *pb)
+{
+	const jsctx *a = pa, *b = pb;
+	bool ma = strcmp(a->framework, "mocha") == 0, mb = strcmp(b->framework, "mocha") == 0;
+	int d = ma && mb ? mocha_file_cmp(a->file->rel, b->file->rel) : (int)mb - (int)ma;
+
+	if (d)
+		return d;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
 int ut_js_discover(ut_discover *d)
 {
 	UT_VEC(jsctx) ctxs = {0};
@@ -829,6 +876,7 @@ int ut_js_discover(ut_discover *d)
 		c.d = d;
 		c.file = f;
 		c.framework = framework_of(d, f);
+		c.seq = ctxs.n;
 		ut_arena_init(&c.arena);
 		if (ut_vec_push(&ctxs, c) < 0) {
 			ut_arena_dispose(&c.arena);
@@ -836,6 +884,8 @@ int ut_js_discover(ut_discover *d)
 			break;
 		}
 	}
+	if (ctxs.n > 1)
+		qsort(ctxs.v, ctxs.n, sizeof(ctxs.v[0]), ctx_cmp);
 	for (i = 0; i < ctxs.n && rc == 0; i++) {
 		jsctx *c = &ctxs.v[i];
 
