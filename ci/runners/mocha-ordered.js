@@ -37,7 +37,9 @@
 // Exit status: 0 all selected tests passed, 1 some failed, 2 usage error or
 // unknown ids (listed on stderr, nothing run), 3 could not load mocha or specs.
 // mocha is resolved from --spec-root, then from the cwd (the project's
-// node_modules); mocha 10 to 12 (CommonJS or ESM builds) are supported.
+// node_modules); mocha 10 to 12 (CommonJS or ESM builds) are supported. The project's
+// mocha configuration (.mocharc.*, package.json) gives ui, require, timeout and file,
+// as in a plain mocha run; --ui, --require and --timeout add to it or override it.
 'use strict';
 
 const fs = require('node:fs');
@@ -113,8 +115,27 @@ async function loadMocha(specRoot) {
   if (typeof Mocha !== 'function' || !Mocha.Suite) {
     throw new Error(`${resolved} does not look like mocha`);
   }
-  return Mocha;
+  return { Mocha, main: resolved };
 }
+
+// The project's own mocha configuration (.mocharc.*, package.json's "mocha"), read by
+// mocha's own loader from the spec root: its ui, require, timeout and file (files loaded
+// before the specs) apply as in a plain mocha run, under what is given here.
+function projectOptions(mochaMain, specRoot) {
+  const cwd = process.cwd();
+  try {
+    const { loadOptions } = createRequire(mochaMain)('./lib/cli/options.js');
+    process.chdir(specRoot);
+    return loadOptions([]) || {};
+  } catch (err) {
+    process.stderr.write(`mocha-ordered: mocha's configuration not read: ${err && err.message}\n`);
+    return {};
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+const asList = (v) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
 
 async function loadRequire(mod, specRoot, mocha) {
   // Relative paths are taken from the spec root, bare names from its node_modules.
@@ -279,11 +300,16 @@ async function main() {
 
   let Mocha, mocha;
   try {
-    Mocha = await loadMocha(specRoot);
-    mocha = new Mocha({ reporter: Mocha.reporters.Base, color: false, ui: opts.ui || 'bdd' });
+    const loaded = await loadMocha(specRoot);
+    Mocha = loaded.Mocha;
+    const rc = projectOptions(loaded.main, specRoot);
+    mocha = new Mocha({ reporter: Mocha.reporters.Base, color: false,
+      ui: opts.ui || rc.ui || 'bdd' });
     mocha.cleanReferencesAfterRun(false); // hooks are shared between entries
     if (opts.timeout !== null) mocha.timeout(opts.timeout);
-    for (const r of opts.requires) await loadRequire(r, specRoot, mocha);
+    else if (rc.timeout !== undefined) mocha.timeout(rc.timeout);
+    for (const r of [...asList(rc.require), ...opts.requires]) await loadRequire(r, specRoot, mocha);
+    for (const f of asList(rc.file)) mocha.addFile(path.resolve(specRoot, f));
     for (const abs of new Set(files.values())) mocha.addFile(abs);
     await mocha.loadFilesAsync();
   } catch (err) {
