@@ -40,6 +40,7 @@
 (if_statement condition: (_) @if.cond consequence: (_) @if.then) @if
 (else_clause (_) @if.else)
 (for_in_statement left: (identifier) @loop.var operator: "of" right: (_) @loop.iter body: (_) @loop.body) @loop
+(for_in_statement left: (_) operator: "of" right: (_) @loop.iter body: (_) @loop.body) @loop
 (binary_expression left: (_) operator: "===" right: (_)) @eq
 (binary_expression left: (_) operator: "==" right: (_)) @eq
 (binary_expression left: (_) operator: "!==" right: (_)) @ne

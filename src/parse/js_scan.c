@@ -146,6 +146,12 @@ static void call_shape(jsctx *c, const ut_syn *call, const char **name, const ch
 }
 
 static int scan(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth);
+
+/* Whether code makes a call: a function body or an arrow's expression (x => it(x, ...)). */
+static bool has_call(const ut_syn *n)
+{
+	return n && (ut_syn_is(n, UT_R_CALL) || ut_syn_find(n, UT_R_CALL, 0));
+}
 static int find_aliases(jsctx *c, const ut_file *f);
 
 static int nomem(void)
@@ -374,7 +380,7 @@ static int scan_foreach(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, in
 		l.index = named->nparams > 1 ? named->params[1] : NULL;
 		l.body = named->body;
 	}
-	if (!l.body || !ut_syn_find(l.body, UT_R_CALL, 0))
+	if (!has_call(l.body))
 		return 0;
 	list = literal_list(c, env, ut_call_recv(call), &lf);
 	if (!list)
@@ -443,7 +449,7 @@ static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int d
 				   ut_text_is(c->cur, ut_call_name(call), "map")))
 		return scan_foreach(c, s, env, call, depth);
 	factory = factory_of(c, call);
-	if (factory && ut_syn_find(factory->body, UT_R_CALL, 0))
+	if (factory && has_call(factory->body))
 		return scan_factory(c, s, env, call, factory, depth);
 	return 0;
 }
