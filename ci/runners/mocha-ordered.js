@@ -319,10 +319,13 @@ async function main() {
 
   // Index the loaded tests by id. Tests with the same full title in one file all run in
   // mocha: the second is "<full title> #2", the third " #3", in mocha's order, pending
-  // tests not counted (untangle numbers them the same way). A pending test answers only
+  // tests and those .only leaves out not counted (untangle numbers them the same way). A pending test answers only
   // its plain title, when no running test has it.
   const byKey = new Map();
   const byTitle = new Map(); // full title -> running tests of any file
+  // What mocha itself would run: with .only in the loaded files, only that (as untangle
+  // lists them), so that duplicates are numbered among the same tests.
+  if (mocha.suite.hasOnly()) mocha.suite.filterOnly();
   const all = collectTests(mocha.suite, []);
   for (const t of all) {
     if (!t.file || t.isPending()) continue;
