@@ -323,6 +323,10 @@ static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const
 		rc = scan_in(c, s, scope, l->file, l->body, depth);
 		i++;
 	}
+	if (rc == 0 && e && i >= MAX_LOOP_ITEMS)
+		ut_diags_add(c->d->diags, UT_DIAG_WARNING, c->cur->rel, ut_syn_line(c->cur->tree, e),
+			     "a registration loop over more than %d elements: the rest is not read",
+			     MAX_LOOP_ITEMS);
 	return rc;
 }
 
