@@ -352,6 +352,72 @@ START_TEST(jest_keeps_declaration_order)
 }
 END_TEST
 
+START_TEST(js_helper_branches_follow_literal_arguments)
+{
+	parse(UT_LANG_JAVASCRIPT, "test/a.spec.js",
+	      "class InvitePage {\n"
+	      "  async invite(email, role) {\n"
+	      "    if (role === 'viewer') { role = 'follower'; }\n"
+	      "    else if (role !== 'owner') role = role + '-member';\n"
+	      "    if (!role) role = 'none';\n"
+	      "    await this.driver.findElement(By.css(`option[value=${role}]`)).click();\n"
+	      "    await this.driver.findElement(By.css('input.email')).sendKeys(email);\n"
+	      "  }\n"
+	      "}\n"
+	      "describe('invites', () => {\n"
+	      "  const page = new InvitePage(driver);\n"
+	      "  it('editor', async () => {\n"
+	      "    const email = helper.newEmail('editor');\n"
+	      "    await new InvitePage(driver).invite(email, 'editor');\n"
+	      "  });\n"
+	      "  it('viewer', async () => { await page.invite('a@b.c', 'viewer'); });\n"
+	      "  it('owner', async () => { await page.invite('o@b.c', 'owner'); });\n"
+	      "  it('mailer', async () => {\n"
+	      "    await driver.findElement(By.id('e')).sendKeys(helper.mail('ann'));\n"
+	      "    await driver.get(helper.host('login'));\n"
+	      "  });\n"
+	      "});\n"
+	      "exports.mail = (n) => n + Date.now() + '@x.test';\n"
+	      "exports.host = (p) => 'http://app.test/' + p;\n");
+	static const char *const located[][2] = {{"editor", "option[value=editor-member]"},
+						 {"viewer", "option[value=follower]"},
+						 {"owner", "option[value=owner]"}};
+	size_t i;
+
+	ck_assert_uint_eq(suite->tests.n, 4);
+	for (i = 0; i < 3; i++)
+		expect(located[i][0], UT_ACT_LOCATE, located[i][1]);
+	ck_assert(!action_with(test_named("editor"), UT_ACT_LOCATE, "option[value=follower]", false));
+	/* a call's result is not dropped: unresolved, with its source text */
+	ck_assert(action_with(test_named("editor"), UT_ACT_SUBMIT, "helper.newEmail('editor')", true));
+	/* an exported one-expression helper is evaluated with its arguments */
+	ck_assert(action_with(test_named("mailer"), UT_ACT_SUBMIT, "n + Date.now() + '@x.test'", true));
+	expect("mailer", UT_ACT_NAVIGATE, "http://app.test/login");
+}
+END_TEST
+
+START_TEST(js_registration_forms)
+{
+	parse(UT_LANG_JAVASCRIPT, "test/a.spec.js",
+	      "const test = require('selenium-webdriver/testing');\n"
+	      "function suiteFor(name) { describe('Suite ' + name, () => { it('adds', () => {}); }); }\n"
+	      "suiteFor('react');\n"
+	      "suiteFor('vue');\n"
+	      "for (const b of ['x', 'y']) test.describe('loop ' + b, () => { test.it('t', () => {}); });\n"
+	      "describe('d', () => { step('s', () => {}); xstep('no', () => {}); it('s', () => {}); });\n"
+	      "if (false) { describe('off', () => { it('never', () => {}); }); }\n"
+	      "if (null) it('never2', () => {}); else it('on', () => {});\n");
+	static const char *const ids[] = {
+		"on", "Suite react adds", "Suite vue adds", "loop x t", "loop y t", "d s", "d s #2"};
+	size_t i;
+
+	ck_assert_uint_eq(suite->tests.n, sizeof(ids) / sizeof(ids[0]));
+	for (i = 0; i < suite->tests.n; i++)
+		ck_assert_str_eq(suite->tests.v[i].id + strlen("test/a.spec.js::"), ids[i]);
+	ck_assert_str_eq(suite->tests.v[6].name, "s");
+}
+END_TEST
+
 START_TEST(hostile_input_never_crashes)
 {
 	static const ut_lang langs[] = {UT_LANG_JAVA, UT_LANG_PYTHON, UT_LANG_JAVASCRIPT,
@@ -401,6 +467,8 @@ Suite *parse_suite(void)
 	tcase_add_test(tc, python_strings_and_classes);
 	tcase_add_test(tc, js_order_hooks_and_skips);
 	tcase_add_test(tc, jest_keeps_declaration_order);
+	tcase_add_test(tc, js_helper_branches_follow_literal_arguments);
+	tcase_add_test(tc, js_registration_forms);
 	tcase_add_test(tc, hostile_input_never_crashes);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("receivers");

@@ -2,11 +2,13 @@
 // mocha-ordered: run an explicit list of mocha tests in exactly the given order.
 //
 //   node mocha-ordered.js --report FILE [--spec-root DIR] [--require MOD]...
-//                         [--timeout MS] ID...
+//                         [--timeout MS] [--ui bdd|tdd] ID...
 //
 // ID = <spec path relative to --spec-root (default: cwd)>::<test fullTitle>
 // (fullTitle = enclosing describe titles and the it title joined by one space),
-// e.g. "test/boards.spec.js::Boards adds a user".
+// e.g. "test/boards.spec.js::Boards adds a user". A second test with the same fullTitle
+// in that file is "<fullTitle> #2", a third "#3", in mocha's order (pending tests are
+// not counted), as untangle names them.
 //
 // mocha itself cannot run tests in an arbitrary order: it runs a describe's own
 // tests before its nested describes, and describes in definition order. This
@@ -35,7 +37,9 @@
 // Exit status: 0 all selected tests passed, 1 some failed, 2 usage error or
 // unknown ids (listed on stderr, nothing run), 3 could not load mocha or specs.
 // mocha is resolved from --spec-root, then from the cwd (the project's
-// node_modules); mocha 10 to 12 (CommonJS or ESM builds) are supported.
+// node_modules); mocha 10 to 12 (CommonJS or ESM builds) are supported. The project's
+// mocha configuration (.mocharc.*, package.json) gives ui, require, timeout and file,
+// as in a plain mocha run; --ui, --require and --timeout add to it or override it.
 'use strict';
 
 const fs = require('node:fs');
@@ -45,13 +49,13 @@ const { pathToFileURL } = require('node:url');
 
 const USAGE =
   'usage: node mocha-ordered.js --report FILE [--spec-root DIR] [--require MOD]... ' +
-  '[--timeout MS] ID...\n' +
+  '[--timeout MS] [--ui bdd|tdd] ID...\n' +
   '  ID = path/to/spec.js::<describe titles and it title joined by a space>\n';
 
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const opts = { report: null, specRoot: null, requires: [], timeout: null, ids: [] };
+  const opts = { report: null, specRoot: null, requires: [], timeout: null, ui: null, ids: [] };
   let i = 0;
   const value = (name) => {
     if (i + 1 >= argv.length) throw new UsageError(`${name} needs a value`);
@@ -70,6 +74,7 @@ function parseArgs(argv) {
       case '--report': opts.report = get(); break;
       case '--spec-root': opts.specRoot = get(); break;
       case '--require': opts.requires.push(get()); break;
+      case '--ui': opts.ui = get(); break;
       case '--timeout': {
         const v = get();
         if (!/^\d+$/.test(v)) throw new UsageError(`--timeout wants milliseconds, got ${v}`);
@@ -110,8 +115,27 @@ async function loadMocha(specRoot) {
   if (typeof Mocha !== 'function' || !Mocha.Suite) {
     throw new Error(`${resolved} does not look like mocha`);
   }
-  return Mocha;
+  return { Mocha, main: resolved };
 }
+
+// The project's own mocha configuration (.mocharc.*, package.json's "mocha"), read by
+// mocha's own loader from the spec root: its ui, require, timeout and file (files loaded
+// before the specs) apply as in a plain mocha run, under what is given here.
+function projectOptions(mochaMain, specRoot) {
+  const cwd = process.cwd();
+  try {
+    const { loadOptions } = createRequire(mochaMain)('./lib/cli/options.js');
+    process.chdir(specRoot);
+    return loadOptions([]) || {};
+  } catch (err) {
+    process.stderr.write(`mocha-ordered: mocha's configuration not read: ${err && err.message}\n`);
+    return {};
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+const asList = (v) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
 
 async function loadRequire(mod, specRoot, mocha) {
   // Relative paths are taken from the spec root, bare names from its node_modules.
@@ -276,11 +300,16 @@ async function main() {
 
   let Mocha, mocha;
   try {
-    Mocha = await loadMocha(specRoot);
-    mocha = new Mocha({ reporter: Mocha.reporters.Base, color: false });
+    const loaded = await loadMocha(specRoot);
+    Mocha = loaded.Mocha;
+    const rc = projectOptions(loaded.main, specRoot);
+    mocha = new Mocha({ reporter: Mocha.reporters.Base, color: false,
+      ui: opts.ui || rc.ui || 'bdd' });
     mocha.cleanReferencesAfterRun(false); // hooks are shared between entries
     if (opts.timeout !== null) mocha.timeout(opts.timeout);
-    for (const r of opts.requires) await loadRequire(r, specRoot, mocha);
+    else if (rc.timeout !== undefined) mocha.timeout(rc.timeout);
+    for (const r of [...asList(rc.require), ...opts.requires]) await loadRequire(r, specRoot, mocha);
+    for (const f of asList(rc.file)) mocha.addFile(path.resolve(specRoot, f));
     for (const abs of new Set(files.values())) mocha.addFile(abs);
     await mocha.loadFilesAsync();
   } catch (err) {
@@ -288,25 +317,44 @@ async function main() {
     return 3;
   }
 
-  // Index the loaded tests by id (first definition wins for duplicate titles).
+  // Index the loaded tests by id. Tests with the same full title in one file all run in
+  // mocha: the second is "<full title> #2", the third " #3", in mocha's order, pending
+  // tests and those .only leaves out not counted (untangle numbers them the same way). A pending test answers only
+  // its plain title, when no running test has it.
   const byKey = new Map();
-  for (const t of collectTests(mocha.suite, [])) {
-    if (!t.file) continue;
-    const key = `${path.resolve(t.file)}\u0000${t.fullTitle()}`;
-    if (!byKey.has(key)) byKey.set(key, t);
+  const byTitle = new Map(); // full title -> running tests of any file
+  // What mocha itself would run: with .only in the loaded files, only that (as untangle
+  // lists them), so that duplicates are numbered among the same tests.
+  if (mocha.suite.hasOnly()) mocha.suite.filterOnly();
+  const all = collectTests(mocha.suite, []);
+  for (const t of all) {
+    if (!t.file || t.isPending()) continue;
+    const base = `${path.resolve(t.file)}\u0000${t.fullTitle()}`;
+    let key = base;
+    for (let k = 2; byKey.has(key); k++) key = `${base} #${k}`;
+    byKey.set(key, t);
+    if (!byTitle.has(t.fullTitle())) byTitle.set(t.fullTitle(), []);
+    byTitle.get(t.fullTitle()).push(t);
+  }
+  for (const t of all) {
+    const key = t.file ? `${path.resolve(t.file)}\u0000${t.fullTitle()}` : null;
+    if (key && !byKey.has(key)) byKey.set(key, t);
   }
   const selected = [];
-  const infoByKey = new Map();
+  const infoByTest = new Map();
   for (const p of parsed) {
-    const key = `${p.abs}\u0000${p.title}`;
-    const t = byKey.get(key);
-    if (!t) { bad.push(`${p.id}: no test with that full title in ${p.file}`); continue; }
+    let t = byKey.get(`${p.abs}\u0000${p.title}`);
+    // selenium-webdriver/testing (3.x) registers later files' tests with the file that
+    // first required it: a full title that only one test has is that test.
+    const same = byTitle.get(p.title);
+    if (!t && same && same.length === 1) t = same[0];
+    if (!t || infoByTest.has(t)) { bad.push(`${p.id}: no test with that full title in ${p.file}`); continue; }
     selected.push(t);
-    infoByKey.set(key, p);
+    infoByTest.set(t, p);
   }
-  // By key rather than by object: mocha runs retries on clones of the test.
+  // By the original test: mocha runs retries on clones of it.
   const info = (test) =>
-    test.file ? infoByKey.get(`${path.resolve(test.file)}\u0000${test.fullTitle()}`) : undefined;
+    infoByTest.get((typeof test.retriedTest === 'function' && test.retriedTest()) || test);
   if (bad.length) {
     for (const b of bad) process.stderr.write(`mocha-ordered: unknown test id ${b}\n`);
     return 2;

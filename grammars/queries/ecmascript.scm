@@ -38,3 +38,17 @@
 
 ; what functions return, for calls resolved by their receiver's type (resolve.c)
 (return_statement (_) @ret)
+; control flow that registration and helpers depend on
+(if_statement condition: (_) @if.cond consequence: (_) @if.then) @if
+(else_clause (_) @if.else)
+(for_in_statement left: (identifier) @loop.var operator: "of" right: (_) @loop.iter body: (_) @loop.body) @loop
+(for_in_statement left: (_) operator: "of" right: (_) @loop.iter body: (_) @loop.body) @loop
+(binary_expression left: (_) operator: "===" right: (_)) @eq
+(binary_expression left: (_) operator: "==" right: (_)) @eq
+(binary_expression left: (_) operator: "!==" right: (_)) @ne
+(binary_expression left: (_) operator: "!=" right: (_)) @ne
+(unary_expression operator: "!" argument: (_)) @not
+(true) @true
+(false) @false
+(null) @false
+(undefined) @false

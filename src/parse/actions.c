@@ -269,10 +269,12 @@ static int collect_args(ut_walker *w, ut_env *env, const ut_file *f, const ut_sy
 			rc = add_str(w, values, v.s, v.n);
 		else if (v.kind == UT_V_UNRES && v.n && kind != UT_ACT_OTHER && kind != UT_ACT_CLICK)
 			rc = add_str(w, unres, v.s, v.n);
-		else if (v.kind == UT_V_NODE && ut_syn_is(e, UT_R_CALL) &&
+		else if (v.kind == UT_V_NODE && ut_syn_is(v.node, UT_R_CALL) &&
 			 (kind == UT_ACT_SUBMIT || kind == UT_ACT_NAVIGATE))
-			rc = add_str(w, unres, f->src.ptr + e->start,
-				     e->end - e->start > 200 ? 200 : e->end - e->start);
+			/* a call's result, directly or through a name: unresolved, never dropped */
+			rc = add_str(w, unres, v.file->src.ptr + v.node->start,
+				     v.node->end - v.node->start > 200 ? 200
+								       : v.node->end - v.node->start);
 		else if (v.kind == UT_V_NODE && !ut_syn_is(e, UT_R_CALL) && !ut_syn_is(e, UT_R_SEQ))
 			rc = locate_from_node(w, &v); /* a locator kept in a field or constant */
 	}
@@ -536,6 +538,22 @@ static int walk_assign(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn
 	return rc;
 }
 
+/* A branch that the bound values rule out does not run: invite(email, 'editor') does not
+ * take `if (role === 'viewer') role = 'follower'`. Unknown conditions walk both. */
+static int walk_if(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
+{
+	const ut_syn *cond = ut_syn_child(n, UT_R_IF_COND), *c;
+	int truth = ut_cond(w->ix, env, f, cond), rc = 0;
+
+	for (c = ut_syn_first(n); c && rc == 0; c = ut_syn_next(c)) {
+		if ((truth == 0 && ut_syn_is(c, UT_R_IF_THEN)) ||
+		    (truth == 1 && ut_syn_is(c, UT_R_IF_ELSE)))
+			continue;
+		rc = walk_node(w, env, f, c);
+	}
+	return rc;
+}
+
 static int walk_node(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
 {
 	int rc = 0;
@@ -554,6 +572,8 @@ static int walk_node(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 		rc = walk_call(w, env, f, n);
 	} else if (ut_syn_is(n, UT_R_ASSIGN)) {
 		rc = walk_assign(w, env, f, n);
+	} else if (ut_syn_is(n, UT_R_IF)) {
+		rc = walk_if(w, env, f, n);
 	} else if (ut_syn_is(n, UT_R_ASSERT)) {
 		strvec values = {0}, none = {0};
 		bool saved = w->in_assert;

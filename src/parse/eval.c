@@ -475,6 +475,30 @@ const ut_cls *ut_env_class(const ut_env *env)
 	return NULL;
 }
 
+/* s.name where s is bound to an object literal ({name: 'a'}): that field's value. */
+static ut_val object_field(const ut_index *ix, const ut_val *obj, const char *pname,
+			   size_t plen, const ut_syn *n, const ut_file *f, int depth)
+{
+	const ut_syn *c;
+
+	for (c = ut_syn_first(obj->node); c; c = ut_syn_next(c)) {
+		const ut_syn *t = ut_syn_child(c, UT_R_ASSIGN_TARGET);
+
+		if (ut_syn_is(c, UT_R_ASSIGN) && t && t->end - t->start == plen &&
+		    memcmp(obj->file->src.ptr + t->start, pname, plen) == 0) {
+			ut_env scope;
+			ut_val v;
+
+			ut_env_init(&scope, NULL, obj->file, NULL);
+			v = eval_depth(ix, &scope, obj->file, ut_syn_child(c, UT_R_ASSIGN_VALUE),
+				       depth + 1);
+			ut_env_dispose(&scope);
+			return v;
+		}
+	}
+	return unresolved(f, n);
+}
+
 static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *f,
 			  const ut_syn *n, int depth)
 {
@@ -502,6 +526,8 @@ static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *
 					     obj->end - obj->start, depth + 1);
 			if (local.kind == UT_V_NONE)
 				def = ut_map_get(&ix->globals, pname, plen);
+			else if (local.kind == UT_V_NODE && local.node)
+				return object_field(ix, &local, pname, plen, n, f, depth);
 		}
 	} else if (ut_syn_is(obj, UT_R_MEMBER)) {
 		/* Outer.Inner.NAME or package.Class.NAME: the last class wins */
@@ -515,6 +541,51 @@ static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *
 	if (!def)
 		return unresolved(f, n);
 	return eval_def(ix, def, depth);
+}
+
+/* The value of a call to a JavaScript function of the suite whose body is one expression
+ * (exports.newEmail = (n) => n + Date.now() + '@example.com'), with the arguments bound:
+ * a string, or unresolved with the expression's text. Functions of classes are left to
+ * the walker, which knows the receiver; NONE when there is no such function. */
+static ut_val call_result(const ut_index *ix, const ut_env *env, const ut_file *f,
+			  const ut_syn *call, int depth)
+{
+	const ut_syn *nm = ut_call_name(call), *args = ut_call_args(call), *a, *body = NULL;
+	const ut_fn *fn, *only = NULL;
+	ut_val none = {0}, v;
+	ut_env scope;
+	size_t p = 0;
+
+	if (!nm || !ut_lang_is_js(f->lang))
+		return none;
+	for (fn = ut_index_fn(ix, f->src.ptr + nm->start, nm->end - nm->start); fn;
+	     fn = fn->next_same_name) {
+		if (fn->cls || fn->is_test || !fn->body || !ut_lang_is_js(fn->file->lang))
+			continue;
+		if (only)
+			return none; /* two functions of that name: not guessed */
+		only = fn;
+	}
+	if (only && only->body->roles & VALUE_ROLES && !ut_syn_is(only->body, UT_R_CALL))
+		body = only->body;
+	if (!body)
+		return none;
+	ut_env_init(&scope, NULL, only->file, NULL);
+	for (a = args ? ut_syn_first(args) : NULL; a; a = ut_syn_next(a)) {
+		if (!ut_syn_is(a, UT_R_ARG))
+			continue;
+		if (p < only->nparams &&
+		    ut_env_bind(&scope, only->file->src.ptr + only->params[p]->start,
+				only->params[p]->end - only->params[p]->start,
+				eval_depth(ix, env, f, ut_arg_expr(a), depth + 1)) < 0)
+			break;
+		p++;
+	}
+	v = eval_depth(ix, &scope, only->file, body, depth + 1);
+	ut_env_dispose(&scope);
+	if (v.kind == UT_V_UNRES)
+		return unresolved(only->file, body);
+	return v.kind == UT_V_STR ? v : none;
 }
 
 static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f,
@@ -545,6 +616,12 @@ static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f
 	}
 	if (ut_syn_is(n, UT_R_MEMBER))
 		return eval_member(ix, env, f, n, depth);
+	if (ut_syn_is(n, UT_R_CALL) && !ut_syn_is(n, UT_R_NEW)) {
+		ut_val r = call_result(ix, env, f, n, depth);
+
+		if (r.kind == UT_V_STR || r.kind == UT_V_UNRES)
+			return r;
+	}
 	if (ut_syn_is(n, UT_R_SEQ) || ut_syn_is(n, UT_R_CALL) || ut_syn_is(n, UT_R_FUNC))
 		return node_val(f, n, ut_env_class(env));
 	if (ut_syn_is(n, UT_R_PAREN) || !(n->roles & VALUE_ROLES)) {

@@ -121,6 +121,19 @@ static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, 
 		rc = add_fn(ix, f, cls, value, text_dup(ix, f, target), &named);
 		return rc < 0 ? rc : index_node(ix, f, value, cls, named, depth + 1);
 	}
+	if (ut_syn_is(value, UT_R_FUNC) && !cls && !fn && ut_syn_is(target, UT_R_MEMBER) &&
+	    ut_lang_is_js(f->lang)) {
+		/* exports.newEmail = (n) => ... and module.exports.x = function () {} */
+		const ut_syn *obj = ut_syn_child(target, UT_R_MEMBER_OBJ);
+		const ut_syn *prop = ut_syn_child(target, UT_R_MEMBER_PROP);
+		ut_fn *named;
+
+		if (obj && prop &&
+		    (ut_text_is(f, obj, "exports") || ut_text_is(f, obj, "module.exports"))) {
+			rc = add_fn(ix, f, cls, value, text_dup(ix, f, prop), &named);
+			return rc < 0 ? rc : index_node(ix, f, value, cls, named, depth + 1);
+		}
+	}
 	if (!fn && ut_syn_is(target, UT_R_IDENT))
 		rc = add_const(ix, cls ? &cls->constants : &f->constants, f, cls,
 			       text_dup(ix, f, target), value, true);

@@ -182,6 +182,8 @@ ut_const_def *ut_class_const(const ut_index *ix, const ut_cls *cls, const char *
 
 /* Evaluation of an expression node to a value. Strings are allocated in ix->temp. */
 ut_val ut_eval(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
+/* A condition's truth when it is static (cond.c): 1 true, 0 false, -1 not known. */
+int ut_cond(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
 /* The value a name has in env (locals, enclosing scopes, class, module, globals). */
 ut_val ut_lookup(const ut_index *ix, const ut_env *env, const char *name, size_t nlen);
 /* Text of n with whitespace removed, in ix->temp (dotted names, callee names). */

@@ -1,207 +1,45 @@
-/* js.c: mocha, jasmine and jest conventions for JavaScript and TypeScript: nested
- * describe/it blocks, their hooks, the order each framework runs them in, and ids made of
- * the file and the full title. */
+/* js.c: mocha, jasmine and jest conventions for JavaScript and TypeScript over every spec
+ * file: the order each framework runs what the files register in (mocha's file order,
+ * its root suite, .only), the hooks around each test, and ids made of the file and the
+ * full title. What one file registers is read by js_scan.c. */
 #define _GNU_SOURCE /* memmem */
+#include <stdlib.h>
 #include <string.h>
 
-#include "parse/internal.h"
+#include "parse/js.h"
 #include "util/error.h"
 #include "util/banned.h"
 
-typedef enum { HOOK_BEFORE_ALL, HOOK_BEFORE_EACH, HOOK_AFTER_EACH, HOOK_AFTER_ALL } hook_kind;
-
-typedef struct jsuite jsuite;
-
-typedef struct {
-	const ut_syn *call;   /* the it(...) call */
-	const ut_syn *body;   /* its function */
-	const char *title;
-	jsuite *suite;
-	size_t pos;           /* declaration position among the suite's children */
-} jtest;
-
-typedef struct {
-	hook_kind kind;
-	const ut_syn *body;
-} jhook;
-
-struct jsuite {
-	jsuite *parent;
-	const char *title;    /* NULL for the file's root */
-	ut_env env;           /* describe-level bindings */
-	UT_VEC(jtest) tests;
-	UT_VEC(jsuite *) suites;
-	UT_VEC(jhook) hooks;
-	UT_VEC(size_t) suite_pos;
-	size_t next_pos;
-};
-
-typedef struct {
-	ut_discover *d;
-	const ut_file *file;
-	ut_arena arena;        /* suites of this file */
-	UT_VEC(jsuite *) all;
-	bool skipped_note;
-} jsctx;
-
-static const char *const describe_names[] = {"describe", "context", "suite", "fdescribe", NULL};
-static const char *const skip_describe[] = {"xdescribe", "xcontext", NULL};
-static const char *const it_names[] = {"it", "test", "specify", "fit", NULL};
-static const char *const skip_it[] = {"xit", "xtest", "xspecify", NULL};
-
-static jsuite *suite_new(jsctx *c, jsuite *parent, const char *title)
+static int nomem(void)
 {
-	jsuite *s = ut_arena_alloc(&c->arena, sizeof(*s));
-
-	if (!s)
-		return NULL;
-	s->parent = parent;
-	s->title = title;
-	ut_env_init(&s->env, parent ? &parent->env : NULL, c->file, NULL);
-	if (ut_vec_push(&c->all, s) < 0)
-		return NULL;
-	return s;
+	return ut_error_set(UT_ENOMEM, "out of memory");
 }
 
-static const ut_syn *func_arg(const ut_syn *call)
+static int walk_suite_hooks(ut_walker *w, const jsuite *cur, hook_kind k)
 {
-	const ut_syn *args = ut_call_args(call), *a, *last = NULL;
-
-	for (a = args ? ut_syn_first(args) : NULL; a; a = ut_syn_next(a)) {
-		const ut_syn *e = ut_arg_expr(a);
-
-		if (e && ut_syn_is(e, UT_R_FUNC))
-			last = e;
-	}
-	return last;
-}
-
-static const char *title_of(jsctx *c, jsuite *s, const ut_syn *call)
-{
-	const ut_syn *args = ut_call_args(call), *a;
-
-	for (a = args ? ut_syn_first(args) : NULL; a; a = ut_syn_next(a)) {
-		ut_val v;
-
-		if (!ut_syn_is(a, UT_R_ARG))
-			continue;
-		v = ut_eval(c->d->ix, &s->env, c->file, ut_arg_expr(a));
-		/* an unresolved title is shown as written */
-		if (v.kind == UT_V_STR || v.kind == UT_V_UNRES)
-			return ut_arena_strndup(c->d->ix->arena, v.s, v.n);
-		return ut_compact_text(c->d->ix, c->file, a);
-	}
-	return "";
-}
-
-/* describe / it / hook, possibly through .only or .skip: name and modifier. */
-static void call_shape(jsctx *c, const ut_syn *call, const char **name, const char **mod)
-{
-	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call);
-
-	*name = nm ? ut_compact_text(c->d->ix, c->file, nm) : "";
-	*mod = "";
-	if (recv && (strcmp(*name, "only") == 0 || strcmp(*name, "skip") == 0 ||
-		     strcmp(*name, "todo") == 0 || strcmp(*name, "concurrent") == 0)) {
-		*mod = *name;
-		*name = ut_compact_text(c->d->ix, c->file, recv);
-	} else if (recv) {
-		*name = ""; /* a method call such as driver.get(): not a block */
-	}
-}
-
-static bool in_list(const char *s, const char *const *set)
-{
-	for (; *set; set++)
-		if (strcmp(s, *set) == 0)
-			return true;
-	return false;
-}
-
-static int scan(jsctx *c, jsuite *s, const ut_syn *n, int depth);
-
-static int scan_call(jsctx *c, jsuite *s, const ut_syn *call, int depth)
-{
-	const char *name, *mod;
-	const ut_syn *body = func_arg(call);
-	static const struct { const char *name; hook_kind kind; } hooks[] = {
-		{"before", HOOK_BEFORE_ALL}, {"beforeAll", HOOK_BEFORE_ALL},
-		{"beforeEach", HOOK_BEFORE_EACH}, {"afterEach", HOOK_AFTER_EACH},
-		{"after", HOOK_AFTER_ALL}, {"afterAll", HOOK_AFTER_ALL},
-		{"suiteSetup", HOOK_BEFORE_ALL}, {"setup", HOOK_BEFORE_EACH},
-		{"teardown", HOOK_AFTER_EACH}, {"suiteTeardown", HOOK_AFTER_ALL}};
-	size_t i;
-
-	call_shape(c, call, &name, &mod);
-	if (in_list(name, skip_describe) || in_list(name, skip_it) ||
-	    (strcmp(mod, "skip") == 0 || strcmp(mod, "todo") == 0))
-		return 0; /* pending: never runs */
-	if (in_list(name, describe_names) && body) {
-		jsuite *child = suite_new(c, s, title_of(c, s, call));
-
-		if (!child || ut_vec_push(&s->suites, child) < 0 ||
-		    ut_vec_push(&s->suite_pos, s->next_pos) < 0)
-			return ut_error_set(UT_ENOMEM, "out of memory");
-		s->next_pos++;
-		return scan(c, child, ut_syn_child(body, UT_R_FUNC_BODY), depth + 1);
-	}
-	if (in_list(name, it_names) && s) {
-		jtest t;
-
-		t.call = call;
-		t.body = body;
-		t.title = title_of(c, s, call);
-		t.suite = s;
-		t.pos = s->next_pos++;
-		if (!body)
-			return 0; /* it('pending') without a function */
-		return ut_vec_push(&s->tests, t) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
-	}
-	for (i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
-		if (strcmp(name, hooks[i].name) == 0 && body) {
-			jhook h;
-
-			h.kind = hooks[i].kind;
-			h.body = body;
-			return ut_vec_push(&s->hooks, h) < 0 ? ut_error_set(UT_ENOMEM, "out of memory")
-							     : 0;
-		}
-	return 0;
-}
-
-static int scan(jsctx *c, jsuite *s, const ut_syn *n, int depth)
-{
-	const ut_syn *ch;
+	size_t h;
 	int rc = 0;
 
-	if (!n || depth > 64)
-		return 0;
-	if (ut_syn_is(n, UT_R_CALL))
-		return scan_call(c, s, n, depth);
-	for (ch = ut_syn_first(n); ch && rc == 0; ch = ut_syn_next(ch)) {
-		if (ut_syn_is(ch, UT_R_CALL)) {
-			rc = scan_call(c, s, ch, depth);
-		} else if (ut_syn_is(ch, UT_R_ASSIGN)) {
-			const ut_syn *t = ut_syn_child(ch, UT_R_ASSIGN_TARGET);
-			const ut_syn *v = ut_syn_child(ch, UT_R_ASSIGN_VALUE);
+	for (h = 0; h < cur->hooks.n && rc == 0; h++) {
+		const ut_syn *body;
+		ut_env env;
 
-			/* describe-level constants are seen by the tests inside */
-			if (t && v && ut_syn_is(t, UT_R_IDENT))
-				rc = ut_env_bind(&s->env, c->file->src.ptr + t->start, t->end - t->start,
-						 ut_eval(c->d->ix, &s->env, c->file, v));
-		} else if (ut_syn_is(ch, UT_R_FUNC) || ut_syn_is(ch, UT_R_CLASS)) {
+		if (cur->hooks.v[h].kind != k)
 			continue;
-		} else {
-			rc = scan(c, s, ch, depth + 1);
-		}
+		body = ut_syn_child(cur->hooks.v[h].body, UT_R_FUNC_BODY);
+		ut_env_init(&env, cur->hooks.v[h].env, cur->hooks.v[h].src, NULL);
+		rc = ut_walk_body(w, &env, cur->hooks.v[h].src, body);
+		ut_env_dispose(&env);
 	}
 	return rc;
 }
 
-static int walk_hooks(jsctx *c, ut_walker *w, const jsuite *s, hook_kind k, bool outer_first)
+/* The hooks of the test's suites, outermost first or last. mocha's root suite holds the
+ * hooks at the top of every file: they run around every test of the run. */
+static int walk_hooks(const jsctx *c, ut_walker *w, const jsuite *s, hook_kind k, bool outer_first)
 {
 	const jsuite *chain[64];
-	size_t n = 0, i, h;
+	size_t n = 0, i, r;
 	int rc = 0;
 
 	for (; s && n < 64; s = s->parent)
@@ -209,22 +47,29 @@ static int walk_hooks(jsctx *c, ut_walker *w, const jsuite *s, hook_kind k, bool
 	for (i = 0; i < n && rc == 0; i++) {
 		const jsuite *cur = chain[outer_first ? n - 1 - i : i];
 
-		for (h = 0; h < cur->hooks.n && rc == 0; h++) {
-			const ut_syn *body;
-			ut_env env;
-
-			if (cur->hooks.v[h].kind != k)
-				continue;
-			body = ut_syn_child(cur->hooks.v[h].body, UT_R_FUNC_BODY);
-			ut_env_init(&env, (ut_env *)&cur->env, c->file, NULL);
-			rc = ut_walk_body(w, &env, c->file, body);
-			ut_env_dispose(&env);
-		}
+		if (cur->parent || !c->roots)
+			rc = walk_suite_hooks(w, cur, k);
+		else
+			for (r = 0; r < c->nroots && rc == 0; r++)
+				rc = walk_suite_hooks(w, c->roots[r], k);
 	}
 	return rc;
 }
 
-static int emit(jsctx *c, const jtest *t, const char *framework)
+/* The id of a test: file::full title; a second test with the same full title (mocha runs
+ * both) gets " #2", a third " #3", in mocha's order. ci/runners/mocha-ordered.js numbers
+ * them the same way. */
+static const char *test_id(jsctx *c, const char *title)
+{
+	const char *id = ut_arena_printf(c->d->ix->temp, "%s::%s", c->file->rel, title);
+	unsigned k;
+
+	for (k = 2; id && ut_map_find(&c->d->ids, id, strlen(id), NULL) && k < 100000; k++)
+		id = ut_arena_printf(c->d->ix->temp, "%s::%s #%u", c->file->rel, title, k);
+	return id;
+}
+
+static int emit(jsctx *c, const jtest *t)
 {
 	ut_buf title = UT_BUF_INIT;
 	ut_arena_mark mark = ut_arena_save(c->d->ix->temp);
@@ -242,17 +87,21 @@ static int emit(jsctx *c, const jtest *t, const char *framework)
 	while (n-- > 0)
 		ut_buf_printf(&title, "%s ", chain[n]->title);
 	ut_buf_puts(&title, t->title);
-	id = ut_arena_printf(c->d->ix->temp, "%s::%s", c->file->rel, title.ptr);
+	id = test_id(c, title.ptr);
+	if (!id) {
+		ut_buf_dispose(&title);
+		return nomem();
+	}
 
-	ut_walker_init(&w, c->d->ix, c->file->rel);
+	ut_walker_init(&w, c->d->ix, t->src->rel);
 	w.setup = true;
 	rc = walk_hooks(c, &w, t->suite, HOOK_BEFORE_ALL, true);
 	if (rc == 0)
 		rc = walk_hooks(c, &w, t->suite, HOOK_BEFORE_EACH, true);
 	w.setup = false;
-	ut_env_init(&env, &t->suite->env, c->file, NULL);
+	ut_env_init(&env, t->env, t->src, NULL);
 	if (rc == 0)
-		rc = ut_walk_body(&w, &env, c->file, ut_syn_child(t->body, UT_R_FUNC_BODY));
+		rc = ut_walk_body(&w, &env, t->src, ut_syn_child(t->body, UT_R_FUNC_BODY));
 	ut_env_dispose(&env);
 	w.setup = true;
 	if (rc == 0)
@@ -260,7 +109,7 @@ static int emit(jsctx *c, const jtest *t, const char *framework)
 	if (rc == 0)
 		rc = walk_hooks(c, &w, t->suite, HOOK_AFTER_ALL, false);
 	if (rc == 0)
-		rc = ut_suite_append(c->d, c->file, id, t->title, t->call, framework, &w);
+		rc = ut_suite_append(c->d, t->src, id, t->title, t->call, c->framework, &w);
 	ut_walker_dispose(&w);
 	ut_buf_dispose(&title);
 	ut_arena_restore(c->d->ix->temp, mark); /* the test is in the model now */
@@ -268,25 +117,91 @@ static int emit(jsctx *c, const jtest *t, const char *framework)
 }
 
 /* mocha runs a suite's tests before its nested suites; jasmine and jest keep the
- * declaration order. */
-static int emit_suite(jsctx *c, const jsuite *s, const char *framework, int depth)
+ * declaration order. `part` is a mocha root's: its tests (1) or its suites (2), since the
+ * files' roots are one suite to mocha; 0 is all of it. */
+static int emit_suite(jsctx *c, const jsuite *s, int depth, int part)
 {
-	bool mocha = strcmp(framework, "mocha") == 0;
-	size_t ti = 0, si = 0;
+	bool mocha = strcmp(c->framework, "mocha") == 0;
+	size_t ti = part == 2 ? s->tests.n : 0, si = part == 1 ? s->suites.n : 0;
 	int rc = 0;
 
-	if (depth > 64)
+	if (depth > 64 || s->dropped)
 		return 0;
 	while (rc == 0 && (ti < s->tests.n || si < s->suites.n)) {
-		bool take_test = si >= s->suites.n ||
-				 (ti < s->tests.n && (mocha || s->tests.v[ti].pos < s->suite_pos.v[si]));
+		bool take_test =
+		    si >= s->suites.n ||
+		    (ti < s->tests.n && (mocha || s->tests.v[ti].pos < s->suite_pos.v[si]));
 
-		if (take_test)
-			rc = emit(c, &s->tests.v[ti++], framework);
-		else
-			rc = emit_suite(c, s->suites.v[si++], framework, depth + 1);
+		if (take_test) {
+			if (!s->tests.v[ti].dropped)
+				rc = emit(c, &s->tests.v[ti]);
+			ti++;
+		} else {
+			rc = emit_suite(c, s->suites.v[si++], depth + 1, 0);
+		}
 	}
 	return rc;
+}
+
+/* mocha's .only, as its Suite#hasOnly and Suite#filterOnly apply them to the root suite
+ * that holds every file's describes. */
+static bool has_only(const jsuite *s, int depth)
+{
+	size_t i;
+
+	if (depth > 64)
+		return false;
+	for (i = 0; i < s->tests.n; i++)
+		if (s->tests.v[i].only)
+			return true;
+	for (i = 0; i < s->suites.n; i++)
+		if (s->suites.v[i]->only || has_only(s->suites.v[i], depth + 1))
+			return true;
+	return false;
+}
+
+static bool tests_only(const jsuite *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->tests.n; i++)
+		if (s->tests.v[i].only)
+			return true;
+	return false;
+}
+
+/* Marks what mocha leaves out of s; true when something of s is kept. With several file
+ * roots (`roots`, `n`), they are together mocha's root suite. */
+static bool filter_only(jsuite *const *roots, size_t n, int depth)
+{
+	bool only_tests = false, kept = false;
+	size_t r, i;
+
+	for (r = 0; r < n; r++)
+		only_tests |= tests_only(roots[r]);
+	for (r = 0; r < n; r++) {
+		jsuite *s = roots[r];
+
+		for (i = 0; i < s->tests.n; i++) {
+			s->tests.v[i].dropped = !(only_tests && s->tests.v[i].only);
+			kept |= !s->tests.v[i].dropped;
+		}
+		for (i = 0; i < s->suites.n; i++) {
+			jsuite *child = s->suites.v[i];
+
+			if (only_tests || depth > 64)
+				child->dropped = true;
+			else if (child->only) {
+				/* a describe.only runs whole unless it has .only inside */
+				if (has_only(child, 0))
+					filter_only(&child, 1, depth + 1);
+				child->dropped = false;
+			} else
+				child->dropped = !filter_only(&child, 1, depth + 1);
+			kept |= !child->dropped;
+		}
+	}
+	return kept;
 }
 
 static const char *framework_of(const ut_discover *d, const ut_file *f)
@@ -296,7 +211,8 @@ static const char *framework_of(const ut_discover *d, const ut_file *f)
 	if (d->framework)
 		return d->framework;
 	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
-		if (!ut_syn_is(c, UT_R_IMPORT) && !ut_syn_is(c, UT_R_ASSIGN) && !ut_syn_is(c, UT_R_CALL))
+		if (!ut_syn_is(c, UT_R_IMPORT) && !ut_syn_is(c, UT_R_ASSIGN) &&
+		    !ut_syn_is(c, UT_R_CALL))
 			continue;
 		if (memmem(f->src.ptr + c->start, c->end - c->start, "@jest/globals", 13) ||
 		    memmem(f->src.ptr + c->start, c->end - c->start, "vitest", 6))
@@ -307,38 +223,129 @@ static const char *framework_of(const ut_discover *d, const ut_file *f)
 	return "mocha";
 }
 
+static void ctx_dispose(jsctx *c)
+{
+	size_t k;
+
+	for (k = 0; k < c->all.n; k++) {
+		ut_env_dispose(&c->all.v[k]->env);
+		ut_vec_free(&c->all.v[k]->tests);
+		ut_vec_free(&c->all.v[k]->suites);
+		ut_vec_free(&c->all.v[k]->hooks);
+		ut_vec_free(&c->all.v[k]->suite_pos);
+	}
+	for (k = 0; k < c->scopes.n; k++)
+		ut_env_dispose(c->scopes.v[k]);
+	ut_vec_free(&c->all);
+	ut_vec_free(&c->scopes);
+	ut_vec_free(&c->aliases);
+	ut_arena_dispose(&c->arena);
+}
+
+/* mocha sorts the files its spec globs match with localeCompare(b, 'en'): ICU's order,
+ * where punctuation comes before digits and digits before letters, letters compare
+ * without case first, and lowercase goes first when that is all that differs. */
+static int collation_weight(unsigned char ch)
+{
+	static const char order[] =
+	    " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789abcdefghijklmnopqrstuvwxyz";
+	const char *at;
+
+	if (ch >= 'A' && ch <= 'Z')
+		ch = (unsigned char)(ch - 'A' + 'a');
+	at = ch ? strchr(order, ch) : NULL;
+	return at ? (int)(at - order) : 256 + ch; /* other bytes after ASCII, in byte order */
+}
+
+static int mocha_file_cmp(const char *a, const char *b)
+{
+	size_t i;
+	int d;
+
+	for (i = 0; a[i] && b[i]; i++) {
+		d = collation_weight((unsigned char)a[i]) - collation_weight((unsigned char)b[i]);
+		if (d)
+			return d;
+	}
+	if (a[i] || b[i])
+		return a[i] ? 1 : -1;
+	for (i = 0; a[i]; i++) /* only case differs: lowercase first */
+		if (a[i] != b[i])
+			return (a[i] >= 'a' && a[i] <= 'z') ? -1 : 1;
+	return 0;
+}
+
+/* mocha files in mocha's order before the others, which keep theirs. */
+static int ctx_cmp(const void *pa, const void *pb)
+{
+	const jsctx *a = pa, *b = pb;
+	bool ma = strcmp(a->framework, "mocha") == 0, mb = strcmp(b->framework, "mocha") == 0;
+	int d = ma && mb ? mocha_file_cmp(a->file->rel, b->file->rel) : (int)mb - (int)ma;
+
+	if (d)
+		return d;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
 int ut_js_discover(ut_discover *d)
 {
-	size_t i, k;
+	UT_VEC(jsctx) ctxs = {0};
+	UT_VEC(jsuite *) mocha_roots = {0};
+	size_t i;
 	int rc = 0;
 
+	/* every file first: mocha's .only in one file leaves out the tests of the others */
 	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
-		const ut_file *f = d->ix->files.v[i];
+		ut_file *f = d->ix->files.v[i];
 		jsctx c;
-		jsuite *root;
 
 		if (!ut_lang_is_js(f->lang) || !f->test_file)
 			continue;
 		memset(&c, 0, sizeof(c));
 		c.d = d;
 		c.file = f;
+		c.framework = framework_of(d, f);
+		c.seq = ctxs.n;
 		ut_arena_init(&c.arena);
-		root = suite_new(&c, NULL, NULL);
-		if (!root)
-			rc = ut_error_set(UT_ENOMEM, "out of memory");
-		if (rc == 0)
-			rc = scan(&c, root, f->tree->root, 0);
-		if (rc == 0)
-			rc = emit_suite(&c, root, framework_of(d, f), 0);
-		for (k = 0; k < c.all.n; k++) {
-			ut_env_dispose(&c.all.v[k]->env);
-			ut_vec_free(&c.all.v[k]->tests);
-			ut_vec_free(&c.all.v[k]->suites);
-			ut_vec_free(&c.all.v[k]->hooks);
-			ut_vec_free(&c.all.v[k]->suite_pos);
+		if (ut_vec_push(&ctxs, c) < 0) {
+			ut_arena_dispose(&c.arena);
+			rc = nomem();
+			break;
 		}
-		ut_vec_free(&c.all);
-		ut_arena_dispose(&c.arena);
 	}
+	if (ctxs.n > 1)
+		qsort(ctxs.v, ctxs.n, sizeof(ctxs.v[0]), ctx_cmp);
+	for (i = 0; i < ctxs.n && rc == 0; i++) {
+		jsctx *c = &ctxs.v[i];
+
+		rc = ut_js_scan_file(c);
+		if (rc == 0 && strcmp(c->framework, "mocha") == 0 &&
+		    ut_vec_push(&mocha_roots, c->root) < 0)
+			rc = nomem();
+	}
+	if (rc == 0) {
+		bool any = false;
+
+		for (i = 0; i < mocha_roots.n; i++)
+			any |= has_only(mocha_roots.v[i], 0);
+		if (any)
+			filter_only(mocha_roots.v, mocha_roots.n, 0);
+	}
+	for (i = 0; i < ctxs.n; i++)
+		if (strcmp(ctxs.v[i].framework, "mocha") == 0) {
+			ctxs.v[i].roots = mocha_roots.v;
+			ctxs.v[i].nroots = mocha_roots.n;
+		}
+	/* mocha: the tests at the top of every file, then the describes of every file */
+	for (i = 0; i < ctxs.n && rc == 0; i++)
+		if (strcmp(ctxs.v[i].framework, "mocha") == 0)
+			rc = emit_suite(&ctxs.v[i], ctxs.v[i].root, 0, 1);
+	for (i = 0; i < ctxs.n && rc == 0; i++)
+		rc = emit_suite(&ctxs.v[i], ctxs.v[i].root, 0,
+				strcmp(ctxs.v[i].framework, "mocha") == 0 ? 2 : 0);
+	for (i = 0; i < ctxs.n; i++)
+		ctx_dispose(&ctxs.v[i]);
+	ut_vec_free(&ctxs);
+	ut_vec_free(&mocha_roots);
 	return rc;
 }

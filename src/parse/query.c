@@ -32,6 +32,10 @@ static const char *const role_names[UT_R__COUNT] = {
 	[UT_R_IMPORT] = "import", [UT_R_PACKAGE] = "package", [UT_R_CLASSREF] = "classref",
 	[UT_R_RET] = "ret", [UT_R_DECL] = "decl", [UT_R_DECL_NAME] = "decl.name",
 	[UT_R_TYPE] = "type",
+	[UT_R_IF] = "if", [UT_R_IF_COND] = "if.cond", [UT_R_IF_THEN] = "if.then",
+	[UT_R_IF_ELSE] = "if.else", [UT_R_LOOP] = "loop", [UT_R_LOOP_VAR] = "loop.var",
+	[UT_R_LOOP_ITER] = "loop.iter", [UT_R_LOOP_BODY] = "loop.body", [UT_R_EQ] = "eq",
+	[UT_R_NE] = "ne", [UT_R_NOT] = "not", [UT_R_TRUE] = "true", [UT_R_FALSE] = "false",
 };
 
 typedef enum {

@@ -61,9 +61,23 @@ typedef enum {
 			       UT_R_DECL_NAME and its annotations */
 	UT_R_DECL_NAME,
 	UT_R_TYPE,          /* the declared type */
+	UT_R_IF,            /* if statement: UT_R_IF_COND, UT_R_IF_THEN, UT_R_IF_ELSE */
+	UT_R_IF_COND,
+	UT_R_IF_THEN,
+	UT_R_IF_ELSE,
+	UT_R_LOOP,          /* for (x of list): UT_R_LOOP_VAR, UT_R_LOOP_ITER, UT_R_LOOP_BODY */
+	UT_R_LOOP_VAR,
+	UT_R_LOOP_ITER,
+	UT_R_LOOP_BODY,
+	UT_R_EQ,            /* a == b, a === b: its two operands are its children */
+	UT_R_NE,            /* a != b, a !== b */
+	UT_R_NOT,           /* !a */
+	UT_R_TRUE,          /* a literal that is always true (true) */
+	UT_R_FALSE,         /* a literal that is always false (false, null, undefined) */
 	UT_R__COUNT
 } ut_role;
 
+_Static_assert(UT_R__COUNT <= 64, "a node's roles are the bits of a uint64_t");
 #define UT_ROLE(r) ((uint64_t)1 << (r))
 
 /* The nodes of a tree are one array in pre-order (source order): a node's first child

@@ -1,0 +1,69 @@
+/* js.h: the JavaScript/TypeScript discovery's own types, shared by js_scan.c (what a spec
+ * file registers) and js.c (mocha's rules over every file, ids, hooks, emission). */
+#ifndef UT_PARSE_JS_H
+#define UT_PARSE_JS_H
+
+#include "parse/internal.h"
+
+typedef enum { HOOK_BEFORE_ALL, HOOK_BEFORE_EACH, HOOK_AFTER_EACH, HOOK_AFTER_ALL } hook_kind;
+
+typedef struct jsuite jsuite;
+
+typedef struct {
+	const ut_syn *call; /* the it(...) call */
+	const ut_syn *body; /* its function */
+	const char *title;
+	jsuite *suite;
+	ut_env *env;	    /* the scope it was registered in (describe, factory, loop) */
+	const ut_file *src; /* the file its code is in: the spec's, or a factory's */
+	size_t pos;	    /* declaration position among the suite's children */
+	bool only;	    /* it.only */
+	bool dropped;	    /* left out by mocha's .only rules */
+} jtest;
+
+typedef struct {
+	hook_kind kind;
+	const ut_syn *body;
+	ut_env *env;
+	const ut_file *src;
+} jhook;
+
+struct jsuite {
+	jsuite *parent;
+	const char *title; /* NULL for the file's root */
+	ut_env env;	   /* describe-level bindings */
+	UT_VEC(jtest) tests;
+	UT_VEC(jsuite *) suites;
+	UT_VEC(jhook) hooks;
+	UT_VEC(size_t) suite_pos;
+	size_t next_pos;
+	bool only; /* describe.only */
+	bool dropped;
+};
+
+typedef struct {
+	ut_discover *d;
+	const ut_file *file; /* the spec: ids are made of its path */
+	const ut_file *cur;  /* the file being read: the spec, or a factory's */
+	const char *framework;
+	ut_arena arena; /* suites and scopes of this file */
+	UT_VEC(jsuite *) all;
+	UT_VEC(ut_env *) scopes; /* factory calls and loop iterations */
+	jsuite *root;
+	UT_VEC(const char *) aliases; /* names bound to selenium-webdriver/testing */
+	size_t expanding;	      /* factory calls being read, nested */
+	bool capped;		      /* MAX_SCOPES was reached (warned once) */
+	size_t registered;	      /* tests and suites registered so far */
+	jsuite *const *roots;	      /* mocha: the roots of every file, one suite to mocha */
+	size_t nroots;
+	size_t seq; /* position in the index, to keep the order of ties */
+} jsctx;
+
+/* A suite of c's file under parent (NULL: the file's root), its describe-level scope
+ * inside `scope` (NULL: the file). In c's arena; NULL when out of memory. */
+jsuite *ut_js_suite_new(jsctx *c, jsuite *parent, ut_env *scope, const char *title);
+/* Reads what c's file registers into c->root (created here): describes, tests, hooks,
+ * factories, loops, conditions. 0, or a negative code (out of memory). */
+int ut_js_scan_file(jsctx *c);
+
+#endif
