@@ -30,6 +30,7 @@ static const char *const role_names[UT_R__COUNT] = {
 	[UT_R_ASSIGN] = "assign", [UT_R_ASSIGN_TARGET] = "assign.target",
 	[UT_R_ASSIGN_VALUE] = "assign.value", [UT_R_ASSERT] = "assert",
 	[UT_R_IMPORT] = "import", [UT_R_PACKAGE] = "package", [UT_R_CLASSREF] = "classref",
+	[UT_R_LOOP] = "loop", [UT_R_RETURN] = "return",
 };
 
 typedef enum {

@@ -56,6 +56,9 @@ typedef enum {
 	UT_R_IMPORT,
 	UT_R_PACKAGE,
 	UT_R_CLASSREF,      /* Foo.class */
+	UT_R_LOOP,          /* for-each loop: UT_R_ASSIGN_TARGET names the element,
+			       UT_R_ASSIGN_VALUE is what it loops over, the body follows */
+	UT_R_RETURN,        /* return or yield; its only child is the value, when any */
 	UT_R__COUNT
 } ut_role;
 
