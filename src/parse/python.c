@@ -1,9 +1,10 @@
 /* python.c: pytest and unittest conventions: test functions and classes, fixtures from
  * conftest.py, the module and the class (with autouse and usefixtures), xunit-style
  * setup methods, and pytest node ids. */
+#include <stdlib.h>
 #include <string.h>
 
-#include "parse/internal.h"
+#include "parse/python.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/banned.h"
@@ -22,30 +23,11 @@ typedef struct {
 	UT_VEC(fixture) fixtures;
 } pyctx;
 
-/* Decorators stand before the definition as siblings in the role tree. */
-static size_t decorators_of(const ut_syn *fn_node, const ut_syn **out, size_t max)
-{
-	const ut_syn *c, *parent = ut_syn_parent(fn_node);
-	size_t n = 0;
-
-	if (!parent)
-		return 0;
-	for (c = ut_syn_first(parent); c && c != fn_node; c = ut_syn_next(c)) {
-		if (ut_syn_is(c, UT_R_DECO)) {
-			if (n < max)
-				out[n++] = c;
-		} else {
-			n = 0;
-		}
-	}
-	return c ? n : 0;
-}
-
 static bool deco_has(const ut_index *ix, const ut_file *f, const ut_syn *fn_node,
 		     const char *prefix, const char **text_out)
 {
 	const ut_syn *decos[16];
-	size_t n = decorators_of(fn_node, decos, 16), i;
+	size_t n = ut_py_decorators(fn_node, decos, 16), i;
 
 	for (i = 0; i < n; i++) {
 		const char *t = ut_compact_text(ix, f, decos[i]);
@@ -190,7 +172,7 @@ static int usefixtures(const pyctx *p, const ut_file *f, const ut_syn *node, fxl
 		       const ut_cls *cls)
 {
 	const ut_syn *decos[16];
-	size_t n = decorators_of(node, decos, 16), i;
+	size_t n = ut_py_decorators(node, decos, 16), i;
 	int rc = 0;
 
 	for (i = 0; i < n && rc == 0; i++) {
@@ -214,38 +196,6 @@ static int usefixtures(const pyctx *p, const ut_file *f, const ut_syn *node, fxl
 	return rc;
 }
 
-static bool is_testcase(const ut_index *ix, const ut_cls *k)
-{
-	int guard = 0;
-
-	for (; k && guard < 16; guard++) {
-		if (k->super && (strcmp(k->super, "TestCase") == 0 ||
-				 strcmp(k->super, "IsolatedAsyncioTestCase") == 0))
-			return true;
-		k = k->super ? ut_index_class(ix, k->super, strlen(k->super)) : NULL;
-	}
-	return false;
-}
-
-static ut_fn *method(const pyctx *p, const ut_cls *k, const char *name)
-{
-	int guard = 0;
-
-	for (; k && guard < 16; guard++) {
-		const ut_syn *c;
-
-		for (c = ut_syn_first(k->node); c; c = ut_syn_next(c)) {
-			ut_fn *fn;
-
-			if (ut_syn_is(c, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, k->file, c)) &&
-			    fn->name && strcmp(fn->name, name) == 0)
-				return fn;
-		}
-		k = k->super ? ut_index_class(p->d->ix, k->super, strlen(k->super)) : NULL;
-	}
-	return NULL;
-}
-
 static ut_fn *module_fn(const pyctx *p, const ut_file *f, const char *name)
 {
 	const ut_syn *c;
@@ -260,25 +210,126 @@ static ut_fn *module_fn(const pyctx *p, const ut_file *f, const char *name)
 	return NULL;
 }
 
-static int walk_opt(ut_walker *w, ut_fn *fn)
+static bool has_prefix(const char *s, const char *prefix)
 {
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool case_binds(const ut_py_case *c, const ut_py_cases *cs, const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; c && i < c->n; i++) {
+		const ut_binding *b = &cs->bindings.v[c->first + i];
+
+		if (b->nlen == n && memcmp(b->name, name, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int bind_fixtures(const pyctx *p, ut_env *env, const ut_fn *fn, const ut_file *f,
+			 const ut_cls *cls, const ut_py_case *c, const ut_py_cases *cs, int depth);
+
+/* What a fixture gives its requesters: the value of its first return or yield, with its
+ * own fixtures' values bound. NONE when it gives nothing that reads as a value. */
+static ut_val fixture_value(const pyctx *p, const fixture *fx, const ut_file *f, const ut_cls *cls,
+			    const ut_py_case *c, const ut_py_cases *cs, int depth)
+{
+	const ut_syn *ret = fx->fn->body ? ut_syn_find(fx->fn->body, UT_R_RETURN,
+						       UT_ROLE(UT_R_FUNC) | UT_ROLE(UT_R_CLASS))
+					 : NULL;
+	const ut_syn *e = ret ? ut_syn_first(ret) : NULL;
+	ut_val v = {0};
+	ut_env env;
+
+	/* the whole returned expression, not the first name of `return a[0]` */
+	if (!e || e->end != ret->end || depth > 8)
+		return v;
+	ut_env_init(&env, NULL, fx->fn->file, fx->fn->cls);
+	if (bind_fixtures(p, &env, fx->fn, f, cls, c, cs, depth + 1) == 0)
+		v = ut_eval(p->d->ix, &env, fx->fn->file, e);
+	ut_env_dispose(&env);
+	return v;
+}
+
+/* Binds fn's parameters to the values they get: the case's own, else the value of the
+ * fixture of that name (a fixture that overrides one of the same name asks for the
+ * overridden one, which is not ours). */
+static int bind_fixtures(const pyctx *p, ut_env *env, const ut_fn *fn, const ut_file *f,
+			 const ut_cls *cls, const ut_py_case *c, const ut_py_cases *cs, int depth)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; c && i < c->n && rc == 0; i++)
+		rc = ut_env_bind(env, cs->bindings.v[c->first + i].name,
+				 cs->bindings.v[c->first + i].nlen,
+				 cs->bindings.v[c->first + i].val);
+	for (i = 0; i < fn->nparams && rc == 0; i++) {
+		const ut_syn *pn = fn->params[i];
+		const char *name = fn->file->src.ptr + pn->start;
+		size_t n = pn->end - pn->start;
+		const fixture *fx;
+		ut_val v;
+
+		if (case_binds(c, cs, name, n))
+			continue;
+		fx = resolve(p, name, n, f, cls);
+		if (!fx || fx->fn == fn)
+			continue;
+		v = fixture_value(p, fx, f, cls, c, cs, depth);
+		if (v.kind != UT_V_NONE)
+			rc = ut_env_bind(env, name, n, v);
+	}
+	return rc;
+}
+
+/* Walks a fixture or setup function with its fixtures' values bound. */
+static int walk_bound(pyctx *p, ut_walker *w, ut_fn *fn, const ut_file *f, const ut_cls *cls,
+		      const ut_py_case *c, const ut_py_cases *cs)
+{
+	ut_env env;
+	int rc;
+
 	if (!fn)
 		return 0;
 	fn->is_test = true;
-	return ut_walk_fn(w, fn, NULL);
+	ut_env_init(&env, NULL, fn->file, fn->cls);
+	rc = bind_fixtures(p, &env, fn, f, cls, c, cs, 0);
+	if (rc == 0)
+		rc = ut_walk_fn(w, fn, &env);
+	ut_env_dispose(&env);
+	return rc;
 }
 
-static int emit_test(pyctx *p, const ut_file *f, const ut_cls *cls, ut_fn *fn,
-		     const char *id_prefix, bool unittest)
+typedef struct {
+	const ut_file *f;	  /* the module that collects the test */
+	const ut_cls *const *mro; /* the collecting class's order, cls first; none for functions */
+	size_t nmro;
+	const char *prefix; /* node id up to the test's name */
+	bool unittest;
+} where;
+
+static ut_fn *mro_method(const pyctx *p, const where *at, const char *name)
 {
+	return ut_py_method(p->d->ix, at->mro, at->nmro, name);
+}
+
+static int emit_case(pyctx *p, const where *at, ut_fn *fn, const ut_py_case *c,
+		     const ut_py_cases *cs)
+{
+	const ut_file *f = at->f;
+	const ut_cls *cls = at->nmro ? at->mro[0] : NULL;
+	bool unittest = at->unittest;
 	fxlist fx = {0};
 	ut_arena_mark mark = ut_arena_save(p->d->ix->temp);
 	ut_walker w;
 	size_t i;
 	int rc = 0;
-	const char *id;
+	const char *id, *framework;
 
-	ut_walker_init(&w, p->d->ix, f->rel);
+	ut_walker_init(&w, p->d->ix, fn->file->rel);
 	/* autouse fixtures first, then those asked for by marks and parameters */
 	for (i = 0; i < p->fixtures.n && rc == 0; i++)
 		if (p->fixtures.v[i].autouse && visible(&p->fixtures.v[i], f, cls))
@@ -287,46 +338,84 @@ static int emit_test(pyctx *p, const ut_file *f, const ut_cls *cls, ut_fn *fn,
 	if (rc == 0 && cls)
 		rc = usefixtures(p, f, cls->node, &fx, cls);
 	if (rc == 0)
-		rc = usefixtures(p, f, fn->node, &fx, cls);
+		rc = usefixtures(p, fn->file, fn->node, &fx, cls);
 	for (i = 0; i < fn->nparams && rc == 0; i++) {
 		const ut_syn *pn = fn->params[i];
+		const char *name = fn->file->src.ptr + pn->start;
 
-		rc = require(p, &fx, resolve(p, f->src.ptr + pn->start, pn->end - pn->start, f, cls),
-			     f, cls, 0);
+		/* a parameter of the case overrides the fixture of that name */
+		if (!case_binds(c, cs, name, pn->end - pn->start))
+			rc = require(p, &fx, resolve(p, name, pn->end - pn->start, f, cls), f, cls,
+				     0);
 	}
 	w.setup = true;
 	if (rc == 0)
-		rc = walk_opt(&w, module_fn(p, f, "setup_module"));
+		rc = walk_bound(p, &w, module_fn(p, f, "setup_module"), f, cls, c, cs);
 	if (rc == 0 && cls) {
-		rc = walk_opt(&w, method(p, cls, unittest ? "setUpClass" : "setup_class"));
+		rc = walk_bound(p, &w, mro_method(p, at, unittest ? "setUpClass" : "setup_class"),
+				f, cls, c, cs);
 		if (rc == 0)
-			rc = walk_opt(&w, method(p, cls, unittest ? "setUp" : "setup_method"));
+			rc = walk_bound(p, &w,
+					mro_method(p, at, unittest ? "setUp" : "setup_method"), f,
+					cls, c, cs);
 	} else if (rc == 0) {
-		rc = walk_opt(&w, module_fn(p, f, "setup_function"));
+		rc = walk_bound(p, &w, module_fn(p, f, "setup_function"), f, cls, c, cs);
 	}
 	for (i = 0; i < fx.n && rc == 0; i++)
-		rc = ut_walk_fn(&w, fx.v[i]->fn, NULL);
+		rc = walk_bound(p, &w, fx.v[i]->fn, f, cls, c, cs);
 	w.setup = false;
-	if (rc == 0)
-		rc = ut_walk_fn(&w, fn, NULL);
+	if (rc == 0) {
+		ut_env env;
+
+		ut_env_init(&env, NULL, fn->file, fn->cls);
+		rc = bind_fixtures(p, &env, fn, f, cls, c, cs, 0);
+		if (rc == 0)
+			rc = ut_walk_fn(&w, fn, &env);
+		ut_env_dispose(&env);
+	}
 	w.setup = true;
 	if (rc == 0 && cls) {
-		rc = walk_opt(&w, method(p, cls, unittest ? "tearDown" : "teardown_method"));
+		rc = walk_bound(p, &w, mro_method(p, at, unittest ? "tearDown" : "teardown_method"),
+				f, cls, c, cs);
 		if (rc == 0)
-			rc = walk_opt(&w, method(p, cls, unittest ? "tearDownClass" : "teardown_class"));
+			rc = walk_bound(
+			    p, &w, mro_method(p, at, unittest ? "tearDownClass" : "teardown_class"),
+			    f, cls, c, cs);
 	} else if (rc == 0) {
-		rc = walk_opt(&w, module_fn(p, f, "teardown_function"));
+		rc = walk_bound(p, &w, module_fn(p, f, "teardown_function"), f, cls, c, cs);
 	}
 	if (rc == 0)
-		rc = walk_opt(&w, module_fn(p, f, "teardown_module"));
-	id = ut_arena_printf(p->d->ix->temp, "%s::%s", id_prefix, fn->name);
+		rc = walk_bound(p, &w, module_fn(p, f, "teardown_module"), f, cls, c, cs);
+	id = c && c->id ? ut_arena_printf(p->d->ix->temp, "%s::%s[%s]", at->prefix, fn->name, c->id)
+			: ut_arena_printf(p->d->ix->temp, "%s::%s", at->prefix, fn->name);
+	framework = unittest ? "unittest" : "pytest";
 	if (rc == 0)
-		rc = ut_suite_append(p->d, f, id, fn->name, fn->node,
-				     p->d->framework ? p->d->framework : unittest ? "unittest" : "pytest",
-				     &w);
+		rc = ut_suite_append(p->d, fn->file, id, fn->name, fn->node,
+				     p->d->framework ? p->d->framework : framework, &w);
 	ut_walker_dispose(&w);
 	ut_vec_free(&fx);
 	ut_arena_restore(p->d->ix->temp, mark); /* the test is in the model now */
+	return rc;
+}
+
+/* One test function or method: a test for each of its parametrized cases. */
+static int emit_test(pyctx *p, const where *at, ut_fn *fn)
+{
+	ut_arena_mark mark = ut_arena_save(p->d->ix->temp);
+	ut_py_cases cs;
+	size_t i;
+	int rc;
+
+	fn->is_test = true;
+	if (at->unittest) {
+		rc = emit_case(p, at, fn, NULL, NULL);
+	} else {
+		rc = ut_py_cases_build(&cs, p->d->ix, p->d->diags, fn, at->mro, at->nmro);
+		for (i = 0; i < cs.cases.n && rc == 0; i++)
+			rc = emit_case(p, at, fn, &cs.cases.v[i], &cs);
+		ut_py_cases_dispose(&cs);
+	}
+	ut_arena_restore(p->d->ix->temp, mark);
 	return rc;
 }
 
@@ -337,63 +426,187 @@ static int cmp_fn_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int discover_class(pyctx *p, const ut_file *f, const ut_cls *k, const char *prefix,
-			  int depth)
+/* What a class body defines, in order: methods, nested classes, and other names. */
+typedef struct {
+	const char *name;
+	ut_fn *fn;	   /* a method */
+	const ut_cls *cls; /* a nested class */
+	size_t level;	   /* index in the order of the class defining it */
+} member;
+
+typedef UT_VEC(member) members;
+
+static bool seen(const members *m, const char *name)
 {
-	bool unittest = is_testcase(p->d->ix, k);
-	const char *id_prefix = ut_arena_printf(p->d->ix->temp, "%s::%s", prefix, k->name);
-	UT_VEC(ut_fn *) tests = {0};
-	const ut_syn *c;
 	size_t i;
-	int rc = 0;
+
+	for (i = 0; i < m->n; i++)
+		if (strcmp(m->v[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* The names along the order, the first definition of each (as attribute lookup finds it). */
+static int class_members(const pyctx *p, const ut_cls *const *mro, size_t n, members *out)
+{
+	size_t i;
+	const ut_syn *c;
+
+	for (i = 0; i < n; i++) {
+		const ut_cls *k = mro[i];
+
+		for (c = ut_syn_first(k->node); c; c = ut_syn_next(c)) {
+			member m;
+			const ut_syn *t;
+
+			memset(&m, 0, sizeof(m));
+			m.level = i;
+			if (ut_syn_is(c, UT_R_FUNC) &&
+			    (m.fn = ut_index_fn_of(p->d->ix, k->file, c)) && m.fn->name) {
+				m.name = m.fn->name;
+			} else if (ut_syn_is(c, UT_R_CLASS) &&
+				   (m.cls = ut_index_class_of(p->d->ix, k->file, c))) {
+				m.name = m.cls->name;
+			} else if (ut_syn_is(c, UT_R_ASSIGN) &&
+				   (t = ut_syn_child(c, UT_R_ASSIGN_TARGET)) &&
+				   ut_syn_is(t, UT_R_IDENT)) {
+				m.name = ut_compact_text(p->d->ix, k->file, t);
+			}
+			if (m.name && !seen(out, m.name) && ut_vec_push(out, m) < 0)
+				return ut_error_set(UT_ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+/* `__test__ = False` along the order */
+static bool not_a_test(const pyctx *p, const ut_cls *const *mro, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		ut_const_def *def = ut_map_get(&mro[i]->constants, "__test__", 8);
+
+		if (def && def != &ut_ambiguous && def->value &&
+		    ut_text_is(def->file, def->value, "False"))
+			return true;
+	}
+	(void)p;
+	return false;
+}
+
+static int collect_class(pyctx *p, const ut_file *f, const ut_cls *k, const char *name, size_t nlen,
+			 const char *prefix, int depth);
+
+/* pytest's Class.collect: each class's own names in definition order, base classes
+ * first (reverse method resolution order); unittest's loader: every test* name, sorted. */
+static int collect_members(pyctx *p, const where *at, int depth)
+{
+	members m = {0};
+	UT_VEC(ut_fn *) sorted = {0};
+	size_t i, level;
+	int rc = class_members(p, at->mro, at->nmro, &m);
+
+	if (rc == 0 && at->unittest) {
+		for (i = 0; i < m.n && rc == 0; i++)
+			if (m.v[i].fn && has_prefix(m.v[i].name, "test"))
+				rc = ut_vec_push(&sorted, m.v[i].fn) < 0
+					 ? ut_error_set(UT_ENOMEM, "out of memory")
+					 : 0;
+		if (sorted.n)
+			qsort(sorted.v, sorted.n, sizeof(ut_fn *), cmp_fn_name);
+		else if (rc == 0 && mro_method(p, at, "runTest"))
+			rc = ut_vec_push(&sorted, mro_method(p, at, "runTest")) < 0
+				 ? ut_error_set(UT_ENOMEM, "out of memory")
+				 : 0;
+		for (i = 0; i < sorted.n && rc == 0; i++)
+			rc = emit_test(p, at, sorted.v[i]);
+	}
+	for (level = at->nmro; level-- > 0 && rc == 0 && !at->unittest;) {
+		for (i = 0; i < m.n && rc == 0; i++) {
+			const member *e = &m.v[i];
+
+			if (e->level != level)
+				continue;
+			if (e->fn && has_prefix(e->name, "test") &&
+			    !is_fixture(p->d->ix, e->fn->file, e->fn->node, NULL))
+				rc = emit_test(p, at, e->fn);
+			else if (e->cls)
+				rc = collect_class(p, at->f, e->cls, e->cls->name,
+						   strlen(e->cls->name), at->prefix, depth + 1);
+		}
+	}
+	ut_vec_free(&m);
+	ut_vec_free(&sorted);
+	return rc;
+}
+
+/* A class found under `name` in module f (its own, a nested one, or one imported). */
+static int collect_class(pyctx *p, const ut_file *f, const ut_cls *k, const char *name, size_t nlen,
+			 const char *prefix, int depth)
+{
+	const ut_cls *mro[UT_PY_MAX_MRO];
+	where at;
+	int rc;
 
 	if (depth > 16)
 		return 0;
-	if (!unittest && (strncmp(k->name, "Test", 4) != 0 || method(p, k, "__init__")))
+	memset(&at, 0, sizeof(at));
+	at.f = f;
+	at.mro = mro;
+	at.nmro = ut_py_mro(p->d->ix, k, mro, UT_PY_MAX_MRO);
+	at.unittest = ut_py_is_testcase(mro, at.nmro);
+	if (!at.unittest && (nlen < 4 || memcmp(name, "Test", 4) != 0))
 		return 0;
-	for (c = ut_syn_first(k->node); c && rc == 0; c = ut_syn_next(c)) {
-		ut_fn *fn;
-
-		if (ut_syn_is(c, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, f, c)) && fn->name &&
-		    strncmp(fn->name, "test", 4) == 0 && !is_fixture(p->d->ix, f, c, NULL)) {
-			fn->is_test = true;
-			rc = ut_vec_push(&tests, fn);
-		}
+	if (!at.unittest && ut_py_method(p->d->ix, mro, at.nmro, "__init__")) {
+		ut_diags_add(p->d->diags, UT_DIAG_WARNING, k->file->rel,
+			     ut_syn_line(k->file->tree, k->node),
+			     "class '%.*s' has an __init__ constructor: pytest does not collect it",
+			     (int)nlen, name);
+		return 0;
 	}
-	/* unittest's loader sorts test methods by name */
-	if (unittest && tests.n)
-		qsort(tests.v, tests.n, sizeof(ut_fn *), cmp_fn_name);
-	for (i = 0; i < tests.n && rc == 0; i++)
-		rc = emit_test(p, f, k, tests.v[i], id_prefix, unittest);
-	for (c = ut_syn_first(k->node); c && rc == 0 && !unittest; c = ut_syn_next(c)) {
-		ut_cls *inner;
-
-		if (ut_syn_is(c, UT_R_CLASS) && (inner = ut_index_class_of(p->d->ix, f, c)))
-			rc = discover_class(p, f, inner, id_prefix, depth + 1);
-	}
-	ut_vec_free(&tests);
-	return rc < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : rc;
+	if (not_a_test(p, mro, at.nmro))
+		return 0;
+	at.prefix = ut_arena_printf(p->d->ix->temp, "%s::%.*s", prefix, (int)nlen, name);
+	if (!at.prefix)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	rc = collect_members(p, &at, depth);
+	return rc;
 }
 
+#define MAX_IMPORTS 64
+
+/* pytest's Module.collect: the module's names in the order they are bound, imported
+ * test classes included (pytest collects them again where they are imported). */
 static int discover_file(pyctx *p, const ut_file *f)
 {
 	const ut_syn *c;
 	int rc = 0;
+	where at;
 
+	memset(&at, 0, sizeof(at));
+	at.f = f;
+	at.prefix = f->rel;
 	for (c = ut_syn_first(f->tree->root); c && rc == 0; c = ut_syn_next(c)) {
 		if (ut_syn_is(c, UT_R_FUNC)) {
 			ut_fn *fn = ut_index_fn_of(p->d->ix, f, c);
 
-			if (fn && fn->name && strncmp(fn->name, "test", 4) == 0 &&
-			    !is_fixture(p->d->ix, f, c, NULL)) {
-				fn->is_test = true;
-				rc = emit_test(p, f, NULL, fn, f->rel, false);
-			}
+			if (fn && fn->name && has_prefix(fn->name, "test") &&
+			    !is_fixture(p->d->ix, f, c, NULL))
+				rc = emit_test(p, &at, fn);
 		} else if (ut_syn_is(c, UT_R_CLASS)) {
 			ut_cls *k = ut_index_class_of(p->d->ix, f, c);
 
 			if (k)
-				rc = discover_class(p, f, k, f->rel, 0);
+				rc = collect_class(p, f, k, k->name, strlen(k->name), f->rel, 0);
+		} else if (ut_syn_is(c, UT_R_IMPORT)) {
+			ut_py_import imps[MAX_IMPORTS];
+			int n = ut_py_imports(p->d->ix, f, c, imps, MAX_IMPORTS), i;
+
+			for (i = 0; i < n && rc == 0; i++)
+				if (imps[i].cls)
+					rc = collect_class(p, f, imps[i].cls, imps[i].name,
+							   imps[i].nlen, f->rel, 0);
 		}
 	}
 	return rc;
@@ -408,13 +621,13 @@ static void mark_tests(pyctx *p, const ut_file *f)
 		ut_fn *fn;
 
 		if (ut_syn_is(c, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, f, c)) && fn->name &&
-		    strncmp(fn->name, "test", 4) == 0)
+		    has_prefix(fn->name, "test"))
 			fn->is_test = true;
 		if (!ut_syn_is(c, UT_R_CLASS))
 			continue;
 		for (m = ut_syn_first(c); m; m = ut_syn_next(m))
 			if (ut_syn_is(m, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, f, m)) &&
-			    fn->name && strncmp(fn->name, "test", 4) == 0)
+			    fn->name && has_prefix(fn->name, "test"))
 				fn->is_test = true;
 	}
 }

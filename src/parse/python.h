@@ -1,0 +1,59 @@
+/* python.h: what the pytest rules share between python.c (collection, fixtures) and
+ * python_params.c (@pytest.mark.parametrize cases and their ids). Private to src/parse. */
+#ifndef UT_PARSE_PYTHON_H
+#define UT_PARSE_PYTHON_H
+
+#include "parse/internal.h"
+
+#define UT_PY_MAX_MARKS 16   /* parametrize marks read on one test */
+#define UT_PY_MAX_CASES 4096 /* cases of one test; more are left out with a warning */
+
+/* The decorators standing right before a definition, top to bottom: up to max in out. */
+size_t ut_py_decorators(const ut_syn *def, const ut_syn **out, size_t max);
+
+#define UT_PY_MAX_MRO 32 /* classes in one method resolution order */
+
+/* cls's method resolution order (C3, as Python computes it), cls first, in out (up to
+ * max); only classes of the suite: bases from elsewhere (unittest.TestCase, object) are
+ * not in it. Returns how many. */
+size_t ut_py_mro(const ut_index *ix, const ut_cls *cls, const ut_cls **out, size_t max);
+/* True when a class of the order derives from unittest's TestCase (or a known subclass). */
+bool ut_py_is_testcase(const ut_cls *const *mro, size_t n);
+/* The method `name` that attribute lookup along mro finds, or NULL. */
+ut_fn *ut_py_method(const ut_index *ix, const ut_cls *const *mro, size_t n, const char *name);
+
+/* A name `from m import a as b` brings into a module: b, and the suite's class it names
+ * (NULL when it is no class of another module of the suite). */
+typedef struct {
+	const char *name; /* not NUL-terminated */
+	size_t nlen;
+	const ut_cls *cls;
+} ut_py_import;
+
+/* The names an import statement of f brings in, in order, up to max. Returns how many. */
+int ut_py_imports(const ut_index *ix, const ut_file *f, const ut_syn *imp, ut_py_import *out,
+		  size_t max);
+
+/* One case of a parametrized test: its id as pytest forms it ("alpha", "1-x") and the
+ * values its argument names are bound to (bindings[first .. first + n)). */
+typedef struct {
+	const char *id;
+	size_t first, n;
+} ut_py_case;
+
+typedef struct {
+	UT_VEC(ut_py_case) cases;
+	UT_VEC(ut_binding) bindings;
+	bool parametrized; /* false: one case without id */
+} ut_py_cases;
+
+/* The cases of the test fn collected on class cls (NULL for a module function): the
+ * parametrize marks of fn (bottom decorator first), then those of cls and its bases, each
+ * later mark an inner loop, as pytest applies them. `mro` is cls's method resolution
+ * order (nmro classes, cls first). Strings are in ix->temp. Marks that cannot be read
+ * (values that are not a literal list) are warned about in diags and leave one case. */
+int ut_py_cases_build(ut_py_cases *out, const ut_index *ix, ut_diags *diags, const ut_fn *fn,
+		      const ut_cls *const *mro, size_t nmro);
+void ut_py_cases_dispose(ut_py_cases *c);
+
+#endif
