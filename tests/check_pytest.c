@@ -134,6 +134,27 @@ START_TEST(fixture_values_and_unresolved_values)
 }
 END_TEST
 
+START_TEST(fixture_params_make_cases)
+{
+	parse("import pytest\n"
+	      "@pytest.fixture(params=['chrome', pytest.param('firefox', id='ff')])\n"
+	      "def browser_name(request):\n"
+	      "    return request.param\n"
+	      "@pytest.fixture\n"
+	      "def driver(browser_name):\n"
+	      "    return None\n"
+	      "@pytest.mark.parametrize('q', ['x'])\n"
+	      "def test_q(driver, browser_name, q):\n"
+	      "    driver.find_element(By.ID, 'b').send_keys(browser_name)\n");
+	/* the fixture's parameters come first in the id */
+	ck_assert_uint_eq(suite->tests.n, 2);
+	ck_assert_str_eq(suite->tests.v[0].id, P "test_q[chrome-x]");
+	ck_assert_str_eq(suite->tests.v[1].id, P "test_q[ff-x]");
+	ck_assert(has(P "test_q[ff-x]", UT_ACT_SUBMIT, "firefox", false));
+	ck_assert(!has(P "test_q[ff-x]", UT_ACT_SUBMIT, "chrome", false));
+}
+END_TEST
+
 START_TEST(loops_submit_what_they_loop_over)
 {
 	parse("NAMES = ['amy', 'ben']\n"
@@ -216,6 +237,7 @@ Suite *pytest_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, parametrized_cases_have_their_own_values);
 	tcase_add_test(tc, fixture_values_and_unresolved_values);
+	tcase_add_test(tc, fixture_params_make_cases);
 	tcase_add_test(tc, loops_submit_what_they_loop_over);
 	tcase_add_test(tc, classes_in_method_resolution_order);
 	tcase_add_test(tc, hostile_loops_and_cases_stay_bounded);

@@ -16,12 +16,23 @@ typedef struct {
 	const char *dir;   /* conftest fixtures: the folder they apply below; else NULL */
 	const ut_file *file; /* module fixtures: their file */
 	const ut_cls *cls;   /* class fixtures: their class */
+	ut_py_fxparam param; /* call set when it has params=[...] */
 } fixture;
 
 typedef struct {
 	ut_discover *d;
 	UT_VEC(fixture) fixtures;
+	size_t first;			/* the first Python test in the suite */
+	UT_VEC(ut_py_key) keys;		/* parametrized fixtures wider than a function, per test */
+	ut_map key_ids;			/* their ids */
+	UT_VEC(const char *) key_texts; /* and back */
+	size_t nids;
 } pyctx;
+
+static const char *key_text(const pyctx *p, size_t id)
+{
+	return p->key_texts.v[id];
+}
 
 static bool deco_has(const ut_index *ix, const ut_file *f, const ut_syn *fn_node,
 		     const char *prefix, const char **text_out)
@@ -45,6 +56,37 @@ static bool is_fixture(const ut_index *ix, const ut_file *f, const ut_syn *node,
 {
 	return deco_has(ix, f, node, "@pytest.fixture", t) || deco_has(ix, f, node, "@fixture", t) ||
 	       deco_has(ix, f, node, "@pytest_asyncio.fixture", t);
+}
+
+/* The call of a definition's @pytest.fixture(...) decorator, or NULL. */
+static const ut_syn *fixture_call(const ut_index *ix, const ut_file *f, const ut_syn *def)
+{
+	const ut_syn *decos[16];
+	size_t n = ut_py_decorators(def, decos, 16), i;
+
+	for (i = 0; i < n; i++) {
+		const ut_syn *call = ut_syn_find(decos[i], UT_R_CALL, 0);
+		const ut_syn *nm = call ? ut_call_name(call) : NULL;
+
+		if (nm && ut_text_is(f, nm, "fixture"))
+			return call;
+	}
+	(void)ix;
+	return NULL;
+}
+
+/* scope="module" in a decorator's compact text */
+static int scope_of(const char *t)
+{
+	static const char *const names[] = {"class", "module", "package", "session"};
+	const char *s = strstr(t, "scope=");
+	size_t i;
+
+	for (i = 0; s && i < 4; i++)
+		if (strncmp(s + 7, names[i], strlen(names[i])) == 0 &&
+		    (s[7 + strlen(names[i])] == '"' || s[7 + strlen(names[i])] == '\''))
+			return (int)i + UT_PY_CLASS;
+	return UT_PY_FUNCTION;
 }
 
 static const char *dir_of(ut_arena *a, const char *rel)
@@ -79,6 +121,12 @@ static int add_fixtures(pyctx *p, const ut_file *f, const ut_syn *n, const ut_cl
 			fx.name = ut_arena_strndup(p->d->ix->arena, nm + 6, len);
 		}
 		fx.autouse = strstr(t, "autouse=True") != NULL;
+		if (strstr(t, "params=")) {
+			fx.param.name = fx.name;
+			fx.param.file = f;
+			fx.param.call = fixture_call(p->d->ix, f, c);
+			fx.param.scope = scope_of(t);
+		}
 		if (conftest)
 			fx.dir = dir_of(p->d->ix->arena, f->rel);
 		else if (cls)
@@ -215,11 +263,13 @@ static bool has_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-static bool case_binds(const ut_py_case *c, const ut_py_cases *cs, const char *name, size_t n)
+/* Does the case bind `name`, from index `from` of its bindings on? */
+static bool case_binds(const ut_py_case *c, const ut_py_cases *cs, const char *name, size_t n,
+		       size_t from)
 {
 	size_t i;
 
-	for (i = 0; c && i < c->n; i++) {
+	for (i = from; c && i < c->n; i++) {
 		const ut_binding *b = &cs->bindings.v[c->first + i];
 
 		if (b->nlen == n && memcmp(b->name, name, n) == 0)
@@ -273,7 +323,7 @@ static int bind_fixtures(const pyctx *p, ut_env *env, const ut_fn *fn, const ut_
 		const fixture *fx;
 		ut_val v;
 
-		if (case_binds(c, cs, name, n))
+		if (case_binds(c, cs, name, n, 0))
 			continue;
 		fx = resolve(p, name, n, f, cls);
 		if (!fx || fx->fn == fn)
@@ -316,6 +366,64 @@ static ut_fn *mro_method(const pyctx *p, const where *at, const char *name)
 	return ut_py_method(p->d->ix, at->mro, at->nmro, name);
 }
 
+/* What a wider fixture's parameter is set up for, besides its name and index. */
+static const char *key_place(const pyctx *p, const where *at, int scope)
+{
+	if (scope == UT_PY_SESSION)
+		return "";
+	if (scope == UT_PY_PACKAGE)
+		return dir_of(p->d->ix->temp, at->f->rel);
+	if (scope == UT_PY_MODULE || !at->nmro)
+		return at->f->rel;
+	return at->prefix; /* the class */
+}
+
+/* The keys pytest reorders by, for the case's parameters of fixtures wider than a
+ * function (get_parametrized_fixture_keys), a scope's sorted by name. */
+static int add_keys(pyctx *p, const where *at, const ut_py_case *c, const ut_py_cases *cs,
+		    size_t item)
+{
+	size_t i, j, start = p->keys.n;
+
+	for (i = 0; i < cs->nfx && i < c->n; i++) {
+		const ut_binding *b = &cs->bindings.v[c->first + i];
+		int scope = cs->fx[i]->scope;
+		const char *loc = key_place(p, at, scope);
+		const char *key;
+		void *id;
+		ut_py_key k;
+
+		if (scope == UT_PY_FUNCTION)
+			continue;
+		key = ut_arena_printf(&p->d->ix->scratch, "%d%.*s\x01%zu\x01%s", scope,
+				      (int)b->nlen, b->name, cs->indices.v[c->first + i], loc);
+		if (!key)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+		if (!ut_map_find(&p->key_ids, key, strlen(key), &id)) {
+			id = (void *)(uintptr_t)p->nids++;
+			if (ut_map_put(&p->key_ids, key, strlen(key), id) < 0 ||
+			    ut_vec_push(&p->key_texts, key) < 0)
+				return ut_error_set(UT_ENOMEM, "out of memory");
+		}
+		k.item = item;
+		k.scope = scope;
+		k.key = (size_t)(uintptr_t)id;
+		/* by scope, then by name: the key's text starts with both */
+		for (j = p->keys.n; j > start; j--) {
+			const ut_py_key *prev = &p->keys.v[j - 1];
+
+			if (prev->scope < scope ||
+			    (prev->scope == scope && strcmp(key_text(p, prev->key), key) < 0))
+				break;
+		}
+		if (ut_vec_push(&p->keys, k) < 0)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+		memmove(&p->keys.v[j + 1], &p->keys.v[j], (p->keys.n - 1 - j) * sizeof(k));
+		p->keys.v[j] = k;
+	}
+	return 0;
+}
+
 static int emit_case(pyctx *p, const where *at, ut_fn *fn, const ut_py_case *c,
 		     const ut_py_cases *cs)
 {
@@ -328,6 +436,7 @@ static int emit_case(pyctx *p, const where *at, ut_fn *fn, const ut_py_case *c,
 	size_t i;
 	int rc = 0;
 	const char *id, *framework;
+	size_t ntests;
 
 	ut_walker_init(&w, p->d->ix, fn->file->rel);
 	/* autouse fixtures first, then those asked for by marks and parameters */
@@ -344,7 +453,7 @@ static int emit_case(pyctx *p, const where *at, ut_fn *fn, const ut_py_case *c,
 		const char *name = fn->file->src.ptr + pn->start;
 
 		/* a parameter of the case overrides the fixture of that name */
-		if (!case_binds(c, cs, name, pn->end - pn->start))
+		if (!case_binds(c, cs, name, pn->end - pn->start, cs ? cs->nfx : 0))
 			rc = require(p, &fx, resolve(p, name, pn->end - pn->start, f, cls), f, cls,
 				     0);
 	}
@@ -389,28 +498,91 @@ static int emit_case(pyctx *p, const where *at, ut_fn *fn, const ut_py_case *c,
 	id = c && c->id ? ut_arena_printf(p->d->ix->temp, "%s::%s[%s]", at->prefix, fn->name, c->id)
 			: ut_arena_printf(p->d->ix->temp, "%s::%s", at->prefix, fn->name);
 	framework = unittest ? "unittest" : "pytest";
+	ntests = p->d->suite->tests.n;
 	if (rc == 0)
 		rc = ut_suite_append(p->d, fn->file, id, fn->name, fn->node,
 				     p->d->framework ? p->d->framework : framework, &w);
+	if (rc == 0 && p->d->suite->tests.n > ntests && cs && cs->nfx)
+		rc = add_keys(p, at, c, cs, ntests - p->first);
 	ut_walker_dispose(&w);
 	ut_vec_free(&fx);
 	ut_arena_restore(p->d->ix->temp, mark); /* the test is in the model now */
 	return rc;
 }
 
+#define MAX_CLOSURE 64
+
+typedef struct {
+	const char *name;
+	size_t n;
+} fxname;
+
+static void add_name(fxname *names, size_t *n, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (names[i].n == len && memcmp(names[i].name, s, len) == 0)
+			return;
+	if (*n < MAX_CLOSURE) {
+		names[*n].name = s;
+		names[(*n)++].n = len;
+	}
+}
+
+/* The parametrized fixtures of the test's fixture closure, in pytest's order: autouse
+ * fixtures, then its arguments, then what those request in turn, stably sorted by scope,
+ * widest first (FixtureManager.getfixtureclosure). */
+static size_t fixture_params(const pyctx *p, const where *at, const ut_fn *fn, ut_py_fxparam *out)
+{
+	const ut_cls *cls = at->nmro ? at->mro[0] : NULL;
+	const fixture *defs[MAX_CLOSURE];
+	fxname names[MAX_CLOSURE];
+	size_t n = 0, i, j, k, nout = 0;
+	int scope;
+
+	for (i = 0; i < p->fixtures.n; i++)
+		if (p->fixtures.v[i].autouse && visible(&p->fixtures.v[i], at->f, cls))
+			add_name(names, &n, p->fixtures.v[i].name, strlen(p->fixtures.v[i].name));
+	for (i = 0; i < fn->nparams; i++)
+		add_name(names, &n, fn->file->src.ptr + fn->params[i]->start,
+			 fn->params[i]->end - fn->params[i]->start);
+	for (i = 0; i < n; i++) {
+		defs[i] = resolve(p, names[i].name, names[i].n, at->f, cls);
+		for (j = 0; defs[i] && j < defs[i]->fn->nparams; j++) {
+			const ut_syn *pn = defs[i]->fn->params[j];
+
+			add_name(names, &n, defs[i]->fn->file->src.ptr + pn->start,
+				 pn->end - pn->start);
+		}
+	}
+	for (scope = UT_PY_SESSION; scope >= UT_PY_FUNCTION; scope--)
+		for (k = 0; k < n; k++) {
+			const fixture *d = defs[k];
+			int s = d && d->param.call ? d->param.scope : UT_PY_FUNCTION;
+
+			if (d && d->param.call && s == scope && nout < UT_PY_MAX_MARKS)
+				out[nout++] = d->param;
+		}
+	return nout;
+}
+
 /* One test function or method: a test for each of its parametrized cases. */
 static int emit_test(pyctx *p, const where *at, ut_fn *fn)
 {
 	ut_arena_mark mark = ut_arena_save(p->d->ix->temp);
+	ut_py_fxparam fxp[UT_PY_MAX_MARKS];
 	ut_py_cases cs;
-	size_t i;
+	size_t i, nfxp;
 	int rc;
 
 	fn->is_test = true;
 	if (at->unittest) {
 		rc = emit_case(p, at, fn, NULL, NULL);
 	} else {
-		rc = ut_py_cases_build(&cs, p->d->ix, p->d->diags, fn, at->mro, at->nmro);
+		nfxp = fixture_params(p, at, fn, fxp);
+		rc =
+		    ut_py_cases_build(&cs, p->d->ix, p->d->diags, fn, at->mro, at->nmro, fxp, nfxp);
 		for (i = 0; i < cs.cases.n && rc == 0; i++)
 			rc = emit_case(p, at, fn, &cs.cases.v[i], &cs);
 		ut_py_cases_dispose(&cs);
@@ -632,6 +804,32 @@ static void mark_tests(pyctx *p, const ut_file *f)
 	}
 }
 
+/* Tests that share a wider fixture's parameter brought together, as pytest does. */
+static int reorder(pyctx *p)
+{
+	ut_suite *s = p->d->suite;
+	size_t n = s->tests.n - p->first, i, *order = malloc(n * sizeof(size_t));
+	ut_test *copy = malloc(n * sizeof(ut_test));
+	int rc = 0;
+
+	if (!order || !copy) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	rc = ut_py_reorder(p->keys.v, p->keys.n, n, p->nids, order);
+	if (rc < 0)
+		goto done;
+	memcpy(copy, s->tests.v + p->first, n * sizeof(ut_test));
+	for (i = 0; i < n; i++) {
+		s->tests.v[p->first + i] = copy[order[i]];
+		s->tests.v[p->first + i].index = p->first + i;
+	}
+done:
+	free(order);
+	free(copy);
+	return rc;
+}
+
 int ut_python_discover(ut_discover *d)
 {
 	pyctx p;
@@ -640,6 +838,7 @@ int ut_python_discover(ut_discover *d)
 
 	memset(&p, 0, sizeof(p));
 	p.d = d;
+	p.first = d->suite->tests.n;
 	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
 		const ut_file *f = d->ix->files.v[i];
 		const ut_syn *c;
@@ -663,6 +862,11 @@ int ut_python_discover(ut_discover *d)
 		if (f->lang == UT_LANG_PYTHON && f->test_file)
 			rc = discover_file(&p, f);
 	}
+	if (rc == 0 && p.keys.n)
+		rc = reorder(&p);
 	ut_vec_free(&p.fixtures);
+	ut_vec_free(&p.keys);
+	ut_vec_free(&p.key_texts);
+	ut_map_dispose(&p.key_ids);
 	return rc;
 }

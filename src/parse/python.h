@@ -11,6 +11,9 @@
 /* The decorators standing right before a definition, top to bottom: up to max in out. */
 size_t ut_py_decorators(const ut_syn *def, const ut_syn **out, size_t max);
 
+/* Fixture scopes, narrowest first. */
+enum { UT_PY_FUNCTION, UT_PY_CLASS, UT_PY_MODULE, UT_PY_PACKAGE, UT_PY_SESSION };
+
 #define UT_PY_MAX_MRO 32 /* classes in one method resolution order */
 
 /* cls's method resolution order (C3, as Python computes it), cls first, in out (up to
@@ -21,6 +24,17 @@ size_t ut_py_mro(const ut_index *ix, const ut_cls *cls, const ut_cls **out, size
 bool ut_py_is_testcase(const ut_cls *const *mro, size_t n);
 /* The method `name` that attribute lookup along mro finds, or NULL. */
 ut_fn *ut_py_method(const ut_index *ix, const ut_cls *const *mro, size_t n, const char *name);
+
+/* A parametrized fixture's parameter a test uses, as pytest keys it for reordering: key is
+ * an id of (name, parameter index, and the package, module or class it is set up for). */
+typedef struct {
+	size_t item; /* the test: 0 .. nitems - 1 */
+	int scope;   /* UT_PY_CLASS .. UT_PY_SESSION */
+	size_t key;  /* 0 .. nids - 1; a test's keys of one scope come sorted by name */
+} ut_py_key;
+
+/* pytest's reorder_items: the order of tests 0 .. nitems - 1 in out (nitems entries). */
+int ut_py_reorder(const ut_py_key *keys, size_t nkeys, size_t nitems, size_t nids, size_t *out);
 
 /* A name `from m import a as b` brings into a module: b, and the suite's class it names
  * (NULL when it is no class of another module of the suite). */
@@ -41,19 +55,33 @@ typedef struct {
 	size_t first, n;
 } ut_py_case;
 
+/* A parametrized fixture a test requests: @pytest.fixture(params=[...], ids=[...]). */
+typedef struct {
+	const char *name;
+	const ut_file *file;
+	const ut_syn *call; /* the decorator's call */
+	int scope;
+} ut_py_fxparam;
+
 typedef struct {
 	UT_VEC(ut_py_case) cases;
 	UT_VEC(ut_binding) bindings;
+	UT_VEC(size_t) indices; /* beside each binding: the index of its value in its list */
+	/* the parametrized fixtures applied: a case's first nfx bindings are theirs */
+	const ut_py_fxparam *fx[UT_PY_MAX_MARKS];
+	size_t nfx;
 	bool parametrized; /* false: one case without id */
 } ut_py_cases;
 
-/* The cases of the test fn collected on class cls (NULL for a module function): the
- * parametrize marks of fn (bottom decorator first), then those of cls and its bases, each
- * later mark an inner loop, as pytest applies them. `mro` is cls's method resolution
- * order (nmro classes, cls first). Strings are in ix->temp. Marks that cannot be read
- * (values that are not a literal list) are warned about in diags and leave one case. */
+/* The cases of the test fn collected on a class (mro: its method resolution order, nmro
+ * classes, the class first; none for a module function), as pytest applies them, each
+ * later one an inner loop: the parametrized fixtures fxp (the test's fixture closure in
+ * pytest's order) but those the test parametrizes itself, then the parametrize marks of
+ * fn (bottom decorator first), then those of the class and its bases. Strings are in
+ * ix->temp; out keeps pointers into fxp. Lists that cannot be read (not literal) are
+ * warned about in diags and leave one case. */
 int ut_py_cases_build(ut_py_cases *out, const ut_index *ix, ut_diags *diags, const ut_fn *fn,
-		      const ut_cls *const *mro, size_t nmro);
+		      const ut_cls *const *mro, size_t nmro, const ut_py_fxparam *fxp, size_t nfxp);
 void ut_py_cases_dispose(ut_py_cases *c);
 
 #endif

@@ -45,6 +45,7 @@ void ut_py_cases_dispose(ut_py_cases *c)
 		return;
 	ut_vec_free(&c->cases);
 	ut_vec_free(&c->bindings);
+	ut_vec_free(&c->indices);
 }
 
 static bool call_named(const ut_file *f, const ut_syn *n, const char *name)
@@ -252,14 +253,16 @@ static int push_case(ut_py_cases *out, const char *id, size_t first)
 	return ut_vec_push(&out->cases, c) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }
 
-static int bind(ut_py_cases *out, const mark *m, size_t arg, ut_val v)
+static int bind(ut_py_cases *out, const mark *m, size_t arg, ut_val v, size_t idx)
 {
 	ut_binding b;
 
 	b.name = m->names[arg];
 	b.nlen = m->nlen[arg];
 	b.val = v;
-	return ut_vec_push(&out->bindings, b) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+	return ut_vec_push(&out->bindings, b) < 0 || ut_vec_push(&out->indices, idx) < 0
+		   ? ut_error_set(UT_ENOMEM, "out of memory")
+		   : 0;
 }
 
 static const ut_syn *kw_value(const ut_file *f, const ut_syn *args, const char *name)
@@ -329,25 +332,25 @@ static int make_unique(ut_arena *a, ut_py_cases *cs)
 }
 
 /* The cases of one parametrize call, in out. Returns 1 when it could not be read. */
-static int read_mark(ut_py_cases *out, mark *m, const ut_syn *call)
+static const ut_syn *mark_names(const mark *m, const ut_syn *call)
 {
-	const ut_syn *args = ut_call_args(call), *names, *values, *ids, *e;
+	const ut_syn *names = kw_value(m->f, ut_call_args(call), "argnames");
+
+	return names ? names : positional(ut_call_args(call), 0);
+}
+
+/* The cases of a list of values for m's names, with their ids. Returns 1 when the list
+ * cannot be read. */
+static int read_cases(ut_py_cases *out, mark *m, const ut_syn *values, const ut_syn *ids)
+{
+	const ut_syn *e;
 	ut_env scope, vscope;
 	ut_val seq, idseq = {0};
 	ut_buf b = UT_BUF_INIT;
 	size_t idx, i;
 	int rc = 0;
 
-	names = kw_value(m->f, args, "argnames");
-	if (!names)
-		names = positional(args, 0);
-	values = kw_value(m->f, args, "argvalues");
-	if (!values)
-		values = positional(args, 1);
-	ids = kw_value(m->f, args, "ids");
 	ut_env_init(&scope, NULL, m->f, NULL);
-	if (names)
-		read_names(m, &scope, names);
 	if (!m->nnames || !values || !values_seq(m, &scope, values, &seq)) {
 		ut_env_dispose(&scope);
 		return 1;
@@ -408,7 +411,7 @@ static int read_mark(ut_py_cases *out, mark *m, const ut_syn *call)
 				v.s = seq.file->src.ptr + e->start;
 				v.n = e->end - e->start > 200 ? 200 : e->end - e->start;
 			}
-			rc = bind(out, m, i, v);
+			rc = bind(out, m, i, v, idx);
 		}
 		if (rc == 0)
 			rc = push_case(
@@ -430,6 +433,39 @@ static int read_mark(ut_py_cases *out, mark *m, const ut_syn *call)
 	return rc < 0 ? rc : make_unique(m->ix->temp, out);
 }
 
+/* @pytest.mark.parametrize(argnames, argvalues, ids=...) */
+static int read_mark(ut_py_cases *out, mark *m, const ut_syn *call)
+{
+	const ut_syn *args = ut_call_args(call), *names = mark_names(m, call), *values;
+	ut_env scope;
+
+	values = kw_value(m->f, args, "argvalues");
+	if (!values)
+		values = positional(args, 1);
+	ut_env_init(&scope, NULL, m->f, NULL);
+	if (names)
+		read_names(m, &scope, names);
+	ut_env_dispose(&scope);
+	return read_cases(out, m, values, kw_value(m->f, args, "ids"));
+}
+
+/* @pytest.fixture(params=..., ids=...): one name, the fixture's */
+static int read_fixture(ut_py_cases *out, mark *m, const ut_py_fxparam *fx)
+{
+	const ut_syn *args = ut_call_args(fx->call);
+
+	add_name(m, fx->name, strlen(fx->name));
+	return read_cases(out, m, kw_value(m->f, args, "params"), kw_value(m->f, args, "ids"));
+}
+
+static int copy_binding(ut_py_cases *to, const ut_py_cases *from, size_t i)
+{
+	return ut_vec_push(&to->bindings, from->bindings.v[i]) < 0 ||
+		       ut_vec_push(&to->indices, from->indices.v[i]) < 0
+		   ? -1
+		   : 0;
+}
+
 /* out = out x mark: every case so far, then each of the mark's cases within it. */
 static int product(ut_arena *a, ut_py_cases *out, const ut_py_cases *mk, bool *capped)
 {
@@ -448,22 +484,21 @@ static int product(ut_arena *a, ut_py_cases *out, const ut_py_cases *mk, bool *c
 				break;
 			}
 			for (k = 0; c && k < c->n && rc == 0; k++)
-				rc = ut_vec_push(&next.bindings, out->bindings.v[c->first + k]) < 0
-					 ? -1
-					 : 0;
+				rc = copy_binding(&next, out, c->first + k);
 			for (k = 0; k < p->n && rc == 0; k++)
-				rc = ut_vec_push(&next.bindings, mk->bindings.v[p->first + k]) < 0
-					 ? -1
-					 : 0;
+				rc = copy_binding(&next, mk, p->first + k);
 			if (rc == 0)
 				rc = push_case(
 				    &next, c ? ut_arena_printf(a, "%s-%s", c->id, p->id) : p->id,
 				    first);
 		}
 	}
-	ut_py_cases_dispose(out);
+	ut_vec_free(&out->cases);
+	ut_vec_free(&out->bindings);
+	ut_vec_free(&out->indices);
 	out->cases = next.cases;
 	out->bindings = next.bindings;
+	out->indices = next.indices;
 	return rc < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }
 
@@ -479,8 +514,64 @@ static size_t own_marks(const ut_file *f, const ut_syn *def, const ut_syn **out,
 	return k;
 }
 
+/* Does one of the marks parametrize `name` itself? */
+static bool marks_name(const ut_index *ix, const ut_file *const *files, const ut_syn *const *decos,
+		       size_t n, const char *name)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		const ut_syn *call = parametrize_call(files[i], decos[i]), *names;
+		ut_env scope;
+		mark m;
+
+		memset(&m, 0, sizeof(m));
+		m.ix = ix;
+		m.f = files[i];
+		names = mark_names(&m, call);
+		ut_env_init(&scope, NULL, m.f, NULL);
+		if (names)
+			read_names(&m, &scope, names);
+		ut_env_dispose(&scope);
+		for (j = 0; j < m.nnames; j++)
+			if (m.nlen[j] == strlen(name) && memcmp(m.names[j], name, m.nlen[j]) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* Applies one list of cases: out becomes out x one. */
+static int apply(ut_py_cases *out, const ut_index *ix, ut_diags *diags, const ut_fn *fn,
+		 const ut_file *f, const ut_syn *deco, const ut_py_fxparam *fx, bool *capped)
+{
+	ut_py_cases one = {0};
+	mark m;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	m.ix = ix;
+	m.diags = diags;
+	m.f = f;
+	rc = fx ? read_fixture(&one, &m, fx) : read_mark(&one, &m, parametrize_call(f, deco));
+	if (rc == 1) {
+		ut_diags_add(diags, UT_DIAG_WARNING, f->rel, ut_syn_line(f->tree, deco),
+			     "%s of '%s' %s no literal list of values: its cases are not known "
+			     "and it is read as one test",
+			     fx ? "params" : "parametrize", fx ? fx->name : fn->name,
+			     fx ? "are" : "has");
+		rc = 0;
+	} else if (rc == 0) {
+		rc = product(ix->temp, out, &one, capped);
+		out->parametrized = true;
+		if (rc == 0 && fx)
+			out->fx[out->nfx++] = fx;
+	}
+	ut_py_cases_dispose(&one);
+	return rc;
+}
+
 int ut_py_cases_build(ut_py_cases *out, const ut_index *ix, ut_diags *diags, const ut_fn *fn,
-		      const ut_cls *const *mro, size_t nmro)
+		      const ut_cls *const *mro, size_t nmro, const ut_py_fxparam *fxp, size_t nfxp)
 {
 	const ut_syn *decos[UT_PY_MAX_MARKS];
 	const ut_file *files[UT_PY_MAX_MARKS];
@@ -507,28 +598,12 @@ int ut_py_cases_build(ut_py_cases *out, const ut_index *ix, ut_diags *diags, con
 			files[n + j] = k->file;
 		n += got;
 	}
-	for (i = 0; i < n && rc == 0; i++) {
-		ut_py_cases one = {0};
-		mark m;
-
-		memset(&m, 0, sizeof(m));
-		m.ix = ix;
-		m.diags = diags;
-		m.f = files[i];
-		rc = read_mark(&one, &m, parametrize_call(files[i], decos[i]));
-		if (rc == 1) {
-			ut_diags_add(diags, UT_DIAG_WARNING, files[i]->rel,
-				     ut_syn_line(files[i]->tree, decos[i]),
-				     "parametrize of '%s' has no literal list of values: its cases "
-				     "are not known and it is read as one test",
-				     fn->name);
-			rc = 0;
-		} else if (rc == 0) {
-			rc = product(ix->temp, out, &one, &capped);
-			out->parametrized = true;
-		}
-		ut_py_cases_dispose(&one);
-	}
+	/* parametrized fixtures first (pytest's fixture manager generates before the marks) */
+	for (i = 0; i < nfxp && rc == 0 && out->nfx < UT_PY_MAX_MARKS; i++)
+		if (!marks_name(ix, files, decos, n, fxp[i].name))
+			rc = apply(out, ix, diags, fn, fxp[i].file, fxp[i].call, &fxp[i], &capped);
+	for (i = 0; i < n && rc == 0; i++)
+		rc = apply(out, ix, diags, fn, files[i], decos[i], NULL, &capped);
 	if (capped)
 		ut_diags_add(diags, UT_DIAG_WARNING, fn->file->rel,
 			     ut_syn_line(fn->file->tree, fn->node),
