@@ -651,19 +651,17 @@ static int class_members(const pyctx *p, const ut_cls *const *mro, size_t n, mem
 	return 0;
 }
 
-/* `__test__ = False` along the order */
-static bool not_a_test(const pyctx *p, const ut_cls *const *mro, size_t n)
+/* `__test__ = False`, as attribute lookup along the order finds it */
+static bool not_a_test(const ut_cls *const *mro, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		ut_const_def *def = ut_map_get(&mro[i]->constants, "__test__", 8);
 
-		if (def && def != &ut_ambiguous && def->value &&
-		    ut_text_is(def->file, def->value, "False"))
-			return true;
+		if (def && def != &ut_ambiguous && def->value)
+			return ut_text_is(def->file, def->value, "False");
 	}
-	(void)p;
 	return false;
 }
 
@@ -737,7 +735,7 @@ static int collect_class(pyctx *p, const ut_file *f, const ut_cls *k, const char
 			     (int)nlen, name);
 		return 0;
 	}
-	if (not_a_test(p, mro, at.nmro))
+	if (not_a_test(mro, at.nmro))
 		return 0;
 	at.prefix = ut_arena_printf(p->d->ix->temp, "%s::%.*s", prefix, (int)nlen, name);
 	if (!at.prefix)
@@ -745,8 +743,6 @@ static int collect_class(pyctx *p, const ut_file *f, const ut_cls *k, const char
 	rc = collect_members(p, &at, depth);
 	return rc;
 }
-
-#define MAX_IMPORTS 64
 
 /* pytest's Module.collect: the module's names in the order they are bound, imported
  * test classes included (pytest collects them again where they are imported). */
@@ -772,8 +768,8 @@ static int discover_file(pyctx *p, const ut_file *f)
 			if (k)
 				rc = collect_class(p, f, k, k->name, strlen(k->name), f->rel, 0);
 		} else if (ut_syn_is(c, UT_R_IMPORT)) {
-			ut_py_import imps[MAX_IMPORTS];
-			int n = ut_py_imports(p->d->ix, f, c, imps, MAX_IMPORTS), i;
+			ut_py_import imps[UT_PY_MAX_IMPORTS];
+			int n = ut_py_imports(p->d->ix, f, c, imps, UT_PY_MAX_IMPORTS), i;
 
 			for (i = 0; i < n && rc == 0; i++)
 				if (imps[i].cls)

@@ -14,6 +14,7 @@ size_t ut_py_decorators(const ut_syn *def, const ut_syn **out, size_t max);
 /* Fixture scopes, narrowest first. */
 enum { UT_PY_FUNCTION, UT_PY_CLASS, UT_PY_MODULE, UT_PY_PACKAGE, UT_PY_SESSION };
 
+#define UT_PY_MAX_IMPORTS 64 /* names read from one import statement */
 #define UT_PY_MAX_MRO 32 /* classes in one method resolution order */
 
 /* cls's method resolution order (C3, as Python computes it), cls first, in out (up to

@@ -60,6 +60,38 @@ static const ut_cls *class_named(const ut_index *ix, const ut_file *f, const cha
 	return other;
 }
 
+/* The class `from m import C as name` brings into f, or NULL. */
+static const ut_cls *imported_class(const ut_index *ix, const ut_file *f, const char *name,
+				    size_t n)
+{
+	ut_py_import imps[UT_PY_MAX_IMPORTS];
+	const ut_syn *c;
+	int i, got;
+
+	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
+		if (!ut_syn_is(c, UT_R_IMPORT))
+			continue;
+		got = ut_py_imports(ix, f, c, imps, UT_PY_MAX_IMPORTS);
+		for (i = 0; i < got; i++)
+			if (imps[i].cls && imps[i].nlen == n && memcmp(imps[i].name, name, n) == 0)
+				return imps[i].cls;
+	}
+	return NULL;
+}
+
+/* A base's class: the module's own, else the one it imports under that name, else any. */
+static const ut_cls *base_class(const ut_index *ix, const ut_cls *k, const char *name, size_t n)
+{
+	const ut_cls *base = class_named(ix, k->file, name, n, NULL, 0, k), *imp;
+
+	if (!base || base->file != k->file) {
+		imp = imported_class(ix, k->file, name, n);
+		if (imp && imp != k)
+			base = imp;
+	}
+	return base;
+}
+
 static size_t bases_of(const ut_index *ix, const ut_cls *k, const ut_cls **out)
 {
 	const ut_syn *c;
@@ -74,8 +106,7 @@ static size_t bases_of(const ut_index *ix, const ut_cls *k, const ut_cls **out)
 		/* a.b.C: the class is C */
 		if (ut_syn_is(b, UT_R_MEMBER) && ut_syn_child(b, UT_R_MEMBER_PROP))
 			b = ut_syn_child(b, UT_R_MEMBER_PROP);
-		base = class_named(ix, k->file, k->file->src.ptr + b->start, b->end - b->start,
-				   NULL, 0, k);
+		base = base_class(ix, k, k->file->src.ptr + b->start, b->end - b->start);
 		if (base)
 			out[n++] = base;
 	}
@@ -187,6 +218,24 @@ ut_fn *ut_py_method(const ut_index *ix, const ut_cls *const *mro, size_t n, cons
 	return NULL;
 }
 
+static size_t star_classes(const ut_index *ix, const ut_file *f, const char *mod, size_t modlen,
+			   ut_py_import *out, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ix->all_classes.n && n < max; i++) {
+		const ut_cls *k = ix->all_classes.v[i];
+
+		if (k->outer || k->file == f || k->file->lang != UT_LANG_PYTHON ||
+		    k->name[0] == '_' || !k->name[0] || !module_is(k->file, mod, modlen))
+			continue;
+		out[n].cls = k;
+		out[n].name = k->name;
+		out[n++].nlen = strlen(k->name);
+	}
+	return n;
+}
+
 int ut_py_imports(const ut_index *ix, const ut_file *f, const ut_syn *imp, ut_py_import *out,
 		  size_t max)
 {
@@ -231,7 +280,12 @@ int ut_py_imports(const ut_index *ix, const ut_file *f, const ut_syn *imp, ut_py
 		if (p < end && *p == '#')
 			while (p < end && *p != '\n')
 				p++;
-		if (!nlen || (nlen == 1 && *name == '*'))
+		if (nlen == 1 && *name == '*' && n < max) {
+			/* every public top-level class of the module, in its order */
+			n += star_classes(ix, f, mod, modlen, out + n, max - n);
+			continue;
+		}
+		if (!nlen)
 			continue;
 		out[n].cls = class_named(ix, f, name, nlen, mod, modlen, NULL);
 		/* the module's own class is collected where it is defined */
