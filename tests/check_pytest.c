@@ -72,10 +72,11 @@ START_TEST(parametrized_cases_have_their_own_values)
 	      "def test_pairs(driver, n, label):\n"
 	      "    driver.find_element(By.ID, 'l').send_keys(label + str(n))\n"
 	      "    driver.find_element(By.ID, 'm').send_keys(label)\n"
-	      "@pytest.mark.parametrize('v', [1.50, -3, None, 'caf\\u00e9', object(), 'a', 'a'])\n"
+	      "@pytest.mark.parametrize('v', [1.50, -3, None, 'caf\\u00e9', object(), 'a', 'a', 1e999,\n"
+	      "                               0x1F, 1_000, 2.5e-7, 1e16, .5])\n"
 	      "def test_kinds(v):\n"
 	      "    pass\n");
-	ck_assert_uint_eq(suite->tests.n, 11);
+	ck_assert_uint_eq(suite->tests.n, 17);
 	ck_assert_str_eq(suite->tests.v[0].id, P "test_create[alpha]");
 	ck_assert_str_eq(suite->tests.v[1].id, P "test_create[beta]");
 	ck_assert_str_eq(suite->tests.v[2].id, P "test_pairs[1-x]");
@@ -87,6 +88,12 @@ START_TEST(parametrized_cases_have_their_own_values)
 	ck_assert_str_eq(suite->tests.v[8].id, P "test_kinds[v4]");
 	ck_assert_str_eq(suite->tests.v[9].id, P "test_kinds[a0]");
 	ck_assert_str_eq(suite->tests.v[10].id, P "test_kinds[a1]");
+	ck_assert_str_eq(suite->tests.v[11].id, P "test_kinds[inf]");
+	ck_assert_str_eq(suite->tests.v[12].id, P "test_kinds[31]");
+	ck_assert_str_eq(suite->tests.v[13].id, P "test_kinds[1000]");
+	ck_assert_str_eq(suite->tests.v[14].id, P "test_kinds[2.5e-07]");
+	ck_assert_str_eq(suite->tests.v[15].id, P "test_kinds[1e+16]");
+	ck_assert_str_eq(suite->tests.v[16].id, P "test_kinds[0.5]");
 	ck_assert_str_eq(suite->tests.v[0].name, "test_create");
 	ck_assert(has(P "test_create[alpha]", UT_ACT_SUBMIT, "alpha", false));
 	ck_assert(!has(P "test_create[alpha]", UT_ACT_SUBMIT, "beta", false));

@@ -2,6 +2,7 @@
  * each with the id pytest's IdMaker gives it (_pytest/python.py) and the values its
  * argument names are bound to, so each case's actions carry that case's values. */
 #include <ctype.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,8 +154,11 @@ static bool number_text(ut_buf *b, const char *s)
 			return false;
 		if (neg)
 			d = -d;
-		/* repr(): the shortest digits that read back, fixed notation for 1e-4 <= |d| < 1e16
-		 */
+		if (d > DBL_MAX || d < -DBL_MAX) { /* 1e999 */
+			ut_buf_puts(b, d < 0 ? "-inf" : "inf");
+			return true;
+		}
+		/* repr(): the shortest digits that read back; fixed for 1e-4 <= |d| < 1e16 */
 		for (prec = 1; prec <= 17; prec++) {
 			snprintf(out, sizeof(out), "%.*e", prec - 1, d);
 			if (strtod(out, NULL) == d)
