@@ -211,6 +211,28 @@ START_TEST(classes_in_method_resolution_order)
 }
 END_TEST
 
+START_TEST(inherited_tests_see_the_concrete_class)
+{
+	parse("class LoginSteps:\n"
+	      "    USER = 'nobody'\n"
+	      "    def test_login_as(self, driver):\n"
+	      "        driver.find_element(By.ID, 'user').send_keys(self.USER)\n"
+	      "class TestAdminLogin(LoginSteps):\n"
+	      "    USER = 'admin'\n"
+	      "class TestGuestLogin(LoginSteps):\n"
+	      "    pass\n"
+	      "class AdminPages(LiveServerTestCase):\n"
+	      "    def test_z(self): pass\n"
+	      "    def test_a(self): pass\n");
+	ck_assert_uint_eq(suite->tests.n, 4);
+	ck_assert(has(P "TestAdminLogin::test_login_as", UT_ACT_SUBMIT, "admin", false));
+	ck_assert(has(P "TestGuestLogin::test_login_as", UT_ACT_SUBMIT, "nobody", false));
+	/* a TestCase of a library (Django's) is a unittest class whatever its name */
+	ck_assert_str_eq(suite->tests.v[2].id, P "AdminPages::test_a");
+	ck_assert_str_eq(suite->tests.v[2].framework, "unittest");
+}
+END_TEST
+
 START_TEST(hostile_loops_and_cases_stay_bounded)
 {
 	ut_buf b = UT_BUF_INIT;
@@ -247,6 +269,7 @@ Suite *pytest_suite(void)
 	tcase_add_test(tc, fixture_params_make_cases);
 	tcase_add_test(tc, loops_submit_what_they_loop_over);
 	tcase_add_test(tc, classes_in_method_resolution_order);
+	tcase_add_test(tc, inherited_tests_see_the_concrete_class);
 	tcase_add_test(tc, hostile_loops_and_cases_stay_bounded);
 	suite_add_tcase(s, tc);
 	return s;

@@ -335,7 +335,23 @@ static int bind_fixtures(const pyctx *p, ut_env *env, const ut_fn *fn, const ut_
 	return rc;
 }
 
-/* Walks a fixture or setup function with its fixtures' values bound. */
+/* The class `self` is in a method run for a test of class cls: cls itself when its chain
+ * of bases (as values look them up) passes through the method's class, so that what cls
+ * overrides is found (self.USER of the concrete class); else the method's own class. */
+static const ut_cls *self_class(const pyctx *p, const ut_fn *fn, const ut_cls *cls)
+{
+	const ut_cls *k = cls;
+	int guard = 0;
+
+	for (; k && fn->cls && guard < 16; guard++) {
+		if (k == fn->cls)
+			return cls;
+		k = k->super ? ut_index_class(p->d->ix, k->super, strlen(k->super)) : NULL;
+	}
+	return fn->cls;
+}
+
+/* Walks a test, fixture or setup function with its fixtures' values bound. */
 static int walk_bound(pyctx *p, ut_walker *w, ut_fn *fn, const ut_file *f, const ut_cls *cls,
 		      const ut_py_case *c, const ut_py_cases *cs)
 {
@@ -345,10 +361,10 @@ static int walk_bound(pyctx *p, ut_walker *w, ut_fn *fn, const ut_file *f, const
 	if (!fn)
 		return 0;
 	fn->is_test = true;
-	ut_env_init(&env, NULL, fn->file, fn->cls);
+	ut_env_init(&env, NULL, fn->file, self_class(p, fn, cls));
 	rc = bind_fixtures(p, &env, fn, f, cls, c, cs, 0);
 	if (rc == 0)
-		rc = ut_walk_fn(w, fn, &env);
+		rc = ut_walk_body(w, &env, fn->file, fn->body);
 	ut_env_dispose(&env);
 	return rc;
 }
@@ -473,15 +489,8 @@ static int emit_case(pyctx *p, const where *at, ut_fn *fn, const ut_py_case *c,
 	for (i = 0; i < fx.n && rc == 0; i++)
 		rc = walk_bound(p, &w, fx.v[i]->fn, f, cls, c, cs);
 	w.setup = false;
-	if (rc == 0) {
-		ut_env env;
-
-		ut_env_init(&env, NULL, fn->file, fn->cls);
-		rc = bind_fixtures(p, &env, fn, f, cls, c, cs, 0);
-		if (rc == 0)
-			rc = ut_walk_fn(&w, fn, &env);
-		ut_env_dispose(&env);
-	}
+	if (rc == 0)
+		rc = walk_bound(p, &w, fn, f, cls, c, cs);
 	w.setup = true;
 	if (rc == 0 && cls) {
 		rc = walk_bound(p, &w, mro_method(p, at, unittest ? "tearDown" : "teardown_method"),
@@ -725,7 +734,7 @@ static int collect_class(pyctx *p, const ut_file *f, const ut_cls *k, const char
 	at.f = f;
 	at.mro = mro;
 	at.nmro = ut_py_mro(p->d->ix, k, mro, UT_PY_MAX_MRO);
-	at.unittest = ut_py_is_testcase(mro, at.nmro);
+	at.unittest = ut_py_is_testcase(p->d->ix, mro, at.nmro);
 	if (!at.unittest && (nlen < 4 || memcmp(name, "Test", 4) != 0))
 		return 0;
 	if (!at.unittest && ut_py_method(p->d->ix, mro, at.nmro, "__init__")) {

@@ -21,8 +21,9 @@ enum { UT_PY_FUNCTION, UT_PY_CLASS, UT_PY_MODULE, UT_PY_PACKAGE, UT_PY_SESSION }
  * max); only classes of the suite: bases from elsewhere (unittest.TestCase, object) are
  * not in it. Returns how many. */
 size_t ut_py_mro(const ut_index *ix, const ut_cls *cls, const ut_cls **out, size_t max);
-/* True when a class of the order derives from unittest's TestCase (or a known subclass). */
-bool ut_py_is_testcase(const ut_cls *const *mro, size_t n);
+/* True when a class of the order has a base from outside the suite that is a
+ * unittest.TestCase (TestCase, any *TestCase, SeleniumBase's BaseCase). */
+bool ut_py_is_testcase(const ut_index *ix, const ut_cls *const *mro, size_t n);
 /* The method `name` that attribute lookup along mro finds, or NULL. */
 ut_fn *ut_py_method(const ut_index *ix, const ut_cls *const *mro, size_t n, const char *name);
 

@@ -186,18 +186,32 @@ size_t ut_py_mro(const ut_index *ix, const ut_cls *cls, const ut_cls **out, size
 	return i;
 }
 
-bool ut_py_is_testcase(const ut_cls *const *mro, size_t n)
+/* A base from outside the suite that is a unittest.TestCase: unittest's and the
+ * TestCase classes of the libraries Selenium suites build on (Django's *TestCase,
+ * SeleniumBase's BaseCase). */
+static bool external_testcase(const ut_index *ix, const ut_cls *k, const ut_syn *b)
+{
+	const ut_syn *last = b;
+	size_t n;
+
+	if (ut_syn_is(b, UT_R_MEMBER) && ut_syn_child(b, UT_R_MEMBER_PROP))
+		last = ut_syn_child(b, UT_R_MEMBER_PROP);
+	n = last->end - last->start;
+	if (base_class(ix, k, k->file->src.ptr + last->start, n))
+		return false; /* the suite's own class: its bases decide */
+	return base_named(k->file, b, "BaseCase") ||
+	       (n >= 8 && memcmp(k->file->src.ptr + last->end - 8, "TestCase", 8) == 0);
+}
+
+bool ut_py_is_testcase(const ut_index *ix, const ut_cls *const *mro, size_t n)
 {
 	size_t i;
 	const ut_syn *c;
 
 	for (i = 0; i < n; i++)
 		for (c = ut_syn_first(mro[i]->node); c; c = ut_syn_next(c))
-			if (ut_syn_is(c, UT_R_CLASS_SUPER) &&
-			    (base_named(mro[i]->file, c, "TestCase") ||
-			     base_named(mro[i]->file, c, "IsolatedAsyncioTestCase") ||
-			     base_named(mro[i]->file, c, "LiveServerTestCase") ||
-			     base_named(mro[i]->file, c, "StaticLiveServerTestCase")))
+			if (ut_syn_is(c, UT_R_CLASS_SUPER) && !ut_syn_is(c, UT_R_ARG_KW) &&
+			    external_testcase(ix, mro[i], c))
 				return true;
 	return false;
 }
