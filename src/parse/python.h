@@ -86,4 +86,60 @@ int ut_py_cases_build(ut_py_cases *out, const ut_index *ix, ut_diags *diags, con
 		      const ut_cls *const *mro, size_t nmro, const ut_py_fxparam *fxp, size_t nfxp);
 void ut_py_cases_dispose(ut_py_cases *c);
 
+/* A fixture of the suite. */
+typedef struct {
+	ut_fn *fn;
+	const char *name; /* the fixture's name (name= overrides the function's) */
+	bool autouse;
+	const char *dir;     /* conftest fixtures: the folder they apply below; else NULL */
+	const ut_file *file; /* module fixtures: their file */
+	const ut_cls *cls;   /* class fixtures: their class */
+	ut_py_fxparam param; /* call set when it has params=[...] */
+} ut_py_fixture;
+
+/* What Python discovery works with: the suite's fixtures, and the keys of pytest's
+ * reordering. */
+typedef struct {
+	ut_discover *d;
+	UT_VEC(ut_py_fixture) fixtures;
+	size_t first;			/* the first Python test in the suite */
+	UT_VEC(ut_py_key) keys;		/* parametrized fixtures wider than a function, per test */
+	ut_map key_ids;			/* their ids */
+	UT_VEC(const char *) key_texts; /* and back */
+	size_t nids;
+} ut_py_ctx;
+
+typedef UT_VEC(const ut_py_fixture *) ut_py_fxlist;
+
+/* python_fixtures.c */
+/* True when the definition is a fixture; *t (if given) gets its decorator's text. */
+bool ut_py_is_fixture(const ut_index *ix, const ut_file *f, const ut_syn *node, const char **t);
+/* The folder of a relative path ("" at the top), in a. */
+const char *ut_py_dir_of(ut_arena *a, const char *rel);
+/* Adds the fixtures defined among n's children (a module, a conftest.py, a class). */
+int ut_py_add_fixtures(ut_py_ctx *p, const ut_file *f, const ut_syn *n, const ut_cls *cls,
+		       bool conftest);
+/* Is the fixture seen from a test in file f and class cls? */
+bool ut_py_visible(const ut_py_fixture *fx, const ut_file *f, const ut_cls *cls);
+/* The fixture a name stands for there: the closest definition, or NULL. */
+const ut_py_fixture *ut_py_resolve(const ut_py_ctx *p, const char *name, size_t nlen,
+				   const ut_file *f, const ut_cls *cls);
+/* Adds fx to out after the fixtures it requests, as pytest sets them up. */
+int ut_py_require(const ut_py_ctx *p, ut_py_fxlist *out, const ut_py_fixture *fx, const ut_file *f,
+		  const ut_cls *cls, int depth);
+/* Adds the fixtures of @pytest.mark.usefixtures("a", "b") on a function or class. */
+int ut_py_usefixtures(const ut_py_ctx *p, const ut_file *f, const ut_syn *node, ut_py_fxlist *out,
+		      const ut_cls *cls);
+/* Does the case bind `name`, from index `from` of its bindings on? */
+bool ut_py_case_binds(const ut_py_case *c, const ut_py_cases *cs, const char *name, size_t n,
+		      size_t from);
+/* Binds fn's parameters in env to what they get: the case's values (c may be NULL), else
+ * what the fixture of that name returns or yields. */
+int ut_py_bind_fixtures(const ut_py_ctx *p, ut_env *env, const ut_fn *fn, const ut_file *f,
+			const ut_cls *cls, const ut_py_case *c, const ut_py_cases *cs, int depth);
+/* The parametrized fixtures of fn's fixture closure (a test of file f, class cls), in
+ * pytest's order, in out (up to UT_PY_MAX_MARKS). Returns how many. */
+size_t ut_py_fixture_params(const ut_py_ctx *p, const ut_file *f, const ut_cls *cls,
+			    const ut_fn *fn, ut_py_fxparam *out);
+
 #endif
