@@ -3,6 +3,7 @@
  * argument names are bound to, so each case's actions carry that case's values. */
 #include <ctype.h>
 #include <float.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ typedef struct {
 	const ut_index *ix;
 	ut_diags *diags;
 	const ut_file *f; /* the file of the mark */
+	uint32_t at;	  /* where the mark is: names are bound as they are there */
 	const char *names[MAX_NAMES];
 	size_t nlen[MAX_NAMES];
 	size_t nnames;
@@ -40,6 +42,28 @@ size_t ut_py_decorators(const ut_syn *def, const ut_syn **out, size_t max)
 	return c ? n : 0;
 }
 
+/* A warning about a mark read for every test it applies to is given once. */
+static void warn_once(ut_diags *d, const ut_file *f, const ut_syn *n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void warn_once(ut_diags *d, const ut_file *f, const ut_syn *n, const char *fmt, ...)
+{
+	char msg[512];
+	unsigned line = ut_syn_line(f->tree, n);
+	size_t i;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	for (i = d->items.n; i-- > 0 && d->items.n - i <= 64;)
+		if (d->items.v[i].line == line && d->items.v[i].file &&
+		    strcmp(d->items.v[i].file, f->rel) == 0 &&
+		    strcmp(d->items.v[i].message, msg) == 0)
+			return;
+	ut_diags_add(d, UT_DIAG_WARNING, f->rel, line, "%s", msg);
+}
+
 void ut_py_cases_dispose(ut_py_cases *c)
 {
 	if (!c)
@@ -56,12 +80,22 @@ static bool call_named(const ut_file *f, const ut_syn *n, const char *name)
 	return nm && ut_text_is(f, nm, name);
 }
 
-/* The parametrize call of a decorator, or NULL. */
+/* The parametrize call of a decorator, or NULL: @pytest.mark.parametrize(...), or a name
+ * the module binds to one (by_user = pytest.mark.parametrize(...); @by_user). */
 static const ut_syn *parametrize_call(const ut_file *f, const ut_syn *deco)
 {
-	const ut_syn *call = ut_syn_find(deco, UT_R_CALL, 0);
+	const ut_syn *call = ut_syn_find(deco, UT_R_CALL, 0), *name;
+	const ut_const_def *def;
 
-	return call_named(f, call, "parametrize") ? call : NULL;
+	if (call)
+		return call_named(f, call, "parametrize") ? call : NULL;
+	name = ut_syn_first(deco);
+	if (!name || !ut_syn_is(name, UT_R_IDENT) || ut_syn_next(name))
+		return NULL;
+	def = ut_map_get(&f->constants, f->src.ptr + name->start, name->end - name->start);
+	if (!def || def == &ut_ambiguous || def->file != f || def->cls)
+		return NULL;
+	return call_named(f, def->value, "parametrize") ? def->value : NULL;
 }
 
 /* pytest's ascii_escaped: str.encode("unicode_escape") of the UTF-8 value. */
@@ -173,6 +207,31 @@ static bool number_text(ut_buf *b, const char *s)
 	}
 }
 
+static bool capwords(const char *s, size_t n)
+{
+	size_t i;
+	bool lower = false;
+
+	if (!n || !isupper((unsigned char)s[0]))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!isalnum((unsigned char)s[i]))
+			return false;
+		lower |= islower((unsigned char)s[i]) != 0;
+	}
+	return lower;
+}
+
+/* joinpath, __init__: a method's name, not a constant's (RED) */
+static bool method_like(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && s[i] == '_')
+		i++;
+	return i < n && islower((unsigned char)s[i]);
+}
+
 /* pytest's id of one value (_idval_from_value), else argname + index. */
 static void value_id(ut_buf *b, const mark *m, const ut_env *scope, const ut_file *f,
 		     const ut_syn *n, size_t arg, size_t idx)
@@ -200,6 +259,27 @@ static void value_id(ut_buf *b, const mark *m, const ut_env *scope, const ut_fil
 	     ut_index_fn(m->ix, f->src.ptr + n->start, n->end - n->start))) {
 		ut_buf_put(b, f->src.ptr + n->start, n->end - n->start);
 		return;
+	}
+	/* a class from elsewhere (Path, pages.LoginPage: CapWords), a builtin (str), a
+	 * method of a class (trio.Path.joinpath): its name */
+	if (ut_syn_is(n, UT_R_MEMBER) || ut_syn_is(n, UT_R_IDENT)) {
+		const ut_syn *last =
+		    ut_syn_is(n, UT_R_MEMBER) ? ut_syn_child(n, UT_R_MEMBER_PROP) : n;
+		const ut_syn *obj =
+		    ut_syn_is(n, UT_R_MEMBER) ? ut_syn_child(n, UT_R_MEMBER_OBJ) : NULL;
+		static const char *const builtins[] = {"str",  "int",  "float", "bool", "bytes",
+						       "list", "dict", "tuple", "set",	"object",
+						       "len",  "repr", NULL};
+
+		if (obj && ut_syn_is(obj, UT_R_MEMBER))
+			obj = ut_syn_child(obj, UT_R_MEMBER_PROP);
+		if (last && (capwords(f->src.ptr + last->start, last->end - last->start) ||
+			     (!obj && ut_text_in(f, last, builtins)) ||
+			     (obj && capwords(f->src.ptr + obj->start, obj->end - obj->start) &&
+			      method_like(f->src.ptr + last->start, last->end - last->start)))) {
+			ut_buf_put(b, f->src.ptr + last->start, last->end - last->start);
+			return;
+		}
 	}
 	ut_buf_printf(b, "%.*s%zu", (int)m->nlen[arg], m->names[arg], idx);
 }
@@ -303,9 +383,29 @@ static const ut_syn *nth_elem(const ut_syn *seq, size_t i)
 }
 
 /* A literal list of values, or a name bound to one: its node, file and scope class. */
+/* A module name's value where the mark is: the last top-level binding before it (a list
+ * rebound between two tests gives each its own), or NULL. */
+static const ut_syn *bound_before(const mark *m, const ut_syn *name)
+{
+	const ut_syn *c, *value = NULL;
+
+	for (c = ut_syn_first(m->f->tree->root); c && c->start < m->at; c = ut_syn_next(c)) {
+		const ut_syn *t = ut_syn_child(c, UT_R_ASSIGN_TARGET);
+
+		if (ut_syn_is(c, UT_R_ASSIGN) && t && ut_syn_is(t, UT_R_IDENT) &&
+		    t->end - t->start == name->end - name->start &&
+		    memcmp(m->f->src.ptr + t->start, m->f->src.ptr + name->start,
+			   t->end - t->start) == 0)
+			value = ut_syn_child(c, UT_R_ASSIGN_VALUE);
+	}
+	return value;
+}
+
 static bool values_seq(const mark *m, const ut_env *scope, const ut_syn *n, ut_val *out)
 {
-	*out = ut_eval(m->ix, scope, m->f, n);
+	const ut_syn *bound = ut_syn_is(n, UT_R_IDENT) ? bound_before(m, n) : NULL;
+
+	*out = ut_eval(m->ix, scope, m->f, bound ? bound : n);
 	return out->kind == UT_V_NODE && ut_syn_is(out->node, UT_R_SEQ);
 }
 
@@ -361,6 +461,11 @@ static int read_cases(ut_py_cases *out, mark *m, const ut_syn *values, const ut_
 	}
 	if (ids)
 		idseq = ut_eval(m->ix, &scope, m->f, ids);
+	if (ids && !(idseq.kind == UT_V_NODE && ut_syn_is(idseq.node, UT_R_SEQ)) &&
+	    !ut_text_is(m->f, ids, "None"))
+		warn_once(m->diags, m->f, ids,
+			  "ids are made by a function or read from elsewhere: the default ids "
+			  "are used, which may not be pytest's");
 	ut_env_init(&vscope, NULL, seq.file, seq.cls);
 	ut_buf_init(&b, UT_MAX_VALUE_LEN);
 	for (e = ut_syn_first(seq.node), idx = 0; e && rc == 0 && idx < UT_PY_MAX_CASES;
@@ -556,13 +661,14 @@ static int apply(ut_py_cases *out, const ut_index *ix, ut_diags *diags, const ut
 	m.ix = ix;
 	m.diags = diags;
 	m.f = f;
+	m.at = deco->start;
 	rc = fx ? read_fixture(&one, &m, fx) : read_mark(&one, &m, parametrize_call(f, deco));
 	if (rc == 1) {
-		ut_diags_add(diags, UT_DIAG_WARNING, f->rel, ut_syn_line(f->tree, deco),
-			     "%s of '%s' %s no literal list of values: its cases are not known "
-			     "and it is read as one test",
-			     fx ? "params" : "parametrize", fx ? fx->name : fn->name,
-			     fx ? "are" : "has");
+		warn_once(diags, f, deco,
+			  "%s of '%s' %s no literal list of values: its cases are not known and "
+			  "it is read as one test",
+			  fx ? "params" : "parametrize", fx ? fx->name : fn->name,
+			  fx ? "are" : "has");
 		rc = 0;
 	} else if (rc == 0) {
 		rc = product(ix->temp, out, &one, capped);
