@@ -261,7 +261,8 @@ static void value_id(ut_buf *b, const mark *m, const ut_env *scope, const ut_fil
 		return;
 	}
 	/* a class from elsewhere (Path, pages.LoginPage: CapWords), a builtin (str), a
-	 * method of a class (trio.Path.joinpath): its name */
+	 * function or method of a module or class (nx.path_graph, trio.Path.joinpath): its
+	 * name */
 	if (ut_syn_is(n, UT_R_MEMBER) || ut_syn_is(n, UT_R_IDENT)) {
 		const ut_syn *last =
 		    ut_syn_is(n, UT_R_MEMBER) ? ut_syn_child(n, UT_R_MEMBER_PROP) : n;
@@ -273,10 +274,10 @@ static void value_id(ut_buf *b, const mark *m, const ut_env *scope, const ut_fil
 
 		if (obj && ut_syn_is(obj, UT_R_MEMBER))
 			obj = ut_syn_child(obj, UT_R_MEMBER_PROP);
-		if (last && (capwords(f->src.ptr + last->start, last->end - last->start) ||
-			     (!obj && ut_text_in(f, last, builtins)) ||
-			     (obj && capwords(f->src.ptr + obj->start, obj->end - obj->start) &&
-			      method_like(f->src.ptr + last->start, last->end - last->start)))) {
+		if (last &&
+		    (capwords(f->src.ptr + last->start, last->end - last->start) ||
+		     (!obj && ut_text_in(f, last, builtins)) ||
+		     (obj && method_like(f->src.ptr + last->start, last->end - last->start)))) {
 			ut_buf_put(b, f->src.ptr + last->start, last->end - last->start);
 			return;
 		}
@@ -443,6 +444,57 @@ static const ut_syn *mark_names(const mark *m, const ut_syn *call)
 	return names ? names : positional(ut_call_args(call), 0);
 }
 
+/* range(a, b, step), list(range(...)) or tuple(range(...)) with literal integers: one case
+ * for each number. Returns 1 when values is no such call. */
+static int range_cases(ut_py_cases *out, mark *m, const ut_syn *values)
+{
+	const ut_syn *call = values, *a;
+	long long r[3] = {0, 0, 1};
+	size_t n = 0, i = 0;
+	int rc = 0;
+
+	if (call_named(m->f, call, "list") || call_named(m->f, call, "tuple"))
+		call = positional(ut_call_args(call), 0);
+	if (!call_named(m->f, call, "range"))
+		return 1;
+	for (a = ut_syn_first(ut_call_args(call)); a; a = ut_syn_next(a)) {
+		const char *t;
+		char *end;
+
+		if (!ut_syn_is(a, UT_R_ARG))
+			continue;
+		/* the argument's own text: -3 is an operator and a number */
+		t = ut_compact_text(m->ix, m->f, a);
+		if (i == 3 || ut_syn_is(a, UT_R_ARG_KW))
+			return 1;
+		r[i++] = strtoll(t, &end, 10);
+		if (*end || !*t)
+			return 1;
+		n++;
+	}
+	if (n == 1) {
+		r[1] = r[0];
+		r[0] = 0;
+	} else if (n == 0 || r[2] == 0 || (r[2] > 0 ? r[0] >= r[1] : r[0] <= r[1])) {
+		return 1; /* an empty range is read as a list that is not known */
+	}
+	for (i = 0; rc == 0 && i < UT_PY_MAX_CASES; i++) {
+		long long k = r[0] + (long long)i * r[2];
+		ut_val v = {0};
+		size_t first = out->bindings.n;
+
+		if (r[2] > 0 ? k >= r[1] : k <= r[1])
+			break;
+		v.kind = UT_V_STR;
+		v.s = ut_arena_printf(m->ix->temp, "%lld", k);
+		v.n = v.s ? strlen(v.s) : 0;
+		rc = v.s ? bind(out, m, 0, v, i) : ut_error_set(UT_ENOMEM, "out of memory");
+		if (rc == 0)
+			rc = push_case(out, v.s, first);
+	}
+	return rc;
+}
+
 /* The cases of a list of values for m's names, with their ids. Returns 1 when the list
  * cannot be read. */
 static int read_cases(ut_py_cases *out, mark *m, const ut_syn *values, const ut_syn *ids)
@@ -454,6 +506,9 @@ static int read_cases(ut_py_cases *out, mark *m, const ut_syn *values, const ut_
 	size_t idx, i;
 	int rc = 0;
 
+	if (m->nnames == 1 && values && (rc = range_cases(out, m, values)) != 1)
+		return rc < 0 ? rc : make_unique(m->ix->temp, out);
+	rc = 0;
 	ut_env_init(&scope, NULL, m->f, NULL);
 	if (!m->nnames || !values || !values_seq(m, &scope, values, &seq)) {
 		ut_env_dispose(&scope);
