@@ -34,7 +34,7 @@ bool ut_py_is_fixture(const ut_index *ix, const ut_file *f, const ut_syn *node, 
 }
 
 /* The call of a definition's @pytest.fixture(...) decorator, or NULL. */
-static const ut_syn *fixture_call(const ut_index *ix, const ut_file *f, const ut_syn *def)
+static const ut_syn *fixture_call(const ut_file *f, const ut_syn *def)
 {
 	const ut_syn *decos[16];
 	size_t n = ut_py_decorators(def, decos, 16), i;
@@ -46,7 +46,6 @@ static const ut_syn *fixture_call(const ut_index *ix, const ut_file *f, const ut
 		if (nm && ut_text_is(f, nm, "fixture"))
 			return call;
 	}
-	(void)ix;
 	return NULL;
 }
 
@@ -99,7 +98,7 @@ int ut_py_add_fixtures(ut_py_ctx *p, const ut_file *f, const ut_syn *n, const ut
 		if (strstr(t, "params=")) {
 			fx.param.name = fx.name;
 			fx.param.file = f;
-			fx.param.call = fixture_call(p->d->ix, f, c);
+			fx.param.call = fixture_call(f, c);
 			fx.param.scope = scope_of(t);
 		}
 		if (conftest)
