@@ -24,6 +24,11 @@
 (assignment left: (identifier) @assign.target right: (_) @assign.value) @assign
 (assignment left: (attribute) @assign.target right: (_) @assign.value) @assign
 
+; loops over one name: the walker binds it to what is looped over
+(for_statement left: (identifier) @loop.var right: (_) @loop.iter body: (_) @loop.body) @loop
+
+; what a function gives back (fixture values)
+
 ; calls
 (call function: (identifier) @call.name arguments: (argument_list) @call.args) @call
 (call function: (attribute object: (_) @call.recv attribute: (identifier) @call.name) arguments: (argument_list) @call.args) @call

@@ -554,6 +554,54 @@ static int walk_if(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
 	return rc;
 }
 
+#define MAX_LOOP_ELEMS 16
+
+/* for c in text: the element stands for what is looped over, so a wrapper that types a
+ * string character by character submits the string. Over a list (literal or constant),
+ * the body runs once for each of its first elements, each bound in turn; only in the
+ * test's own code and for an innermost loop, so that nested loops cost no more than one.
+ * Elsewhere the element is unresolved, with the source text of what is looped over. */
+static int walk_loop(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
+{
+	const ut_syn *target = ut_syn_child(n, UT_R_LOOP_VAR);
+	const ut_syn *value = ut_syn_child(n, UT_R_LOOP_ITER);
+	const ut_syn *elems[MAX_LOOP_ELEMS], *c;
+	size_t nelems = 0, i;
+	ut_env scope;
+	ut_val seq = {0}, v;
+	int rc = 0;
+
+	if (!target || !value)
+		return walk_children(w, env, f, n);
+	rc = walk_node(w, env, f, value);
+	if (rc == 0)
+		seq = ut_eval(w->ix, env, f, value);
+	v = seq;
+	ut_env_init(&scope, NULL, seq.file, seq.cls);
+	if (seq.kind == UT_V_NODE && ut_syn_is(seq.node, UT_R_SEQ)) {
+		if (w->depth == 0 && !ut_syn_find(n, UT_R_LOOP, 0)) {
+			for (c = ut_syn_first(seq.node); c && nelems < MAX_LOOP_ELEMS;
+			     c = ut_syn_next(c))
+				if (ut_syn_is(c, UT_R_ELEM))
+					elems[nelems++] = c;
+		} else {
+			v.kind = UT_V_UNRES;
+			v.s = f->src.ptr + value->start;
+			v.n = value->end - value->start > 200 ? 200 : value->end - value->start;
+		}
+	}
+	for (i = 0; i < (nelems ? nelems : 1) && rc == 0; i++) {
+		if (nelems)
+			v = ut_eval(w->ix, seq.node == value ? env : &scope, seq.file, elems[i]);
+		rc = ut_env_bind(env, f->src.ptr + target->start, target->end - target->start, v);
+		for (c = ut_syn_first(n); c && rc == 0; c = ut_syn_next(c))
+			if (c != target && c != value)
+				rc = walk_node(w, env, f, c);
+	}
+	ut_env_dispose(&scope);
+	return rc;
+}
+
 static int walk_node(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
 {
 	int rc = 0;
@@ -574,6 +622,8 @@ static int walk_node(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 		rc = walk_assign(w, env, f, n);
 	} else if (ut_syn_is(n, UT_R_IF)) {
 		rc = walk_if(w, env, f, n);
+	} else if (ut_syn_is(n, UT_R_LOOP)) {
+		rc = walk_loop(w, env, f, n);
 	} else if (ut_syn_is(n, UT_R_ASSERT)) {
 		strvec values = {0}, none = {0};
 		bool saved = w->in_assert;
