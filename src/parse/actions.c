@@ -342,14 +342,45 @@ static size_t self_params(const ut_fn *fn)
 	       ut_is_self(fn->file, fn->params[0]);
 }
 
-static const ut_fn *find_helper(const ut_walker *w, const ut_file *f, const ut_syn *call,
-				size_t nargs)
+/* A call on `this` (or on nothing) from a method of the test's class chain runs the most
+ * derived method of that name, starting at the test's own class (an override). */
+static const ut_fn *find_override(const ut_walker *w, const ut_env *env, const ut_file *f,
+				  const ut_syn *call, const ut_syn *nm, size_t nargs)
+{
+	const ut_syn *recv = ut_call_recv(call);
+	const ut_cls *k, *chain[UT_MAX_SUPER];
+	const ut_fn *fn;
+	size_t n = 0, i;
+	bool inside = false;
+
+	if (!w->self || !env || (recv && !ut_is_self(f, recv)))
+		return NULL;
+	for (k = w->self; k && n < UT_MAX_SUPER; k = ut_index_super(w->ix, k)) {
+		chain[n++] = k;
+		inside |= k == env->cls;
+	}
+	if (!inside)
+		return NULL;
+	for (i = 0; i < n; i++)
+		for (fn = ut_index_fn(w->ix, f->src.ptr + nm->start, nm->end - nm->start); fn;
+		     fn = fn->next_same_name)
+			if (fn->cls == chain[i] && fn->body && !fn->is_test &&
+			    fn->nparams - self_params(fn) == nargs)
+				return fn;
+	return NULL;
+}
+
+static const ut_fn *find_helper(const ut_walker *w, const ut_env *env, const ut_file *f,
+				const ut_syn *call, size_t nargs)
 {
 	const ut_syn *nm = ut_call_name(call);
 	const ut_fn *fn, *best = NULL;
 
 	if (!nm)
 		return NULL;
+	fn = find_override(w, env, f, call, nm, nargs);
+	if (fn)
+		return fn;
 	for (fn = ut_index_fn(w->ix, f->src.ptr + nm->start, nm->end - nm->start); fn;
 	     fn = fn->next_same_name) {
 		size_t np = fn->nparams - self_params(fn);
@@ -459,7 +490,7 @@ static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 	w->cur_file = f;
 	w->cur_line = ut_syn_line(f->tree, call);
 	if (kind == UT_ACT_OTHER && !ut_syn_is(call, UT_R_NEW)) {
-		fn = find_helper(w, f, call, count_positional(args));
+		fn = find_helper(w, env, f, call, count_positional(args));
 		if (fn && !on_stack(w, fn) && w->depth < UT_MAX_INLINE_DEPTH) {
 			rc = inline_helper(w, env, f, call, fn);
 			goto done;

@@ -192,6 +192,13 @@ ut_cls *ut_index_class(const ut_index *ix, const char *name, size_t nlen)
 	return ut_map_get(&ix->classes, name, nlen);
 }
 
+ut_cls *ut_index_super(const ut_index *ix, const ut_cls *k)
+{
+	ut_cls *s = k && k->super ? ut_index_class(ix, k->super, strlen(k->super)) : NULL;
+
+	return s == k ? NULL : s;
+}
+
 ut_cls *ut_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node)
 {
 	(void)f;

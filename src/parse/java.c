@@ -1,26 +1,21 @@
-/* java.c: JUnit 4, JUnit 5 and TestNG conventions: which methods are tests, in which
- * order they run, which setup code applies, and Surefire's Class#method ids. */
+/* java.c: JUnit 4 and JUnit 5 conventions: which methods are tests (inherited ones
+ * included), in which order they run, which setup code applies, the root suite, and
+ * Surefire's Class#method ids. TestNG's own rules are in testng.c. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/internal.h"
+#include "parse/java.h"
 #include "util/error.h"
 #include "util/banned.h"
 
 #define JUNIT5_DEFAULT_ORDER 1073741823L /* org.junit.jupiter.api.Order.DEFAULT */
-
-typedef struct {
-	ut_fn *fn;
-	const char *name;
-	long order; /* @Order or TestNG priority */
-	size_t pos; /* source position, for stable sorting */
-} jmethod;
+#define MAX_WARNED_CLASSES 20		 /* classes named in the left-out warning */
 
 typedef struct {
 	ut_cls *cls;
 	const ut_file *file;
 	const char *framework;
-	UT_VEC(jmethod) methods;
+	ut_jmethods methods;
 	bool emitted;
 } jclass;
 
@@ -44,10 +39,8 @@ static bool deco_is(const char *dn, const char *name)
 	       (dl > len && dn[dl - len - 1] == '.' && strcmp(dn + dl - len, name) == 0);
 }
 
-/* Annotation `name` (simple or qualified) on node n, or NULL. Only annotations that
- * precede `before` count (a class's own annotations, not its members'). */
-static const ut_syn *annotation(const ut_index *ix, const ut_file *f, const ut_syn *n,
-				const char *name, uint32_t before)
+const ut_syn *ut_java_annotation(const ut_index *ix, const ut_file *f, const ut_syn *n,
+				 const char *name, uint32_t before)
 {
 	const ut_syn *c;
 	char buf[128];
@@ -66,21 +59,26 @@ static uint32_t name_start(const ut_syn *n, ut_role role)
 	return nm ? nm->start : n->end;
 }
 
-static bool fn_has(const ut_index *ix, const ut_fn *fn, const char *name)
+const ut_syn *ut_java_fn_annotation(const ut_index *ix, const ut_fn *fn, const char *name)
 {
-	return annotation(ix, fn->file, fn->node, name, name_start(fn->node, UT_R_FUNC_NAME)) != NULL;
+	return ut_java_annotation(ix, fn->file, fn->node, name,
+				  name_start(fn->node, UT_R_FUNC_NAME));
 }
 
-static const char *const hook_names[] = {"BeforeClass", "BeforeAll", "Before", "BeforeEach",
-					 "BeforeMethod", "After", "AfterEach", "AfterMethod",
-					 "AfterClass", "AfterAll"};
+const ut_syn *ut_java_cls_annotation(const ut_index *ix, const ut_cls *k, const char *name)
+{
+	return ut_java_annotation(ix, k->file, k->node, name, name_start(k->node, UT_R_CLASS_NAME));
+}
+
+static const char *const hook_names[] = {"BeforeClass",	 "BeforeAll", "Before",	   "BeforeEach",
+					 "BeforeMethod", "After",     "AfterEach", "AfterMethod",
+					 "AfterClass",	 "AfterAll"};
 #define NHOOKS (sizeof(hook_names) / sizeof(hook_names[0]))
 /* The order the kinds of hooks run in: indexes into hook_names, -1 ends. */
 static const int before_hooks[] = {0, 1, 2, 3, 4, -1};
 static const int after_hooks[] = {5, 6, 7, 8, 9, -1};
 
-/* The hook annotations of a method: bit h for hook_names[h]. */
-static unsigned hook_kinds(const ut_index *ix, const ut_fn *fn)
+unsigned ut_java_hook_kinds(const ut_index *ix, const ut_fn *fn)
 {
 	uint32_t before = name_start(fn->node, UT_R_FUNC_NAME);
 	const ut_syn *c;
@@ -100,54 +98,115 @@ static unsigned hook_kinds(const ut_index *ix, const ut_fn *fn)
 	return kinds;
 }
 
-static bool class_has(const ut_index *ix, const ut_cls *k, const char *name)
-{
-	return annotation(ix, k->file, k->node, name, name_start(k->node, UT_R_CLASS_NAME)) != NULL;
-}
-
-/* The text of the annotation's arguments, compacted: "MethodSorters.NAME_ASCENDING". */
-static const char *annotation_args(const ut_index *ix, const ut_file *f, const ut_syn *a)
+const char *ut_java_annotation_args(const ut_index *ix, const ut_file *f, const ut_syn *a)
 {
 	const ut_syn *args = a ? ut_syn_child(a, UT_R_DECO_ARGS) : NULL;
 
 	return args ? ut_compact_text(ix, f, args) : "";
 }
 
-static long number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
-		       long dflt)
+/* The value node of argument `key` (the first positional one for NULL), or NULL. */
+static const ut_syn *arg_value(const ut_file *f, const ut_syn *a, const char *key)
 {
 	const ut_syn *args = a ? ut_syn_child(a, UT_R_DECO_ARGS) : NULL, *c;
 
 	for (c = args ? ut_syn_first(args) : NULL; c; c = ut_syn_next(c)) {
-		const ut_syn *v = NULL;
-		ut_env env;
-		ut_val val;
-		char buf[32];
-		char *end;
-		long n;
-
 		if (ut_syn_is(c, UT_R_ARG_KW)) {
 			const ut_syn *k = ut_syn_child(c, UT_R_ARG_KW_NAME);
 
 			if (key && k && ut_text_is(f, k, key))
-				v = ut_syn_child(c, UT_R_ARG_KW_VALUE);
+				return ut_syn_child(c, UT_R_ARG_KW_VALUE);
 		} else if (!key && ut_syn_is(c, UT_R_ARG)) {
-			v = c;
+			return ut_arg_expr(c);
 		}
-		if (!v)
-			continue;
-		ut_env_init(&env, NULL, f, NULL);
-		val = ut_eval(ix, &env, f, ut_arg_expr(v));
-		ut_env_dispose(&env);
-		if (val.kind != UT_V_STR || val.n == 0 || val.n >= sizeof(buf))
-			continue;
-		memcpy(buf, val.s, val.n);
-		buf[val.n] = '\0';
-		n = strtol(buf, &end, 10);
-		if (*end == '\0')
-			return n;
 	}
-	return dflt;
+	return NULL;
+}
+
+static ut_val eval_const(const ut_index *ix, const ut_file *f, const ut_syn *v)
+{
+	ut_env env;
+	ut_val val;
+
+	ut_env_init(&env, NULL, f, NULL);
+	val = ut_eval(ix, &env, f, v);
+	ut_env_dispose(&env);
+	return val;
+}
+
+long ut_java_number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
+			long dflt)
+{
+	const ut_syn *v = arg_value(f, a, key);
+	ut_val val;
+	char buf[32];
+	char *end;
+	long n;
+
+	if (!v)
+		return dflt;
+	val = eval_const(ix, f, v);
+	if (val.kind != UT_V_STR || val.n == 0 || val.n >= sizeof(buf))
+		return dflt;
+	memcpy(buf, val.s, val.n);
+	buf[val.n] = '\0';
+	n = strtol(buf, &end, 10);
+	return *end == '\0' ? n : dflt;
+}
+
+int ut_java_strings_arg(ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
+			ut_jstrings *out)
+{
+	const ut_syn *v = arg_value(f, a, key), *c, *end;
+	ut_val val;
+
+	if (!v)
+		return 0;
+	/* one string, or the strings of a {...} list: its literal and constant elements */
+	val = eval_const(ix, f, v);
+	for (c = v, end = v + v->size; c < end;) {
+		bool leaf = c == v || ut_syn_is(c, UT_R_STR) || ut_syn_is(c, UT_R_IDENT) ||
+			    ut_syn_is(c, UT_R_MEMBER);
+
+		if (c != v && leaf)
+			val = eval_const(ix, f, c);
+		if (leaf && val.kind == UT_V_STR) {
+			const char *s = ut_arena_strndup(&ix->scratch, val.s, val.n);
+
+			if (!s || ut_vec_push(out, s) < 0)
+				return ut_error_set(UT_ENOMEM, "out of memory");
+		}
+		/* a leaf's own parts are not elements; the list's node is looked into */
+		c = leaf && (c != v || val.kind == UT_V_STR) ? c + c->size : c + 1;
+		val.kind = UT_V_NONE;
+	}
+	return 0;
+}
+
+size_t ut_java_chain(const ut_index *ix, ut_cls *k, ut_cls *chain[UT_MAX_SUPER])
+{
+	size_t n = 0;
+
+	for (; k && n < UT_MAX_SUPER; k = ut_index_super(ix, k))
+		chain[n++] = k;
+	return n;
+}
+
+ut_fn *ut_java_method(const ut_index *ix, const ut_cls *k, const ut_syn *m)
+{
+	return ut_syn_is(m, UT_R_FUNC) ? ut_index_fn_of(ix, k->file, m) : NULL;
+}
+
+void ut_jmethods_free(ut_jmethods *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++) {
+		ut_vec_free(&v->v[i].depends);
+		ut_vec_free(&v->v[i].groups);
+		ut_vec_free(&v->v[i].dep_groups);
+	}
+	ut_vec_free(v);
 }
 
 static const char *framework_of(const ut_index *ix, const ut_file *f)
@@ -183,82 +242,189 @@ static bool is_abstract(const ut_file *f, const ut_cls *k)
 	return false;
 }
 
+/* Java's String.hashCode of the name (exact for ASCII names). */
+static int32_t java_hash(const char *s)
+{
+	uint32_t h = 0;
+
+	while (*s)
+		h = 31 * h + (unsigned char)*s++;
+	return (int32_t)h;
+}
+
+/* Classes of the chain come one after another (level); inside one, by the sorter's key. */
+static int cmp_level(const ut_jmethod *x, const ut_jmethod *y)
+{
+	return x->level != y->level ? (x->level < y->level ? -1 : 1) : 0;
+}
+
+static int cmp_pos(const ut_jmethod *x, const ut_jmethod *y)
+{
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
 static int cmp_name(const void *a, const void *b)
 {
-	const jmethod *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
+	const ut_jmethod *x = a, *y = b;
+	int c = cmp_level(x, y);
 
-	return c ? c : (x->pos < y->pos ? -1 : x->pos > y->pos);
+	c = c ? c : strcmp(x->name, y->name);
+	return c ? c : cmp_pos(x, y);
+}
+
+/* JUnit 4's MethodSorters.DEFAULT: the names' hash codes, then the names. */
+static int cmp_hash(const void *a, const void *b)
+{
+	const ut_jmethod *x = a, *y = b;
+	int32_t hx = java_hash(x->name), hy = java_hash(y->name);
+	int c = cmp_level(x, y);
+
+	if (!c && hx != hy)
+		c = hx < hy ? -1 : 1;
+	return c ? c : cmp_name(a, b);
 }
 
 static int cmp_order(const void *a, const void *b)
 {
-	const jmethod *x = a, *y = b;
+	const ut_jmethod *x = a, *y = b;
+	int c = cmp_level(x, y);
 
-	if (x->order != y->order)
-		return x->order < y->order ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
+	if (!c && x->order != y->order)
+		c = x->order < y->order ? -1 : 1;
+	return c ? c : cmp_pos(x, y);
 }
 
-static int collect_class(ut_discover *d, const ut_file *f, ut_cls *k, const char *fw,
-			 jclasses *out)
+static int cmp_source(const void *a, const void *b)
 {
-	const ut_syn *c;
-	jclass jc;
-	size_t pos = 0;
+	int c = cmp_level(a, b);
+
+	return c ? c : cmp_pos(a, b);
+}
+
+/* The @Test methods of k and its superclasses as JUnit finds them: JUnit 4 the class's
+ * own first, then each superclass's, each sorted by its own @FixMethodOrder (a hash order
+ * without one); JUnit 5 the superclasses' first, sorted by the class's @TestMethodOrder
+ * (source order without one). An override runs the most derived body; in JUnit 4 it stays
+ * a test when the overridden method is one. */
+static int junit_methods(ut_discover *d, ut_cls *k, bool jupiter, ut_jmethods *out)
+{
+	ut_cls *chain[UT_MAX_SUPER];
+	size_t n, l, i, pos = 0;
 	const char *sorter;
-	bool any_priority = false;
+	int rc = 0;
+
+	n = ut_java_chain(d->ix, k, chain);
+	for (l = 0; l < n && rc == 0; l++) {
+		const ut_syn *m;
+
+		for (m = ut_syn_first(chain[l]->node); m && rc == 0; m = ut_syn_next(m)) {
+			ut_fn *fn = ut_java_method(d->ix, chain[l], m);
+			const ut_syn *t;
+			ut_jmethod jm;
+			bool seen = false;
+
+			if (!fn || !fn->name)
+				continue;
+			if (ut_java_hook_kinds(d->ix, fn))
+				fn->is_test = true;
+			for (i = 0; i < out->n && !seen; i++)
+				seen = strcmp(out->v[i].name, fn->name) == 0;
+			t = ut_java_fn_annotation(d->ix, fn, "Test");
+			if (t)
+				fn->is_test = true;
+			if (seen || !t || ut_java_fn_annotation(d->ix, fn, "Ignore") ||
+			    ut_java_fn_annotation(d->ix, fn, "Disabled"))
+				continue;
+			memset(&jm, 0, sizeof(jm));
+			jm.fn = fn;
+			jm.name = fn->name;
+			jm.test = t;
+			jm.pos = pos++;
+			jm.level = jupiter ? (long)(n - l) : (long)l;
+			jm.order = ut_java_number_arg(d->ix, fn->file,
+						      ut_java_fn_annotation(d->ix, fn, "Order"),
+						      NULL, JUNIT5_DEFAULT_ORDER);
+			/* the most derived body of that name runs */
+			for (i = 0; i < l && jm.fn == fn; i++) {
+				const ut_syn *o;
+
+				for (o = ut_syn_first(chain[i]->node); o; o = ut_syn_next(o)) {
+					ut_fn *ofn = ut_java_method(d->ix, chain[i], o);
+
+					if (ofn && ofn->name && ofn->body &&
+					    strcmp(ofn->name, fn->name) == 0) {
+						jm.fn = ofn;
+						break;
+					}
+				}
+			}
+			if (jupiter && jm.fn != fn)
+				continue; /* Jupiter: an override without @Test is no test */
+			if (ut_vec_push(out, jm) < 0)
+				rc = ut_error_set(UT_ENOMEM, "out of memory");
+		}
+	}
+	if (rc < 0 || !out->n)
+		return rc;
+	if (jupiter) {
+		sorter = ut_java_annotation_args(
+		    d->ix, k->file, ut_java_cls_annotation(d->ix, k, "TestMethodOrder"));
+		if (!sorter[0]) /* a JUnit 4 class in a file that imports Jupiter */
+			sorter = ut_java_annotation_args(
+			    d->ix, k->file, ut_java_cls_annotation(d->ix, k, "FixMethodOrder"));
+		if (strstr(sorter, "NAME_ASCENDING"))
+			sorter = "MethodName";
+		if (strstr(sorter, "MethodName") || strstr(sorter, "Alphanumeric")) {
+			for (i = 0; i < out->n; i++)
+				out->v[i].level = 0;
+			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_name);
+		} else if (strstr(sorter, "OrderAnnotation")) {
+			for (i = 0; i < out->n; i++)
+				out->v[i].level = 0;
+			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_order);
+		} else {
+			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_source);
+		}
+		return 0;
+	}
+	/* JUnit 4: each class's methods by that class's sorter */
+	for (l = 0, i = 0; l < n; l++) {
+		size_t from = i;
+
+		while (i < out->n && out->v[i].level == (long)l)
+			i++;
+		sorter = ut_java_annotation_args(
+		    d->ix, chain[l]->file,
+		    ut_java_cls_annotation(d->ix, chain[l], "FixMethodOrder"));
+		if (strstr(sorter, "NAME_ASCENDING"))
+			qsort(out->v + from, i - from, sizeof(ut_jmethod), cmp_name);
+		else if (!strstr(sorter, "JVM"))
+			qsort(out->v + from, i - from, sizeof(ut_jmethod), cmp_hash);
+	}
+	return 0;
+}
+
+static int collect_class(ut_discover *d, const ut_file *f, ut_cls *k, const char *fw, jclasses *out)
+{
+	jclass jc;
+	int rc;
 
 	memset(&jc, 0, sizeof(jc));
 	jc.cls = k;
 	jc.file = f;
 	jc.framework = fw;
-	for (c = ut_syn_first(k->node); c; c = ut_syn_next(c)) {
-		ut_fn *fn;
-		const ut_syn *t;
-		jmethod m;
-
-		if (!ut_syn_is(c, UT_R_FUNC) || !(fn = ut_index_fn_of(d->ix, f, c)) || !fn->name)
-			continue;
-		if (hook_kinds(d->ix, fn))
-			fn->is_test = true;
-		t = annotation(d->ix, f, c, "Test", name_start(c, UT_R_FUNC_NAME));
-		if (!t)
-			continue;
-		fn->is_test = true;
-		if (fn_has(d->ix, fn, "Ignore") || fn_has(d->ix, fn, "Disabled"))
-			continue;
-		if (strstr(annotation_args(d->ix, f, t), "enabled=false"))
-			continue;
-		m.fn = fn;
-		m.name = fn->name;
-		m.pos = pos++;
-		if (strcmp(fw, "testng") == 0) {
-			m.order = number_arg(d->ix, f, t, "priority", 0);
-			any_priority |= strstr(annotation_args(d->ix, f, t), "priority=") != NULL;
-		} else {
-			m.order = number_arg(d->ix, f, annotation(d->ix, f, c, "Order",
-				name_start(c, UT_R_FUNC_NAME)), NULL, JUNIT5_DEFAULT_ORDER);
-		}
-		if (ut_vec_push(&jc.methods, m) < 0)
-			return ut_error_set(UT_ENOMEM, "out of memory");
+	if (strcmp(fw, "testng") == 0)
+		rc = ut_testng_methods(d, k, &jc.methods);
+	else
+		rc = junit_methods(d, k, strcmp(fw, "junit5") == 0, &jc.methods);
+	if (rc < 0 || !jc.methods.n || is_abstract(f, k)) {
+		ut_jmethods_free(&jc.methods);
+		return rc;
 	}
-	if (!jc.methods.n || is_abstract(f, k)) {
-		ut_vec_free(&jc.methods);
-		return 0;
-	}
-	sorter = annotation_args(d->ix, f, annotation(d->ix, f, k->node, "FixMethodOrder",
-		name_start(k->node, UT_R_CLASS_NAME)));
-	if (!sorter[0])
-		sorter = annotation_args(d->ix, f, annotation(d->ix, f, k->node, "TestMethodOrder",
-			name_start(k->node, UT_R_CLASS_NAME)));
-	if (strstr(sorter, "NAME_ASCENDING") || strstr(sorter, "MethodName") ||
-	    strstr(sorter, "Alphanumeric"))
-		qsort(jc.methods.v, jc.methods.n, sizeof(jmethod), cmp_name);
-	else if (strstr(sorter, "OrderAnnotation") || any_priority)
-		qsort(jc.methods.v, jc.methods.n, sizeof(jmethod), cmp_order);
-	if (ut_vec_push(out, jc) < 0)
+	if (ut_vec_push(out, jc) < 0) {
+		ut_jmethods_free(&jc.methods);
 		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
 	return 0;
 }
 
@@ -283,22 +449,30 @@ static int collect_file(ut_discover *d, const ut_file *f, const ut_syn *n, jclas
 	return rc;
 }
 
-/* Surefire's form: package.Outer$Inner#method. */
-static const char *test_id(ut_discover *d, const jclass *jc, const jmethod *m)
+/* Surefire's class name: package.Outer$Inner, in buf (cut when it does not fit). */
+static const char *class_id(const jclass *jc, ut_buf *b)
 {
-	ut_buf b = UT_BUF_INIT;
 	const ut_cls *chain[16];
 	size_t n = 0;
 	const ut_cls *k;
-	const char *id;
 
 	for (k = jc->cls; k && n < 16; k = k->outer)
 		chain[n++] = k;
 	if (jc->file->package[0])
-		ut_buf_printf(&b, "%s.", jc->file->package);
+		ut_buf_printf(b, "%s.", jc->file->package);
 	while (n-- > 0)
-		ut_buf_printf(&b, "%s%s", chain[n]->name, n ? "$" : "");
-	ut_buf_printf(&b, "#%s", m->name);
+		ut_buf_printf(b, "%s%s", chain[n]->name, n ? "$" : "");
+	return b->ptr ? b->ptr : "";
+}
+
+/* Surefire's form: package.Outer$Inner#method, in the index's temp arena. */
+static const char *test_id(ut_discover *d, const jclass *jc, const char *method)
+{
+	ut_buf b = UT_BUF_INIT;
+	const char *id;
+
+	class_id(jc, &b);
+	ut_buf_printf(&b, "#%s", method);
 	id = ut_arena_strndup(d->ix->temp, b.ptr, b.len);
 	ut_buf_dispose(&b);
 	return id;
@@ -313,7 +487,6 @@ static jclass *find_jclass(jclasses *all, const char *name)
 			return &all->v[i];
 	return NULL;
 }
-
 /* The methods of a class with hook annotations, in member order: found once a class,
  * used for each of its tests. Kept in the index's arena, found through `hooks`. */
 typedef struct {
@@ -341,7 +514,7 @@ static const jhooks *hooks_of(ut_discover *d, ut_map *hooks, const ut_cls *k)
 	h->cls = k;
 	for (c = ut_syn_first(k->node); c; c = ut_syn_next(c)) {
 		ut_fn *fn = ut_syn_is(c, UT_R_FUNC) ? ut_index_fn_of(d->ix, k->file, c) : NULL;
-		unsigned kinds = fn ? hook_kinds(d->ix, fn) : 0;
+		unsigned kinds = fn ? ut_java_hook_kinds(d->ix, fn) : 0;
 
 		if (kinds) {
 			h->v[h->n].fn = fn;
@@ -363,7 +536,7 @@ static int walk_hooks(ut_discover *d, ut_map *hooks, ut_walker *w, const ut_cls 
 
 	if (!k || depth > 16)
 		return 0;
-	super = k->super ? ut_index_class(d->ix, k->super, strlen(k->super)) : NULL;
+	super = ut_index_super(d->ix, k);
 	if (super_first)
 		rc = walk_hooks(d, hooks, w, super, kinds, super_first, depth + 1);
 	h = rc == 0 ? hooks_of(d, hooks, k) : NULL;
@@ -378,7 +551,60 @@ static int walk_hooks(ut_discover *d, ut_map *hooks, ut_walker *w, const ut_cls 
 	return rc;
 }
 
-static int emit_class(ut_discover *d, ut_map *hooks, jclass *jc)
+/* The ids a TestNG test declares it depends on: its dependsOnMethods in its own class,
+ * and every test of the groups of its dependsOnGroups. In the suite's arena. */
+static int declared(ut_discover *d, const jclasses *all, const jclass *jc, const ut_jmethod *m,
+		    ut_test *t)
+{
+	UT_VEC(const char *) ids = {0};
+	ut_buf b = UT_BUF_INIT;
+	size_t i, j, k, g;
+	int rc = 0;
+
+	for (i = 0; i < m->depends.n && rc == 0; i++) {
+		const char *dot = strrchr(m->depends.v[i], '.');
+
+		ut_buf_clear(&b);
+		class_id(jc, &b);
+		ut_buf_printf(&b, "#%s", dot ? dot + 1 : m->depends.v[i]);
+		if (ut_vec_push(&ids, ut_arena_strdup(&d->suite->arena, b.ptr)) < 0)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	for (g = 0; g < m->dep_groups.n && rc == 0; g++)
+		for (i = 0; i < all->n && rc == 0; i++)
+			for (j = 0; j < all->v[i].methods.n && rc == 0; j++) {
+				const ut_jmethod *o = &all->v[i].methods.v[j];
+
+				for (k = 0; k < o->groups.n; k++)
+					if (o != m &&
+					    strcmp(o->groups.v[k], m->dep_groups.v[g]) == 0)
+						break;
+				if (k == o->groups.n)
+					continue;
+				ut_buf_clear(&b);
+				class_id(&all->v[i], &b);
+				ut_buf_printf(&b, "#%s", o->name);
+				if (ut_vec_push(&ids, ut_arena_strdup(&d->suite->arena, b.ptr)) < 0)
+					rc = ut_error_set(UT_ENOMEM, "out of memory");
+			}
+	for (i = 0; i < ids.n && rc == 0; i++)
+		if (!ids.v[i])
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	if (rc == 0 && ids.n) {
+		t->depends_on = ut_arena_alloc(&d->suite->arena, ids.n * sizeof(char *));
+		if (!t->depends_on) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+		} else {
+			memcpy(t->depends_on, ids.v, ids.n * sizeof(char *));
+			t->ndepends = ids.n;
+		}
+	}
+	ut_buf_dispose(&b);
+	ut_vec_free(&ids);
+	return rc;
+}
+
+static int emit_class(ut_discover *d, ut_map *hooks, const jclasses *all, jclass *jc)
 {
 	size_t i;
 	int rc = 0;
@@ -387,11 +613,13 @@ static int emit_class(ut_discover *d, ut_map *hooks, jclass *jc)
 		return 0;
 	jc->emitted = true;
 	for (i = 0; i < jc->methods.n && rc == 0; i++) {
-		const jmethod *m = &jc->methods.v[i];
+		const ut_jmethod *m = &jc->methods.v[i];
 		ut_arena_mark mark = ut_arena_save(d->ix->temp);
+		size_t before = d->suite->tests.n;
 		ut_walker w;
 
-		ut_walker_init(&w, d->ix, jc->file->rel);
+		ut_walker_init(&w, d->ix, m->fn->file->rel);
+		w.self = jc->cls;
 		w.setup = true;
 		rc = walk_hooks(d, hooks, &w, jc->cls, before_hooks, true, 0);
 		w.setup = false;
@@ -401,62 +629,137 @@ static int emit_class(ut_discover *d, ut_map *hooks, jclass *jc)
 		if (rc == 0)
 			rc = walk_hooks(d, hooks, &w, jc->cls, after_hooks, false, 0);
 		if (rc == 0)
-			rc = ut_suite_append(d, jc->file, test_id(d, jc, m), m->name, m->fn->node,
+			rc = ut_suite_append(d, m->fn->file, test_id(d, jc, m->name), m->name,
+					     m->fn->node,
 					     d->framework ? d->framework : jc->framework, &w);
+		if (rc == 0 && d->suite->tests.n > before)
+			rc = declared(d, all, jc, m, &d->suite->tests.v[before]);
 		ut_walker_dispose(&w);
 		ut_arena_restore(d->ix->temp, mark); /* the test is in the model now */
 	}
 	return rc;
 }
 
-/* Classes named by @Suite.SuiteClasses / @SuiteClasses / @SelectClasses, in order,
- * expanding nested suites. */
-static int emit_suite(ut_discover *d, ut_map *hooks, const ut_cls *suite, jclasses *all,
-		      int depth)
+/* The class list of a suite: @Suite.SuiteClasses, @SuiteClasses or @SelectClasses. */
+static const ut_syn *suite_list(const ut_index *ix, const ut_cls *suite)
 {
-	static const char *const lists[] = {"SuiteClasses", "SelectClasses", NULL};
-	const ut_syn *a = NULL, *c;
-	int rc = 0, l;
+	const ut_syn *a = ut_java_cls_annotation(ix, suite, "SuiteClasses");
 
-	if (depth > 16)
-		return 0;
-	for (l = 0; lists[l] && !a; l++)
-		a = annotation(d->ix, suite->file, suite->node, lists[l],
-			       name_start(suite->node, UT_R_CLASS_NAME));
-	if (!a)
+	return a ? a : ut_java_cls_annotation(ix, suite, "SelectClasses");
+}
+
+/* The simple name a class reference of a suite list names (Foo.class, a.b.Foo.class). */
+static const char *ref_name(const ut_index *ix, const ut_file *f, const ut_syn *ref, char *buf,
+			    size_t size)
+{
+	const char *t = ut_compact_text(ix, f, ref), *dot;
+	size_t len = strlen(t);
+
+	if (len > 6 && strcmp(t + len - 6, ".class") == 0)
+		len -= 6;
+	if (len >= size)
+		return NULL;
+	memcpy(buf, t, len);
+	buf[len] = '\0';
+	dot = strrchr(buf, '.');
+	return dot ? dot + 1 : buf;
+}
+
+/* The classes a suite lists, in order, nested suites expanded. */
+static int emit_suite(ut_discover *d, ut_map *hooks, const ut_cls *suite, jclasses *all, int depth)
+{
+	const ut_syn *a = suite_list(d->ix, suite), *c;
+	int rc = 0;
+
+	if (depth > 16 || !a)
 		return 0;
 	for (c = ut_syn_find(a, UT_R_CLASSREF, 0); c && rc == 0; c = ut_syn_next(c)) {
-		const char *ref;
-		const char *dot;
-		size_t len;
+		const char *name;
 		jclass *jc;
 		ut_cls *k;
-		char name[256];
+		char buf[256];
 
-		if (!ut_syn_is(c, UT_R_CLASSREF))
+		if (!ut_syn_is(c, UT_R_CLASSREF) ||
+		    !(name = ref_name(d->ix, suite->file, c, buf, sizeof(buf))))
 			continue;
-		ref = ut_compact_text(d->ix, suite->file, c);
-		len = strlen(ref);
-		if (len > 6 && strcmp(ref + len - 6, ".class") == 0)
-			len -= 6;
-		if (len >= sizeof(name))
-			continue;
-		memcpy(name, ref, len);
-		name[len] = '\0';
-		dot = strrchr(name, '.');
-		dot = dot ? dot + 1 : name;
-		jc = find_jclass(all, dot);
+		jc = find_jclass(all, name);
 		if (jc) {
-			rc = emit_class(d, hooks, jc);
-		} else if ((k = ut_index_class(d->ix, dot, strlen(dot))) != NULL) {
+			rc = emit_class(d, hooks, all, jc);
+		} else if ((k = ut_index_class(d->ix, name, strlen(name))) != NULL) {
 			rc = emit_suite(d, hooks, k, all, depth + 1);
 		} else {
 			ut_diags_add(d->diags, UT_DIAG_WARNING, suite->file->rel,
 				     ut_syn_line(suite->file->tree, c),
-				     "suite class '%s' is not among the analysed sources", dot);
+				     "suite class '%s' is not among the analysed sources", name);
 		}
 	}
 	return rc;
+}
+
+typedef UT_VEC(ut_cls *) suites;
+
+/* The suite classes of the test files, in file order, and the names they list. */
+static int find_suites(ut_discover *d, suites *out, ut_map *listed)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
+		const ut_file *f = d->ix->files.v[i];
+		const ut_syn *c, *r;
+
+		if (f->lang != UT_LANG_JAVA || !f->test_file)
+			continue;
+		for (c = ut_syn_first(f->tree->root); c && rc == 0; c = ut_syn_next(c)) {
+			ut_cls *k =
+			    ut_syn_is(c, UT_R_CLASS) ? ut_index_class_of(d->ix, f, c) : NULL;
+			const ut_syn *a = k ? suite_list(d->ix, k) : NULL;
+
+			if (!a)
+				continue;
+			if (ut_vec_push(out, k) < 0)
+				rc = ut_error_set(UT_ENOMEM, "out of memory");
+			for (r = ut_syn_find(a, UT_R_CLASSREF, 0); r && rc == 0;
+			     r = ut_syn_next(r)) {
+				char buf[256];
+				const char *name = ut_syn_is(r, UT_R_CLASSREF)
+						       ? ref_name(d->ix, f, r, buf, sizeof(buf))
+						       : NULL;
+
+				if (name && ut_map_put(listed, name, strlen(name), NULL) < 0)
+					rc = ut_error_set(UT_ENOMEM, "out of memory");
+			}
+		}
+	}
+	return rc;
+}
+
+/* One warning naming the JUnit classes a root suite leaves out. */
+static void warn_left_out(ut_discover *d, const ut_cls *root, const jclasses *all)
+{
+	ut_buf b = UT_BUF_INIT;
+	size_t i, n = 0;
+
+	for (i = 0; i < all->n; i++) {
+		if (all->v[i].emitted || strcmp(all->v[i].framework, "testng") == 0)
+			continue;
+		if (n < MAX_WARNED_CLASSES) {
+			ut_buf_puts(&b, n ? ", " : "");
+			class_id(&all->v[i], &b);
+		}
+		n++;
+	}
+	if (!n)
+		goto done;
+	if (n > MAX_WARNED_CLASSES)
+		ut_buf_printf(&b, " and %zu more", n - MAX_WARNED_CLASSES);
+	ut_diags_add(d->diags, UT_DIAG_WARNING, root->file->rel,
+		     ut_syn_line(root->file->tree, root->node),
+		     "%zu test class%s outside the root suite '%s' left out (list their tests in "
+		     "suite.order_file to run them): %s",
+		     n, n == 1 ? "" : "es", root->name, b.ptr ? b.ptr : "");
+done:
+	ut_buf_dispose(&b);
 }
 
 static int cmp_jclass(const void *a, const void *b)
@@ -470,7 +773,9 @@ static int cmp_jclass(const void *a, const void *b)
 int ut_java_discover(ut_discover *d)
 {
 	jclasses all = {0};
-	ut_map hooks = UT_MAP_INIT;
+	suites found = {0};
+	ut_map hooks = UT_MAP_INIT, listed = UT_MAP_INIT;
+	const ut_cls *root = NULL;
 	size_t i;
 	int rc = 0;
 
@@ -482,27 +787,25 @@ int ut_java_discover(ut_discover *d)
 	}
 	if (all.n)
 		qsort(all.v, all.n, sizeof(jclass), cmp_jclass);
-	/* suites first, in the order their files sort */
-	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
-		const ut_file *f = d->ix->files.v[i];
-		const ut_syn *c;
-
-		if (f->lang != UT_LANG_JAVA || !f->test_file)
+	if (rc == 0)
+		rc = find_suites(d, &found, &listed);
+	/* the root suites (those no suite lists) decide which JUnit classes run */
+	for (i = 0; i < found.n && rc == 0; i++) {
+		if (ut_map_find(&listed, found.v[i]->name, strlen(found.v[i]->name), NULL))
 			continue;
-		for (c = ut_syn_first(f->tree->root); c && rc == 0; c = ut_syn_next(c)) {
-			ut_cls *k = ut_syn_is(c, UT_R_CLASS) ? ut_index_class_of(d->ix, f, c) : NULL;
-
-			if (k && (class_has(d->ix, k, "SuiteClasses") ||
-				  class_has(d->ix, k, "Suite.SuiteClasses") ||
-				  class_has(d->ix, k, "SelectClasses")))
-				rc = emit_suite(d, &hooks, k, &all, 0);
-		}
+		root = root ? root : found.v[i];
+		rc = emit_suite(d, &hooks, found.v[i], &all, 0);
 	}
+	if (rc == 0 && root && !d->keep_all)
+		warn_left_out(d, root, &all);
 	for (i = 0; i < all.n && rc == 0; i++)
-		rc = emit_class(d, &hooks, &all.v[i]);
+		if (!root || d->keep_all || strcmp(all.v[i].framework, "testng") == 0)
+			rc = emit_class(d, &hooks, &all, &all.v[i]);
 	for (i = 0; i < all.n; i++)
-		ut_vec_free(&all.v[i].methods);
+		ut_jmethods_free(&all.v[i].methods);
 	ut_vec_free(&all);
+	ut_vec_free(&found);
 	ut_map_dispose(&hooks);
+	ut_map_dispose(&listed);
 	return rc;
 }
