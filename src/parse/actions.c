@@ -335,39 +335,17 @@ done:
 	return rc;
 }
 
-/* 1 when fn's first parameter is Python's explicit self or cls, which callers do not pass. */
-static size_t self_params(const ut_fn *fn)
-{
-	return fn->nparams && fn->file->lang == UT_LANG_PYTHON &&
-	       ut_is_self(fn->file, fn->params[0]);
-}
-
 /* A call on `this` (or on nothing) from a method of the test's class chain runs the most
  * derived method of that name, starting at the test's own class (an override). */
 static const ut_fn *find_override(const ut_walker *w, const ut_env *env, const ut_file *f,
 				  const ut_syn *call, const ut_syn *nm, size_t nargs)
 {
 	const ut_syn *recv = ut_call_recv(call);
-	const ut_cls *k, *chain[UT_MAX_SUPER];
-	const ut_fn *fn;
-	size_t n = 0, i;
-	bool inside = false;
 
-	if (!w->self || !env || (recv && !ut_is_self(f, recv)))
+	if (!w->self || !env || !env->cls || (recv && !ut_is_self(f, recv)))
 		return NULL;
-	for (k = w->self; k && n < UT_MAX_SUPER; k = ut_index_super(w->ix, k)) {
-		chain[n++] = k;
-		inside |= k == env->cls;
-	}
-	if (!inside)
-		return NULL;
-	for (i = 0; i < n; i++)
-		for (fn = ut_index_fn(w->ix, f->src.ptr + nm->start, nm->end - nm->start); fn;
-		     fn = fn->next_same_name)
-			if (fn->cls == chain[i] && fn->body && !fn->is_test &&
-			    fn->nparams - self_params(fn) == nargs)
-				return fn;
-	return NULL;
+	return ut_index_dispatch(w->ix, w->self, env->cls, f->src.ptr + nm->start,
+				 nm->end - nm->start, nargs);
 }
 
 static const ut_fn *find_helper(const ut_walker *w, const ut_env *env, const ut_file *f,
@@ -383,7 +361,7 @@ static const ut_fn *find_helper(const ut_walker *w, const ut_env *env, const ut_
 		return fn;
 	for (fn = ut_index_fn(w->ix, f->src.ptr + nm->start, nm->end - nm->start); fn;
 	     fn = fn->next_same_name) {
-		size_t np = fn->nparams - self_params(fn);
+		size_t np = fn->nparams - ut_fn_self_params(fn);
 
 		if (fn->is_test || !fn->body)
 			continue;
@@ -400,11 +378,12 @@ static int inline_helper(ut_walker *w, ut_env *env, const ut_file *f, const ut_s
 {
 	const ut_syn *args = ut_call_args(call), *c;
 	ut_env callee;
-	size_t i, p = self_params(fn), saved_depth = w->depth;
+	size_t i, p = ut_fn_self_params(fn), saved_depth = w->depth;
 	const char *saved_via = w->via;
 	int rc = 0;
 
 	ut_env_init(&callee, NULL, fn->file, fn->cls);
+	callee.self = w->self;
 	for (c = args ? ut_syn_first(args) : NULL; c && rc == 0; c = ut_syn_next(c)) {
 		ut_val v;
 
@@ -598,6 +577,8 @@ int ut_walk_fn(ut_walker *w, const ut_fn *fn, ut_env *parent)
 	int rc;
 
 	ut_env_init(&env, parent, fn->file, fn->cls);
+	if (!env.self)
+		env.self = w->self;
 	rc = ut_walk_body(w, &env, fn->file, fn->body);
 	ut_env_dispose(&env);
 	return rc;

@@ -199,6 +199,35 @@ ut_cls *ut_index_super(const ut_index *ix, const ut_cls *k)
 	return s == k ? NULL : s;
 }
 
+size_t ut_fn_self_params(const ut_fn *fn)
+{
+	return fn->nparams && fn->file->lang == UT_LANG_PYTHON &&
+	       ut_is_self(fn->file, fn->params[0]);
+}
+
+const ut_fn *ut_index_dispatch(const ut_index *ix, const ut_cls *self, const ut_cls *from,
+			       const char *name, size_t nlen, size_t nargs)
+{
+	const ut_cls *k, *chain[UT_MAX_SUPER];
+	const ut_fn *fn;
+	size_t n = 0, i;
+	bool inside = false;
+
+	for (k = self; k && n < UT_MAX_SUPER; k = ut_index_super(ix, k)) {
+		chain[n++] = k;
+		inside |= k == from;
+	}
+	if (!inside)
+		for (n = 0, k = from; k && n < UT_MAX_SUPER; k = ut_index_super(ix, k))
+			chain[n++] = k;
+	for (i = 0; i < n; i++)
+		for (fn = ut_index_fn(ix, name, nlen); fn; fn = fn->next_same_name)
+			if (fn->cls == chain[i] && fn->body && !fn->is_test &&
+			    fn->nparams - ut_fn_self_params(fn) == nargs)
+				return fn;
+	return NULL;
+}
+
 ut_cls *ut_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node)
 {
 	(void)f;

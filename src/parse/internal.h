@@ -113,6 +113,7 @@ struct ut_env {
 	ut_env *parent;        /* describe blocks and other enclosing scopes */
 	const ut_file *file;
 	const ut_cls *cls;
+	const ut_cls *self;    /* the test's object (ut_walker.self), inherited from parent */
 	UT_VEC(ut_binding) locals;
 };
 
@@ -126,6 +127,13 @@ ut_fn *ut_index_fn(const ut_index *ix, const char *name, size_t nlen);
 ut_cls *ut_index_class(const ut_index *ix, const char *name, size_t nlen);
 /* The superclass of k among the analysed sources (by its simple name), or NULL. */
 ut_cls *ut_index_super(const ut_index *ix, const ut_cls *k);
+/* The method a call `name(...)` with nargs arguments on `this` (or on nothing) runs from
+ * a method of `from` when the object is a `self`: the most derived of self's chain when
+ * from is in it (an override), else of from's chain; NULL when none has a body. */
+const ut_fn *ut_index_dispatch(const ut_index *ix, const ut_cls *self, const ut_cls *from,
+			       const char *name, size_t nlen, size_t nargs);
+/* 1 when fn's first parameter is Python's explicit self or cls, which callers do not pass. */
+size_t ut_fn_self_params(const ut_fn *fn);
 /* The class node's ut_cls, or NULL. */
 ut_cls *ut_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
 ut_fn *ut_index_fn_of(const ut_index *ix, const ut_file *f, const ut_syn *node);

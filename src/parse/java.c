@@ -145,6 +145,10 @@ long ut_java_number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, c
 
 	if (!v)
 		return dflt;
+	val.s = ut_compact_text_buf(ix, f, v, buf, sizeof(buf)); /* -1: no constant */
+	n = strtol(val.s, &end, 10);
+	if (val.s[0] && *end == '\0')
+		return n;
 	val = eval_const(ix, f, v);
 	if (val.kind != UT_V_STR || val.n == 0 || val.n >= sizeof(buf))
 		return dflt;
@@ -209,10 +213,10 @@ void ut_jmethods_free(ut_jmethods *v)
 	ut_vec_free(v);
 }
 
+/* The framework a file's imports name, or NULL. */
 static const char *framework_of(const ut_index *ix, const ut_file *f)
 {
 	const ut_syn *c;
-	const char *fw = "junit4";
 
 	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
 		const char *t;
@@ -225,7 +229,20 @@ static const char *framework_of(const ut_index *ix, const ut_file *f)
 		if (strstr(t, "org.testng"))
 			return "testng";
 	}
-	return fw;
+	return NULL;
+}
+
+/* The framework of a class: its file's, else its nearest superclass's (a subclass that
+ * imports nothing), else JUnit 4. */
+static const char *class_framework(const ut_index *ix, ut_cls *k)
+{
+	ut_cls *chain[UT_MAX_SUPER];
+	size_t n = ut_java_chain(ix, k, chain), i;
+	const char *fw = NULL;
+
+	for (i = 0; i < n && !fw; i++)
+		fw = framework_of(ix, chain[i]->file);
+	return fw ? fw : "junit4";
 }
 
 static bool is_abstract(const ut_file *f, const ut_cls *k)
@@ -404,8 +421,9 @@ static int junit_methods(ut_discover *d, ut_cls *k, bool jupiter, ut_jmethods *o
 	return 0;
 }
 
-static int collect_class(ut_discover *d, const ut_file *f, ut_cls *k, const char *fw, jclasses *out)
+static int collect_class(ut_discover *d, const ut_file *f, ut_cls *k, jclasses *out)
 {
+	const char *fw = class_framework(d->ix, k);
 	jclass jc;
 	int rc;
 
@@ -428,8 +446,7 @@ static int collect_class(ut_discover *d, const ut_file *f, ut_cls *k, const char
 	return 0;
 }
 
-static int collect_file(ut_discover *d, const ut_file *f, const ut_syn *n, jclasses *out,
-			const char *fw, int depth)
+static int collect_file(ut_discover *d, const ut_file *f, const ut_syn *n, jclasses *out, int depth)
 {
 	const ut_syn *c;
 	int rc = 0;
@@ -439,11 +456,11 @@ static int collect_file(ut_discover *d, const ut_file *f, const ut_syn *n, jclas
 			ut_cls *k = ut_index_class_of(d->ix, f, c);
 
 			if (k)
-				rc = collect_class(d, f, k, fw, out);
+				rc = collect_class(d, f, k, out);
 			if (rc == 0)
-				rc = collect_file(d, f, c, out, fw, depth + 1);
+				rc = collect_file(d, f, c, out, depth + 1);
 		} else if (!ut_syn_is(c, UT_R_FUNC) && ut_syn_first(c)) {
-			rc = collect_file(d, f, c, out, fw, depth + 1);
+			rc = collect_file(d, f, c, out, depth + 1);
 		}
 	}
 	return rc;
@@ -604,6 +621,34 @@ static int declared(ut_discover *d, const jclasses *all, const jclass *jc, const
 	return rc;
 }
 
+static int emit_method(ut_discover *d, ut_map *hooks, const jclasses *all, const jclass *jc,
+		       const ut_jmethod *m)
+{
+	ut_arena_mark mark = ut_arena_save(d->ix->temp);
+	size_t before = d->suite->tests.n;
+	ut_walker w;
+	int rc;
+
+	ut_walker_init(&w, d->ix, m->fn->file->rel);
+	w.self = jc->cls;
+	w.setup = true;
+	rc = walk_hooks(d, hooks, &w, jc->cls, before_hooks, true, 0);
+	w.setup = false;
+	if (rc == 0)
+		rc = ut_walk_fn(&w, m->fn, NULL);
+	w.setup = true;
+	if (rc == 0)
+		rc = walk_hooks(d, hooks, &w, jc->cls, after_hooks, false, 0);
+	if (rc == 0)
+		rc = ut_suite_append(d, m->fn->file, test_id(d, jc, m->name), m->name, m->fn->node,
+				     d->framework ? d->framework : jc->framework, &w);
+	if (rc == 0 && d->suite->tests.n > before)
+		rc = declared(d, all, jc, m, &d->suite->tests.v[before]);
+	ut_walker_dispose(&w);
+	ut_arena_restore(d->ix->temp, mark); /* the test is in the model now */
+	return rc;
+}
+
 static int emit_class(ut_discover *d, ut_map *hooks, const jclasses *all, jclass *jc)
 {
 	size_t i;
@@ -612,31 +657,106 @@ static int emit_class(ut_discover *d, ut_map *hooks, const jclasses *all, jclass
 	if (jc->emitted)
 		return 0;
 	jc->emitted = true;
-	for (i = 0; i < jc->methods.n && rc == 0; i++) {
-		const ut_jmethod *m = &jc->methods.v[i];
-		ut_arena_mark mark = ut_arena_save(d->ix->temp);
-		size_t before = d->suite->tests.n;
-		ut_walker w;
+	for (i = 0; i < jc->methods.n && rc == 0; i++)
+		rc = emit_method(d, hooks, all, jc, &jc->methods.v[i]);
+	return rc;
+}
 
-		ut_walker_init(&w, d->ix, m->fn->file->rel);
-		w.self = jc->cls;
-		w.setup = true;
-		rc = walk_hooks(d, hooks, &w, jc->cls, before_hooks, true, 0);
-		w.setup = false;
-		if (rc == 0)
-			rc = ut_walk_fn(&w, m->fn, NULL);
-		w.setup = true;
-		if (rc == 0)
-			rc = walk_hooks(d, hooks, &w, jc->cls, after_hooks, false, 0);
-		if (rc == 0)
-			rc = ut_suite_append(d, m->fn->file, test_id(d, jc, m->name), m->name,
-					     m->fn->node,
-					     d->framework ? d->framework : jc->framework, &w);
-		if (rc == 0 && d->suite->tests.n > before)
-			rc = declared(d, all, jc, m, &d->suite->tests.v[before]);
-		ut_walker_dispose(&w);
-		ut_arena_restore(d->ix->temp, mark); /* the test is in the model now */
+static bool is_testng(const jclass *jc)
+{
+	return strcmp(jc->framework, "testng") == 0;
+}
+
+/* A TestNG test among all of them: its class's position and its dependency level. */
+typedef struct {
+	jclass *jc;
+	ut_jmethod *m;
+	size_t cls_pos;
+	int state; /* 0 level unknown, 1 being found (a cycle), 2 known */
+} tref;
+
+typedef UT_VEC(tref) trefs;
+
+static bool depends_on(const tref *a, const tref *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < a->m->depends.n; i++) {
+		const char *dot = strrchr(a->m->depends.v[i], '.');
+
+		if (a->jc == b->jc && strcmp(dot ? dot + 1 : a->m->depends.v[i], b->m->name) == 0)
+			return true;
 	}
+	for (i = 0; i < a->m->dep_groups.n; i++)
+		for (j = 0; j < b->m->groups.n; j++)
+			if (strcmp(a->m->dep_groups.v[i], b->m->groups.v[j]) == 0)
+				return true;
+	return false;
+}
+
+/* 0 without dependencies, else one more than the deepest test it depends on (bounded
+ * depth; a cycle counts as no deeper). */
+static long level_of(trefs *all, size_t i, int depth)
+{
+	tref *r = &all->v[i];
+	size_t j;
+	long level;
+
+	if (r->state == 2 || r->state == 1 || depth > 64)
+		return r->m->level;
+	r->state = 1;
+	level = r->m->depends.n || r->m->dep_groups.n;
+	for (j = 0; j < all->n; j++)
+		if (j != i && depends_on(r, &all->v[j])) {
+			long l = level_of(all, j, depth + 1) + 1;
+
+			level = l > level ? l : level;
+		}
+	r->m->level = level;
+	r->state = 2;
+	return level;
+}
+
+static int cmp_tref(const void *a, const void *b)
+{
+	const tref *x = a, *y = b;
+	int c;
+
+	if (x->m->order != y->m->order)
+		return x->m->order < y->m->order ? -1 : 1;
+	if (x->m->level != y->m->level)
+		return x->m->level < y->m->level ? -1 : 1;
+	if (x->cls_pos != y->cls_pos)
+		return x->cls_pos < y->cls_pos ? -1 : 1;
+	c = strcmp(x->m->name, y->m->name);
+	return c ? c : (x->m->pos < y->m->pos ? -1 : x->m->pos > y->m->pos);
+}
+
+/* TestNG runs the tests of all its classes in one order (checked against TestNG 6.9 with
+ * a testng.xml): by priority, then those without dependencies before their dependents,
+ * then by class (source path order), then by method name. */
+static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
+{
+	trefs refs = {0};
+	size_t i, j;
+	int rc = 0;
+
+	for (i = 0; i < all->n && rc == 0; i++)
+		for (j = 0; j < all->v[i].methods.n && rc == 0 && is_testng(&all->v[i]); j++) {
+			tref r = {&all->v[i], &all->v[i].methods.v[j], i, 0};
+
+			if (ut_vec_push(&refs, r) < 0)
+				rc = ut_error_set(UT_ENOMEM, "out of memory");
+		}
+	for (i = 0; i < refs.n && rc == 0; i++)
+		level_of(&refs, i, 0);
+	if (refs.n)
+		qsort(refs.v, refs.n, sizeof(tref), cmp_tref);
+	for (i = 0; i < refs.n && rc == 0; i++) {
+		refs.v[i].jc->emitted = true;
+		rc = emit_method(d, hooks, all, refs.v[i].jc, refs.v[i].m);
+	}
+	ut_vec_free(&refs);
 	return rc;
 }
 
@@ -741,7 +861,7 @@ static void warn_left_out(ut_discover *d, const ut_cls *root, const jclasses *al
 	size_t i, n = 0;
 
 	for (i = 0; i < all->n; i++) {
-		if (all->v[i].emitted || strcmp(all->v[i].framework, "testng") == 0)
+		if (all->v[i].emitted || is_testng(&all->v[i]))
 			continue;
 		if (n < MAX_WARNED_CLASSES) {
 			ut_buf_puts(&b, n ? ", " : "");
@@ -783,7 +903,7 @@ int ut_java_discover(ut_discover *d)
 		const ut_file *f = d->ix->files.v[i];
 
 		if (f->lang == UT_LANG_JAVA && f->test_file)
-			rc = collect_file(d, f, f->tree->root, &all, framework_of(d->ix, f), 0);
+			rc = collect_file(d, f, f->tree->root, &all, 0);
 	}
 	if (all.n)
 		qsort(all.v, all.n, sizeof(jclass), cmp_jclass);
@@ -799,8 +919,10 @@ int ut_java_discover(ut_discover *d)
 	if (rc == 0 && root && !d->keep_all)
 		warn_left_out(d, root, &all);
 	for (i = 0; i < all.n && rc == 0; i++)
-		if (!root || d->keep_all || strcmp(all.v[i].framework, "testng") == 0)
+		if ((!root || d->keep_all) && !is_testng(&all.v[i]))
 			rc = emit_class(d, &hooks, &all, &all.v[i]);
+	if (rc == 0)
+		rc = emit_testng(d, &hooks, &all);
 	for (i = 0; i < all.n; i++)
 		ut_jmethods_free(&all.v[i].methods);
 	ut_vec_free(&all);

@@ -32,66 +32,6 @@ static bool disabled(const ut_index *ix, const ut_file *f, const ut_syn *test)
 	return test && strstr(ut_java_annotation_args(ix, f, test), "enabled=false") != NULL;
 }
 
-static bool has_name(const ut_jstrings *v, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < v->n; i++)
-		if (strcmp(v->v[i], name) == 0)
-			return true;
-	return false;
-}
-
-/* The method name a dependsOnMethods entry names ("m" or "pkg.Class.m"). */
-static const char *dep_method(const char *dep)
-{
-	const char *dot = strrchr(dep, '.');
-
-	return dot ? dot + 1 : dep;
-}
-
-/* TestNG runs methods without dependencies before those with (by priority first), and a
- * dependent after what it depends on: level 0 without dependencies, else one more than the
- * deepest method of the class it depends on. Bounded by the number of methods (cycles). */
-static void levels(ut_jmethods *v)
-{
-	size_t i, j, k, round;
-	bool changed = true;
-
-	for (i = 0; i < v->n; i++)
-		v->v[i].level = v->v[i].depends.n || v->v[i].dep_groups.n;
-	for (round = 0; changed && round < v->n; round++) {
-		changed = false;
-		for (i = 0; i < v->n; i++)
-			for (j = 0; j < v->n; j++) {
-				bool dep = false;
-
-				for (k = 0; k < v->v[i].depends.n && !dep; k++)
-					dep = strcmp(dep_method(v->v[i].depends.v[k]),
-						     v->v[j].name) == 0;
-				for (k = 0; k < v->v[i].dep_groups.n && !dep; k++)
-					dep = has_name(&v->v[j].groups, v->v[i].dep_groups.v[k]);
-				if (i != j && dep && v->v[i].level <= v->v[j].level) {
-					v->v[i].level = v->v[j].level + 1;
-					changed = true;
-				}
-			}
-	}
-}
-
-static int cmp_testng(const void *a, const void *b)
-{
-	const ut_jmethod *x = a, *y = b;
-	int c;
-
-	if (x->order != y->order)
-		return x->order < y->order ? -1 : 1;
-	if (x->level != y->level)
-		return x->level < y->level ? -1 : 1;
-	c = strcmp(x->name, y->name);
-	return c ? c : (x->pos < y->pos ? -1 : x->pos > y->pos);
-}
-
 /* One method of the chain: a test when it has @Test, or when it is public and a class of
  * the chain has a class-level @Test. */
 static int add_method(ut_discover *d, ut_cls *owner, ut_fn *fn, const ut_syn *cls_test,
@@ -155,6 +95,7 @@ int ut_testng_methods(ut_discover *d, ut_cls *k, ut_jmethods *out)
 	for (l = 0; l < n && !cls_test; l++)
 		if ((cls_test = ut_java_cls_annotation(d->ix, chain[l], "Test")) != NULL)
 			cls_test_of = chain[l];
+	/* `enabled = false` on the class disables its methods, their own @Test too */
 	if (cls_test && disabled(d->ix, cls_test_of->file, cls_test))
 		return 0;
 	for (l = 0; l < n && rc == 0; l++) {
@@ -166,10 +107,6 @@ int ut_testng_methods(ut_discover *d, ut_cls *k, ut_jmethods *out)
 			if (fn && fn->name)
 				rc = add_method(d, chain[l], fn, cls_test, cls_test_of, out);
 		}
-	}
-	if (rc == 0 && out->n) {
-		levels(out);
-		qsort(out->v, out->n, sizeof(ut_jmethod), cmp_testng);
 	}
 	return rc;
 }
