@@ -671,8 +671,9 @@ static bool is_testng(const jclass *jc)
 typedef struct {
 	jclass *jc;
 	ut_jmethod *m;
-	size_t cls_pos;
-	int state; /* 0 level unknown, 1 being found (a cycle), 2 known */
+	size_t test;	/* testng.xml's <test> (they run one after another), else 0 */
+	size_t cls_pos; /* the class's place in testng.xml, else in source order */
+	int state;	/* 0 level unknown, 1 being found (a cycle), 2 known */
 } tref;
 
 typedef UT_VEC(tref) trefs;
@@ -722,6 +723,8 @@ static int cmp_tref(const void *a, const void *b)
 	const tref *x = a, *y = b;
 	int c;
 
+	if (x->test != y->test)
+		return x->test < y->test ? -1 : 1;
 	if (x->m->order != y->m->order)
 		return x->m->order < y->m->order ? -1 : 1;
 	if (x->m->level != y->m->level)
@@ -735,19 +738,70 @@ static int cmp_tref(const void *a, const void *b)
 /* TestNG runs the tests of all its classes in one order (checked against TestNG 6.9 with
  * a testng.xml): by priority, then those without dependencies before their dependents,
  * then by class (source path order), then by method name. */
+/* One warning naming the classes of one framework side (TestNG's or JUnit's) that were
+ * not emitted: `why` says what left them out. */
+static void warn_left_out(ut_discover *d, const char *file, unsigned line, const jclasses *all,
+			  bool testng, const char *why)
+{
+	ut_buf b = UT_BUF_INIT;
+	size_t i, n = 0;
+
+	for (i = 0; i < all->n; i++) {
+		if (all->v[i].emitted || is_testng(&all->v[i]) != testng)
+			continue;
+		if (n < MAX_WARNED_CLASSES) {
+			ut_buf_puts(&b, n ? ", " : "");
+			class_id(&all->v[i], &b);
+		}
+		n++;
+	}
+	if (n > MAX_WARNED_CLASSES)
+		ut_buf_printf(&b, " and %zu more", n - MAX_WARNED_CLASSES);
+	if (n)
+		ut_diags_add(d->diags, UT_DIAG_WARNING, file, line,
+			     "%zu test class%s %s left out (list their tests in suite.order_file "
+			     "to run them): %s",
+			     n, n == 1 ? "" : "es", why, b.ptr ? b.ptr : "");
+	ut_buf_dispose(&b);
+}
+
+/* The position of jc's class in testng.xml's list, or listed->n when it is not there. */
+static size_t listed_at(const jclass *jc, const ut_testng_classes *listed)
+{
+	ut_buf b = UT_BUF_INIT;
+	size_t i;
+
+	class_id(jc, &b);
+	for (i = 0; i < listed->n && b.ptr; i++)
+		if (strcmp(listed->v[i].name, b.ptr) == 0)
+			break;
+	ut_buf_dispose(&b);
+	return b.ptr ? i : listed->n;
+}
+
 static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 {
+	ut_testng_classes listed = {0};
+	const char *xml = NULL;
 	trefs refs = {0};
 	size_t i, j;
-	int rc = 0;
+	int rc;
 
-	for (i = 0; i < all->n && rc == 0; i++)
+	/* a testng.xml decides which classes run, in its order; else the source order */
+	rc = ut_testng_xml(d, &listed, &xml);
+	for (i = 0; i < all->n && rc == 0; i++) {
+		size_t pos = xml && is_testng(&all->v[i]) ? listed_at(&all->v[i], &listed) : i;
+
+		if (xml && pos == listed.n && !d->keep_all)
+			continue;
 		for (j = 0; j < all->v[i].methods.n && rc == 0 && is_testng(&all->v[i]); j++) {
-			tref r = {&all->v[i], &all->v[i].methods.v[j], i, 0};
+			tref r = {&all->v[i], &all->v[i].methods.v[j],
+				  pos < listed.n ? listed.v[pos].test : 0, pos, 0};
 
 			if (ut_vec_push(&refs, r) < 0)
 				rc = ut_error_set(UT_ENOMEM, "out of memory");
 		}
+	}
 	for (i = 0; i < refs.n && rc == 0; i++)
 		level_of(&refs, i, 0);
 	if (refs.n)
@@ -756,7 +810,10 @@ static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 		refs.v[i].jc->emitted = true;
 		rc = emit_method(d, hooks, all, refs.v[i].jc, refs.v[i].m);
 	}
+	if (rc == 0 && xml)
+		warn_left_out(d, xml, 0, all, true, "not in testng.xml");
 	ut_vec_free(&refs);
+	ut_vec_free(&listed);
 	return rc;
 }
 
@@ -854,34 +911,6 @@ static int find_suites(ut_discover *d, suites *out, ut_map *listed)
 	return rc;
 }
 
-/* One warning naming the JUnit classes a root suite leaves out. */
-static void warn_left_out(ut_discover *d, const ut_cls *root, const jclasses *all)
-{
-	ut_buf b = UT_BUF_INIT;
-	size_t i, n = 0;
-
-	for (i = 0; i < all->n; i++) {
-		if (all->v[i].emitted || is_testng(&all->v[i]))
-			continue;
-		if (n < MAX_WARNED_CLASSES) {
-			ut_buf_puts(&b, n ? ", " : "");
-			class_id(&all->v[i], &b);
-		}
-		n++;
-	}
-	if (!n)
-		goto done;
-	if (n > MAX_WARNED_CLASSES)
-		ut_buf_printf(&b, " and %zu more", n - MAX_WARNED_CLASSES);
-	ut_diags_add(d->diags, UT_DIAG_WARNING, root->file->rel,
-		     ut_syn_line(root->file->tree, root->node),
-		     "%zu test class%s outside the root suite '%s' left out (list their tests in "
-		     "suite.order_file to run them): %s",
-		     n, n == 1 ? "" : "es", root->name, b.ptr ? b.ptr : "");
-done:
-	ut_buf_dispose(&b);
-}
-
 static int cmp_jclass(const void *a, const void *b)
 {
 	const jclass *x = a, *y = b;
@@ -916,8 +945,13 @@ int ut_java_discover(ut_discover *d)
 		root = root ? root : found.v[i];
 		rc = emit_suite(d, &hooks, found.v[i], &all, 0);
 	}
-	if (rc == 0 && root && !d->keep_all)
-		warn_left_out(d, root, &all);
+	if (rc == 0 && root && !d->keep_all) {
+		const char *why =
+		    ut_arena_printf(d->ix->temp, "outside the root suite '%s'", root->name);
+
+		warn_left_out(d, root->file->rel, ut_syn_line(root->file->tree, root->node), &all,
+			      false, why ? why : "outside the root suite");
+	}
 	for (i = 0; i < all.n && rc == 0; i++)
 		if ((!root || d->keep_all) && !is_testng(&all.v[i]))
 			rc = emit_class(d, &hooks, &all, &all.v[i]);

@@ -54,6 +54,16 @@ ut_fn *ut_java_method(const ut_index *ix, const ut_cls *k, const ut_syn *m);
  * a class (priority, then dependencies, then name). A class whose class-level @Test says
  * `enabled = false` has none. */
 int ut_testng_methods(ut_discover *d, ut_cls *k, ut_jmethods *out);
+/* The classes the suite's testng.xml (at the root or in src/test/resources) runs, in its
+ * order, appended to out (names in ix->scratch); *path the file read,
+ * relative to the root, or NULL when there is none. A file that cannot be read or parsed
+ * is a warning (and *path NULL). */
+typedef struct {
+	const char *name; /* fully qualified */
+	size_t test;	  /* which <test> of the suite lists it (they run one after another) */
+} ut_testng_class;
+typedef UT_VEC(ut_testng_class) ut_testng_classes;
+int ut_testng_xml(ut_discover *d, ut_testng_classes *out, const char **path);
 /* Frees what ut_testng_methods and the JUnit side put in the methods, then the vector. */
 void ut_jmethods_free(ut_jmethods *v);
 
