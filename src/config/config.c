@@ -17,7 +17,7 @@ typedef struct {
 	size_t len;
 } loader;
 
-static const char *const presets[] = {"pytest", "mocha", "junit4", "junit5", NULL};
+static const char *const presets[] = {"pytest", "mocha", "junit4", "junit5", "testng", NULL};
 static const char *const extracts[] = {"string-analysis", "original-order", NULL};
 static const char *const filters[] = {"none", "values", "verb", "dobj", "noun", NULL};
 static const char *const strategies[] = {"tedd", "fast", NULL};

@@ -27,7 +27,7 @@ typedef struct {
 		const char *order_file;
 	} suite;
 	struct {
-		const char *preset;   /* pytest, mocha, junit4, junit5, or NULL */
+		const char *preset;   /* pytest, mocha, junit4, junit5, testng, or NULL */
 		ut_strlist command;
 		ut_strlist reset;
 		double timeout_s;
