@@ -138,6 +138,31 @@ START_TEST(testng_rules)
 }
 END_TEST
 
+START_TEST(suite_expansion_is_bounded)
+{
+	static char src[64 * 1024];
+	size_t len = 0;
+	int level, i;
+
+	/* S0 lists S1 fifty times, S1 lists S2 fifty times...: 50^6 expansions unless each
+	 * suite is expanded once */
+	len += (size_t)snprintf(src + len, sizeof(src) - len, "import org.junit.Test;\n");
+	for (level = 0; level < 6; level++) {
+		len += (size_t)snprintf(src + len, sizeof(src) - len, "@SuiteClasses({");
+		for (i = 0; i < 50; i++)
+			len += (size_t)snprintf(src + len, sizeof(src) - len, "%sS%d.class",
+						i ? ", " : "", level + 1);
+		len += (size_t)snprintf(src + len, sizeof(src) - len, "}) class S%d {}\n", level);
+	}
+	snprintf(src + len, sizeof(src) - len,
+		 "@SuiteClasses({A.class}) class S6 {}\n"
+		 "class A { @Test public void a() {} }\n");
+	parse(src);
+	ck_assert_uint_eq(suite->tests.n, 1);
+	ck_assert_str_eq(suite->tests.v[0].id, "A#a");
+}
+END_TEST
+
 Suite *java_suite(void)
 {
 	Suite *s = suite_create("java");
@@ -148,6 +173,7 @@ Suite *java_suite(void)
 	tcase_add_test(tc, root_suite_decides);
 	tcase_add_test(tc, junit4_default_order_is_hash_order);
 	tcase_add_test(tc, testng_rules);
+	tcase_add_test(tc, suite_expansion_is_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }

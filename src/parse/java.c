@@ -843,13 +843,18 @@ static const char *ref_name(const ut_index *ix, const ut_file *f, const ut_syn *
 }
 
 /* The classes a suite lists, in order, nested suites expanded. */
-static int emit_suite(ut_discover *d, ut_map *hooks, const ut_cls *suite, jclasses *all, int depth)
+static int emit_suite(ut_discover *d, ut_map *hooks, ut_map *expanded, const ut_cls *suite,
+		      jclasses *all, int depth)
 {
 	const ut_syn *a = suite_list(d->ix, suite), *c;
 	int rc = 0;
 
-	if (depth > 16 || !a)
+	/* each suite is expanded once: a suite listed again adds nothing new, and hostile
+	 * input cannot make the expansion exponential */
+	if (depth > 16 || !a || ut_map_find(expanded, (const char *)&suite, sizeof(suite), NULL))
 		return 0;
+	if (ut_map_put(expanded, (const char *)&suite, sizeof(suite), NULL) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
 	for (c = ut_syn_find(a, UT_R_CLASSREF, 0); c && rc == 0; c = ut_syn_next(c)) {
 		const char *name;
 		jclass *jc;
@@ -863,7 +868,7 @@ static int emit_suite(ut_discover *d, ut_map *hooks, const ut_cls *suite, jclass
 		if (jc) {
 			rc = emit_class(d, hooks, all, jc);
 		} else if ((k = ut_index_class(d->ix, name, strlen(name))) != NULL) {
-			rc = emit_suite(d, hooks, k, all, depth + 1);
+			rc = emit_suite(d, hooks, expanded, k, all, depth + 1);
 		} else {
 			ut_diags_add(d->diags, UT_DIAG_WARNING, suite->file->rel,
 				     ut_syn_line(suite->file->tree, c),
@@ -923,7 +928,7 @@ int ut_java_discover(ut_discover *d)
 {
 	jclasses all = {0};
 	suites found = {0};
-	ut_map hooks = UT_MAP_INIT, listed = UT_MAP_INIT;
+	ut_map hooks = UT_MAP_INIT, listed = UT_MAP_INIT, expanded = UT_MAP_INIT;
 	const ut_cls *root = NULL;
 	size_t i;
 	int rc = 0;
@@ -943,7 +948,7 @@ int ut_java_discover(ut_discover *d)
 		if (ut_map_find(&listed, found.v[i]->name, strlen(found.v[i]->name), NULL))
 			continue;
 		root = root ? root : found.v[i];
-		rc = emit_suite(d, &hooks, found.v[i], &all, 0);
+		rc = emit_suite(d, &hooks, &expanded, found.v[i], &all, 0);
 	}
 	if (rc == 0 && root && !d->keep_all) {
 		const char *why =
@@ -963,5 +968,6 @@ int ut_java_discover(ut_discover *d)
 	ut_vec_free(&found);
 	ut_map_dispose(&hooks);
 	ut_map_dispose(&listed);
+	ut_map_dispose(&expanded);
 	return rc;
 }
