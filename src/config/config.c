@@ -141,6 +141,8 @@ static int set_key(loader *l, const char *section, const char *name, const ut_js
 		return get_string(l, v, full, languages, &c->suite.language);
 	if (IS("suite", "order_file"))
 		return get_string(l, v, full, NULL, &c->suite.order_file);
+	if (IS("suite", "testng_xml"))
+		return get_string(l, v, full, NULL, &c->suite.testng_xml);
 	if (IS("runner", "preset"))
 		return get_string(l, v, full, presets, &c->runner.preset);
 	if (IS("runner", "command"))

@@ -25,6 +25,7 @@ typedef struct {
 		ut_strlist paths;
 		const char *language; /* NULL: detect */
 		const char *order_file;
+		const char *testng_xml; /* NULL: testng.xml or src/test/resources/testng.xml */
 	} suite;
 	struct {
 		const char *preset;   /* pytest, mocha, junit4, junit5, testng, or NULL */

@@ -212,6 +212,7 @@ typedef struct {
 	const char *framework; /* preset from the configuration, or NULL */
 	ut_map ids;            /* ids of the tests appended so far (values unused) */
 	bool keep_all;         /* an order file decides: a root suite leaves nothing out */
+	const char *testng_xml; /* suite.testng_xml, or NULL to look for one */
 } ut_discover;
 
 int ut_java_discover(ut_discover *d);

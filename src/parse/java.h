@@ -54,7 +54,8 @@ ut_fn *ut_java_method(const ut_index *ix, const ut_cls *k, const ut_syn *m);
  * a class (priority, then dependencies, then name). A class whose class-level @Test says
  * `enabled = false` has none. */
 int ut_testng_methods(ut_discover *d, ut_cls *k, ut_jmethods *out);
-/* The classes the suite's testng.xml (at the root or in src/test/resources) runs, in its
+/* The classes the suite's testng.xml (suite.testng_xml, else one at the root or in
+ * src/test/resources) runs, in its
  * order, appended to out (names in ix->scratch); *path the file read,
  * relative to the root, or NULL when there is none. A file that cannot be read or parsed
  * is a warning (and *path NULL). */

@@ -62,17 +62,24 @@ int ut_testng_xml(ut_discover *d, ut_testng_classes *out, const char **path_out)
 	int rc = 0;
 
 	*path_out = NULL;
-	for (i = 0; places[i] && !rel; i++) {
-		path = ut_path_join(d->ix->root ? d->ix->root : ".", places[i]);
+	for (i = 0; (d->testng_xml ? i < 1 : places[i] != NULL) && !rel; i++) {
+		const char *place = d->testng_xml ? d->testng_xml : places[i];
+
+		path = ut_path_join(d->ix->root ? d->ix->root : ".", place);
 		if (!path)
 			return ut_error_set(UT_ENOMEM, "out of memory");
 		if (ut_fs_exists(path))
-			rel = places[i];
+			rel = place;
 		else {
 			free(path);
 			path = NULL;
 		}
 	}
+	if (!rel && d->testng_xml)
+		ut_diags_add(
+		    d->diags, UT_DIAG_WARNING, d->testng_xml, 0,
+		    "suite.testng_xml names a file that does not exist: every TestNG class "
+		    "runs, in source order");
 	if (!rel)
 		return 0;
 	memset(&r, 0, sizeof(r));
