@@ -584,7 +584,7 @@ static int declared(ut_discover *d, const jclasses *all, const jclass *jc, const
 		ut_buf_clear(&b);
 		class_id(jc, &b);
 		ut_buf_printf(&b, "#%s", dot ? dot + 1 : m->depends.v[i]);
-		if (ut_vec_push(&ids, ut_arena_strdup(&d->suite->arena, b.ptr)) < 0)
+		if (ut_vec_push(&ids, ut_arena_strdup(&d->suite->arena, b.ptr ? b.ptr : "")) < 0)
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
 	}
 	for (g = 0; g < m->dep_groups.n && rc == 0; g++)
@@ -601,7 +601,8 @@ static int declared(ut_discover *d, const jclasses *all, const jclass *jc, const
 				ut_buf_clear(&b);
 				class_id(&all->v[i], &b);
 				ut_buf_printf(&b, "#%s", o->name);
-				if (ut_vec_push(&ids, ut_arena_strdup(&d->suite->arena, b.ptr)) < 0)
+				if (ut_vec_push(&ids, ut_arena_strdup(&d->suite->arena,
+								      b.ptr ? b.ptr : "")) < 0)
 					rc = ut_error_set(UT_ENOMEM, "out of memory");
 			}
 	for (i = 0; i < ids.n && rc == 0; i++)
@@ -769,14 +770,14 @@ static void warn_left_out(ut_discover *d, const char *file, unsigned line, const
 static size_t listed_at(const jclass *jc, const ut_testng_classes *listed)
 {
 	ut_buf b = UT_BUF_INIT;
+	const char *name = class_id(jc, &b);
 	size_t i;
 
-	class_id(jc, &b);
-	for (i = 0; i < listed->n && b.ptr; i++)
-		if (strcmp(listed->v[i].name, b.ptr) == 0)
+	for (i = 0; i < listed->n; i++)
+		if (strcmp(listed->v[i].name, name) == 0)
 			break;
 	ut_buf_dispose(&b);
-	return b.ptr ? i : listed->n;
+	return i;
 }
 
 static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
