@@ -311,18 +311,11 @@ static int cmp_order(const void *a, const void *b)
 	return c ? c : cmp_pos(x, y);
 }
 
-static int cmp_source(const void *a, const void *b)
-{
-	int c = cmp_level(a, b);
-
-	return c ? c : cmp_pos(a, b);
-}
-
 /* The @Test methods of k and its superclasses as JUnit finds them: JUnit 4 the class's
  * own first, then each superclass's, each sorted by its own @FixMethodOrder (a hash order
  * without one); JUnit 5 the superclasses' first, sorted by the class's @TestMethodOrder
- * (source order without one). An override runs the most derived body; in JUnit 4 it stays
- * a test when the overridden method is one. */
+ * (each class's by hash without one, as Jupiter 5.9 does). An override runs the most derived body;
+ * in JUnit 4 it stays a test when the overridden method is one. */
 static int junit_methods(ut_discover *d, ut_cls *k, bool jupiter, ut_jmethods *out)
 {
 	ut_cls *chain[UT_MAX_SUPER];
@@ -400,7 +393,8 @@ static int junit_methods(ut_discover *d, ut_cls *k, bool jupiter, ut_jmethods *o
 				out->v[i].level = 0;
 			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_order);
 		} else {
-			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_source);
+			/* Jupiter's default orderer: the names' hash codes, per class */
+			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_hash);
 		}
 		return 0;
 	}
