@@ -903,7 +903,12 @@ static int find_suites(ut_discover *d, suites *out, ut_map *listed)
 						       ? ref_name(d->ix, f, r, buf, sizeof(buf))
 						       : NULL;
 
-				if (name && ut_map_put(listed, name, strlen(name), NULL) < 0)
+				/* the map keeps the key: a copy, not the buffer */
+				const char *key =
+				    name ? ut_arena_strdup(&d->ix->scratch, name) : NULL;
+
+				if (name &&
+				    (!key || ut_map_put(listed, key, strlen(key), NULL) < 0))
 					rc = ut_error_set(UT_ENOMEM, "out of memory");
 			}
 		}
