@@ -842,13 +842,17 @@ static int emit_suite(ut_discover *d, ut_map *hooks, ut_map *expanded, const ut_
 		      jclasses *all, int depth)
 {
 	const ut_syn *a = suite_list(d->ix, suite), *c;
+	const ut_cls **key;
 	int rc = 0;
 
 	/* each suite is expanded once: a suite listed again adds nothing new, and hostile
 	 * input cannot make the expansion exponential */
 	if (depth > 16 || !a || ut_map_find(expanded, (const char *)&suite, sizeof(suite), NULL))
 		return 0;
-	if (ut_map_put(expanded, (const char *)&suite, sizeof(suite), NULL) < 0)
+	key = ut_arena_alloc(&d->ix->scratch, sizeof(*key));
+	if (key)
+		*key = suite; /* the map keeps the key: in the arena, not on the stack */
+	if (!key || ut_map_put(expanded, (const char *)key, sizeof(*key), NULL) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	for (c = ut_syn_find(a, UT_R_CLASSREF, 0); c && rc == 0; c = ut_syn_next(c)) {
 		const char *name;
