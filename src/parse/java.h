@@ -1,6 +1,6 @@
 /* java.h: what the JUnit side (java.c) and the TestNG side (testng.c) of Java discovery
- * share: annotations, and the test methods of one class in their run order. Internal to
- * the parse stage. */
+ * share (java_common.c): annotations, hooks, a class's framework and superclasses, and the
+ * test methods of one class. Internal to the parse stage. */
 #ifndef UT_PARSE_JAVA_H
 #define UT_PARSE_JAVA_H
 
@@ -42,6 +42,14 @@ long ut_java_number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, c
  * out (strings in ix->scratch). */
 int ut_java_strings_arg(ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
 			ut_jstrings *out);
+/* The order the kinds of setup hooks run in: bits of ut_java_hook_kinds, -1 ends. */
+extern const int ut_java_before_hooks[];
+extern const int ut_java_after_hooks[];
+/* The framework of a class: its file's imports', else its nearest superclass's (a
+ * subclass that imports nothing), else "junit4". */
+const char *ut_java_framework(const ut_index *ix, ut_cls *k);
+/* Is the class declared abstract? */
+bool ut_java_is_abstract(const ut_cls *k);
 /* Bit h set for each hook annotation (BeforeClass, Before, BeforeMethod...) of the method. */
 unsigned ut_java_hook_kinds(const ut_index *ix, const ut_fn *fn);
 
