@@ -1,7 +1,7 @@
 /* java.c: JUnit 4 and JUnit 5 conventions: which methods are tests (inherited ones
  * included), in which order they run, which setup code applies, the root suite, and
- * Surefire's Class#method ids. TestNG's own rules are in testng.c, what both use in java_common.c.
- */
+ * Surefire's Class#method ids. TestNG's own rules are in testng.c, what both sides use
+ * in java_common.c. */
 #include <stdlib.h>
 #include <string.h>
 
