@@ -49,7 +49,8 @@ START_TEST(reads_every_section)
 {
 	ut_config c;
 
-	write_config("{\"suite\": {\"paths\": [\"tests/e2e\"], \"language\": \"python\", \"order_file\": null},\n"
+	write_config("{\"suite\": {\"paths\": [\"tests/e2e\"], \"language\": \"python\", \"order_file\": null,\n"
+		     "   \"testng_xml\": \"conf/testng.xml\"},\n"
 		     " \"runner\": {\"preset\": \"pytest\", \"command\": [\"python3\", \"-m\", \"pytest\", \"{tests}\"],\n"
 		     "   \"reset\": [\"sh\", \"reset.sh\", \"{worker}\"], \"timeout_s\": 60, \"env\": {\"APP_WORKER\": \"{worker}\"}},\n"
 		     " \"detect\": {\"extract\": \"string-analysis\", \"filter\": \"dobj\", \"strategy\": \"tedd\", \"workers\": 4, \"reruns\": 2},\n"
@@ -59,6 +60,7 @@ START_TEST(reads_every_section)
 	ck_assert_int_eq(ut_config_load(&c, path, false), 0);
 	ck_assert_uint_eq(c.suite.paths.n, 1);
 	ck_assert_str_eq(c.suite.paths.items[0], "tests/e2e");
+	ck_assert_str_eq(c.suite.testng_xml, "conf/testng.xml");
 	ck_assert_str_eq(c.runner.preset, "pytest");
 	ck_assert_uint_eq(c.runner.command.n, 4);
 	ck_assert_str_eq(c.runner.reset.items[2], "{worker}");

@@ -6,6 +6,7 @@ Suite *util_suite(void);
 Suite *config_suite(void);
 Suite *parse_suite(void);
 Suite *pytest_suite(void);
+Suite *java_suite(void);
 Suite *junit_suite(void);
 Suite *process_suite(void);
 Suite *runner_suite(void);
@@ -27,6 +28,7 @@ int main(void)
 	srunner_add_suite(sr, config_suite());
 	srunner_add_suite(sr, parse_suite());
 	srunner_add_suite(sr, pytest_suite());
+	srunner_add_suite(sr, java_suite());
 	srunner_add_suite(sr, junit_suite());
 	srunner_add_suite(sr, process_suite());
 	srunner_add_suite(sr, runner_suite());

@@ -417,6 +417,9 @@ START_TEST(presets_fill_the_command)
 	ck_assert_int_eq(new_error(NULL), 0);
 	cfg.runner.preset = "junit5";
 	ck_assert_int_eq(new_error(NULL), 0);
+	cfg.runner.preset = "testng";
+	ck_assert_int_eq(new_error(NULL), 0);
+	ck_assert_str_eq(ut_runner_command(runner)[1], "{runners}/OrderedTestNG.java");
 	ck_assert_ptr_null(ut_runner_preset("nose"));
 }
 END_TEST

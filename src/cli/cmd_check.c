@@ -233,6 +233,7 @@ static int parse_base(ut_suite **out, ut_git *repo, const char *commit, const ch
 	po.language = cfg->suite.language ? ut_lang_from_name(cfg->suite.language) : UT_LANG_NONE;
 	po.framework = ut_config_framework(cfg);
 	po.order_file = cfg->suite.order_file ? ut_path_join(tmp, cfg->suite.order_file) : NULL;
+	po.testng_xml = cfg->suite.testng_xml;
 	if (po.order_file && !ut_fs_exists(po.order_file)) {
 		free((char *)po.order_file);
 		po.order_file = NULL;

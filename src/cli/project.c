@@ -50,6 +50,7 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 					    : UT_LANG_NONE;
 	po.framework = ut_config_framework(&p->cfg);
 	po.order_file = p->cfg.suite.order_file;
+	po.testng_xml = p->cfg.suite.testng_xml;
 	rc = ut_parse_suite(&p->suite, &po, &p->diags);
 	ut_cli_print_diags(&p->diags);
 	if (rc < 0) {

@@ -17,7 +17,7 @@ typedef struct {
 	size_t len;
 } loader;
 
-static const char *const presets[] = {"pytest", "mocha", "junit4", "junit5", NULL};
+static const char *const presets[] = {"pytest", "mocha", "junit4", "junit5", "testng", NULL};
 static const char *const extracts[] = {"string-analysis", "original-order", NULL};
 static const char *const filters[] = {"none", "values", "verb", "dobj", "noun", NULL};
 static const char *const strategies[] = {"tedd", "fast", NULL};
@@ -141,6 +141,8 @@ static int set_key(loader *l, const char *section, const char *name, const ut_js
 		return get_string(l, v, full, languages, &c->suite.language);
 	if (IS("suite", "order_file"))
 		return get_string(l, v, full, NULL, &c->suite.order_file);
+	if (IS("suite", "testng_xml"))
+		return get_string(l, v, full, NULL, &c->suite.testng_xml);
 	if (IS("runner", "preset"))
 		return get_string(l, v, full, presets, &c->runner.preset);
 	if (IS("runner", "command"))

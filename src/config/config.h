@@ -25,9 +25,10 @@ typedef struct {
 		ut_strlist paths;
 		const char *language; /* NULL: detect */
 		const char *order_file;
+		const char *testng_xml; /* NULL: testng.xml or src/test/resources/testng.xml */
 	} suite;
 	struct {
-		const char *preset;   /* pytest, mocha, junit4, junit5, or NULL */
+		const char *preset;   /* pytest, mocha, junit4, junit5, testng, or NULL */
 		bool preset_inferred; /* preset chosen from the suite's framework, not the file */
 		ut_strlist command;
 		ut_strlist reset;

@@ -43,6 +43,9 @@ typedef struct {
 	const char *framework; /* junit4, junit5, testng, pytest, unittest, mocha, jasmine, jest */
 	ut_action *actions;
 	size_t nactions;
+	const char **depends_on; /* ids it declares it runs after (TestNG dependsOnMethods,
+				    dependsOnGroups) */
+	size_t ndepends;
 } ut_test;
 
 typedef struct {

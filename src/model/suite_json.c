@@ -62,6 +62,13 @@ int ut_suite_write_json(ut_buf *out, const ut_suite *s, const ut_diags *diags, b
 		ut_jsonw_str(&w, ut_lang_name(t->language));
 		ut_jsonw_key(&w, "framework");
 		ut_jsonw_str(&w, t->framework);
+		if (t->ndepends) {
+			ut_jsonw_key(&w, "depends_on");
+			ut_jsonw_arr_begin(&w);
+			for (j = 0; j < t->ndepends; j++)
+				ut_jsonw_str(&w, t->depends_on[j]);
+			ut_jsonw_arr_end(&w);
+		}
 		ut_jsonw_key(&w, "actions");
 		ut_jsonw_arr_begin(&w);
 		for (j = 0; j < t->nactions; j++)

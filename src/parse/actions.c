@@ -404,6 +404,7 @@ static int inline_helper(ut_walker *w, ut_env *env, const ut_file *f, const ut_s
 	int rc = 0;
 
 	ut_env_init(&callee, NULL, fn->file, self ? self : fn->cls);
+	callee.self = w->self;
 	for (c = args ? ut_syn_first(args) : NULL; c && rc == 0; c = ut_syn_next(c)) {
 		if (!ut_syn_is(c, UT_R_ARG))
 			continue;
@@ -683,6 +684,8 @@ int ut_walk_fn_as(ut_walker *w, const ut_fn *fn, const ut_cls *self, ut_env *par
 	int rc;
 
 	ut_env_init(&env, parent, fn->file, self ? self : fn->cls);
+	if (!env.self)
+		env.self = w->self;
 	rc = ut_walk_body(w, &env, fn->file, fn->body);
 	ut_env_dispose(&env);
 	return rc;

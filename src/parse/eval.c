@@ -17,6 +17,7 @@ void ut_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls 
 {
 	memset(env, 0, sizeof(*env));
 	env->parent = parent;
+	env->self = parent ? parent->self : NULL;
 	env->file = file;
 	env->cls = cls;
 }
@@ -589,6 +590,52 @@ static ut_val call_result(const ut_index *ix, const ut_env *env, const ut_file *
 }
 
 static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f,
+			 const ut_syn *n, int depth);
+
+/* Is `return` the only word in body before expr ("{ return expr; }")? */
+static bool returns(const ut_file *f, const ut_syn *body, const ut_syn *expr)
+{
+	const char *s = f->src.ptr + body->start, *end = f->src.ptr + expr->start;
+
+	while (s < end && (*s == '{' || *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+		s++;
+	if (end - s < 6 || memcmp(s, "return", 6) != 0)
+		return false;
+	for (s += 6; s < end; s++)
+		if (!(*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '('))
+			return false;
+	return true;
+}
+
+/* A call without arguments on `this` (or on nothing), in a test's object, of a method that
+ * only returns an expression (`String user() { return "admin"; }`): that expression's
+ * value, the method found from the test's class first (an override). */
+static ut_val eval_returned(const ut_index *ix, const ut_env *env, const ut_file *f,
+			    const ut_syn *call, int depth)
+{
+	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call);
+	const ut_syn *args = ut_call_args(call), *stmt;
+	const ut_fn *fn;
+	ut_val v = {0};
+	ut_env scope;
+
+	if (!env || !env->self || !nm || (recv && !ut_is_self(f, recv)) ||
+	    (args && ut_syn_find(args, UT_R_ARG, 0)))
+		return v;
+	fn = ut_index_dispatch(ix, env->self, ut_env_class(env), f->src.ptr + nm->start,
+			       nm->end - nm->start, 0);
+	/* the body's one expression, after `return` (statements themselves have no node) */
+	stmt = fn ? ut_syn_first(fn->body) : NULL;
+	if (!stmt || ut_syn_next(stmt) || !returns(fn->file, fn->body, stmt))
+		return v;
+	ut_env_init(&scope, NULL, fn->file, fn->cls);
+	scope.self = env->self;
+	v = eval_depth(ix, &scope, fn->file, stmt, depth + 1);
+	ut_env_dispose(&scope);
+	return v;
+}
+
+static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f,
 			 const ut_syn *n, int depth)
 {
 	ut_val none = {0};
@@ -620,6 +667,9 @@ static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f
 		ut_val r = call_result(ix, env, f, n, depth);
 
 		if (r.kind == UT_V_STR || r.kind == UT_V_UNRES)
+			return r;
+		r = eval_returned(ix, env, f, n, depth);
+		if (r.kind == UT_V_STR)
 			return r;
 	}
 	if (ut_syn_is(n, UT_R_SEQ) || ut_syn_is(n, UT_R_CALL) || ut_syn_is(n, UT_R_FUNC))

@@ -243,6 +243,36 @@ ut_cls *ut_index_class(const ut_index *ix, const char *name, size_t nlen)
 	return ut_map_get(&ix->classes, name, nlen);
 }
 
+ut_cls *ut_index_super(const ut_index *ix, const ut_cls *k)
+{
+	ut_cls *s = k && k->super ? ut_index_class(ix, k->super, strlen(k->super)) : NULL;
+
+	return s == k ? NULL : s;
+}
+
+const ut_fn *ut_index_dispatch(const ut_index *ix, const ut_cls *self, const ut_cls *from,
+			       const char *name, size_t nlen, size_t nargs)
+{
+	const ut_cls *k, *chain[UT_MAX_SUPER];
+	const ut_fn *fn;
+	size_t n = 0, i;
+	bool inside = false;
+
+	for (k = self; k && n < UT_MAX_SUPER; k = ut_index_super(ix, k)) {
+		chain[n++] = k;
+		inside |= k == from;
+	}
+	if (!inside)
+		for (n = 0, k = from; k && n < UT_MAX_SUPER; k = ut_index_super(ix, k))
+			chain[n++] = k;
+	for (i = 0; i < n; i++)
+		for (fn = ut_index_fn(ix, name, nlen); fn; fn = fn->next_same_name)
+			if (fn->cls == chain[i] && fn->body && !fn->is_test &&
+			    fn->nparams - ut_fn_self_params(fn) == nargs)
+				return fn;
+	return NULL;
+}
+
 ut_cls *ut_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node)
 {
 	(void)f;

@@ -19,6 +19,7 @@
 #define UT_MAX_WALK_DEPTH 256   /* nested role nodes walked for actions */
 #define UT_MAX_INLINE_DEPTH 8   /* helper calls followed through helpers */
 #define UT_MAX_VALUE_LEN 4096   /* longer resolved strings are cut */
+#define UT_MAX_SUPER 16         /* superclass levels followed */
 
 typedef struct ut_cls ut_cls;
 
@@ -137,6 +138,7 @@ struct ut_env {
 	ut_env *parent;        /* describe blocks and other enclosing scopes */
 	const ut_file *file;
 	const ut_cls *cls;
+	const ut_cls *self;    /* the test's object (ut_walker.self), inherited from parent */
 	UT_VEC(ut_binding) locals;
 };
 
@@ -173,6 +175,13 @@ const ut_fn *ut_resolve_call(const ut_index *ix, const ut_env *env, const ut_fil
 int ut_index_add_file(ut_index *ix, ut_file *f);
 ut_fn *ut_index_fn(const ut_index *ix, const char *name, size_t nlen);
 ut_cls *ut_index_class(const ut_index *ix, const char *name, size_t nlen);
+/* The superclass of k among the analysed sources (by its simple name), or NULL. */
+ut_cls *ut_index_super(const ut_index *ix, const ut_cls *k);
+/* The method a call `name(...)` with nargs arguments on `this` (or on nothing) runs from
+ * a method of `from` when the object is a `self`: the most derived of self's chain when
+ * from is in it (an override), else of from's chain; NULL when none has a body. */
+const ut_fn *ut_index_dispatch(const ut_index *ix, const ut_cls *self, const ut_cls *from,
+			       const char *name, size_t nlen, size_t nargs);
 /* The class node's ut_cls, or NULL. */
 ut_cls *ut_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
 ut_fn *ut_index_fn_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
@@ -218,6 +227,8 @@ typedef struct {
 	int walk_depth;
 	bool truncated;         /* a depth limit was hit */
 	bool in_assert;         /* inside an assertion: helper calls give it their values */
+	const ut_cls *self;     /* the test's own class: calls on `this` (or on nothing) from
+				   its methods and inherited ones dispatch from it, overrides first */
 	const ut_file *cur_file; /* the call being handled, for locators used through names */
 	unsigned cur_line;
 } ut_walker;
@@ -257,6 +268,8 @@ typedef struct {
 	ut_diags *diags;
 	const char *framework; /* preset from the configuration, or NULL */
 	ut_map ids;            /* ids of the tests appended so far (values unused) */
+	bool keep_all;         /* an order file decides: a root suite leaves nothing out */
+	const char *testng_xml; /* suite.testng_xml, or NULL to look for one */
 } ut_discover;
 
 int ut_java_discover(ut_discover *d);

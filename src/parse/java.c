@@ -1,269 +1,209 @@
-/* java.c: JUnit 4, JUnit 5 and TestNG conventions: which methods are tests, in which
- * order they run, which setup code applies, and Surefire's Class#method ids. */
+/* java.c: JUnit 4 and JUnit 5 conventions: which methods are tests (inherited ones
+ * included), in which order they run, which setup code applies, the root suite, and
+ * Surefire's Class#method ids. TestNG's own rules are in testng.c, what both sides use
+ * in java_common.c. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/internal.h"
+#include "parse/java.h"
 #include "util/error.h"
 #include "util/banned.h"
 
 #define JUNIT5_DEFAULT_ORDER 1073741823L /* org.junit.jupiter.api.Order.DEFAULT */
-
-typedef struct {
-	ut_fn *fn;
-	const char *name;
-	long order; /* @Order or TestNG priority */
-	size_t pos; /* source position, for stable sorting */
-} jmethod;
+#define MAX_WARNED_CLASSES 20		 /* classes named in the left-out warning */
 
 typedef struct {
 	ut_cls *cls;
 	const ut_file *file;
 	const char *framework;
-	UT_VEC(jmethod) methods;
+	ut_jmethods methods;
 	bool emitted;
 } jclass;
 
 typedef UT_VEC(jclass) jclasses;
 
-/* The annotation's name without blanks, in buf when it fits. */
-static const char *deco_name(const ut_index *ix, const ut_file *f, const ut_syn *deco, char *buf,
-			     size_t size)
+/* Java's String.hashCode of the name (exact for ASCII names). */
+static int32_t java_hash(const char *s)
 {
-	const ut_syn *n = ut_syn_child(deco, UT_R_DECO_NAME);
+	uint32_t h = 0;
 
-	return n ? ut_compact_text_buf(ix, f, n, buf, size) : "";
+	while (*s)
+		h = 31 * h + (unsigned char)*s++;
+	return (int32_t)h;
 }
 
-/* Is dn the annotation `name`, simple or qualified? */
-static bool deco_is(const char *dn, const char *name)
+/* Classes of the chain come one after another (level); inside one, by the sorter's key. */
+static int cmp_level(const ut_jmethod *x, const ut_jmethod *y)
 {
-	size_t dl = strlen(dn), len = strlen(name);
-
-	return strcmp(dn, name) == 0 ||
-	       (dl > len && dn[dl - len - 1] == '.' && strcmp(dn + dl - len, name) == 0);
+	return x->level != y->level ? (x->level < y->level ? -1 : 1) : 0;
 }
 
-/* Annotation `name` (simple or qualified) on node n, or NULL. Only annotations that
- * precede `before` count (a class's own annotations, not its members'). */
-static const ut_syn *annotation(const ut_index *ix, const ut_file *f, const ut_syn *n,
-				const char *name, uint32_t before)
+static int cmp_pos(const ut_jmethod *x, const ut_jmethod *y)
 {
-	const ut_syn *c;
-	char buf[128];
-
-	for (c = ut_syn_first(n); c; c = ut_syn_next(c))
-		if (ut_syn_is(c, UT_R_DECO) && c->start < before &&
-		    deco_is(deco_name(ix, f, c, buf, sizeof(buf)), name))
-			return c;
-	return NULL;
-}
-
-static uint32_t name_start(const ut_syn *n, ut_role role)
-{
-	const ut_syn *nm = ut_syn_child(n, role);
-
-	return nm ? nm->start : n->end;
-}
-
-static bool fn_has(const ut_index *ix, const ut_fn *fn, const char *name)
-{
-	return annotation(ix, fn->file, fn->node, name, name_start(fn->node, UT_R_FUNC_NAME)) != NULL;
-}
-
-static const char *const hook_names[] = {"BeforeClass", "BeforeAll", "Before", "BeforeEach",
-					 "BeforeMethod", "After", "AfterEach", "AfterMethod",
-					 "AfterClass", "AfterAll"};
-#define NHOOKS (sizeof(hook_names) / sizeof(hook_names[0]))
-/* The order the kinds of hooks run in: indexes into hook_names, -1 ends. */
-static const int before_hooks[] = {0, 1, 2, 3, 4, -1};
-static const int after_hooks[] = {5, 6, 7, 8, 9, -1};
-
-/* The hook annotations of a method: bit h for hook_names[h]. */
-static unsigned hook_kinds(const ut_index *ix, const ut_fn *fn)
-{
-	uint32_t before = name_start(fn->node, UT_R_FUNC_NAME);
-	const ut_syn *c;
-	unsigned kinds = 0, h;
-	char buf[128];
-
-	for (c = ut_syn_first(fn->node); c; c = ut_syn_next(c)) {
-		const char *dn;
-
-		if (!ut_syn_is(c, UT_R_DECO) || c->start >= before)
-			continue;
-		dn = deco_name(ix, fn->file, c, buf, sizeof(buf));
-		for (h = 0; h < NHOOKS; h++)
-			if (deco_is(dn, hook_names[h]))
-				kinds |= 1u << h;
-	}
-	return kinds;
-}
-
-static bool class_has(const ut_index *ix, const ut_cls *k, const char *name)
-{
-	return annotation(ix, k->file, k->node, name, name_start(k->node, UT_R_CLASS_NAME)) != NULL;
-}
-
-/* The text of the annotation's arguments, compacted: "MethodSorters.NAME_ASCENDING". */
-static const char *annotation_args(const ut_index *ix, const ut_file *f, const ut_syn *a)
-{
-	const ut_syn *args = a ? ut_syn_child(a, UT_R_DECO_ARGS) : NULL;
-
-	return args ? ut_compact_text(ix, f, args) : "";
-}
-
-static long number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
-		       long dflt)
-{
-	const ut_syn *args = a ? ut_syn_child(a, UT_R_DECO_ARGS) : NULL, *c;
-
-	for (c = args ? ut_syn_first(args) : NULL; c; c = ut_syn_next(c)) {
-		const ut_syn *v = NULL;
-		ut_env env;
-		ut_val val;
-		char buf[32];
-		char *end;
-		long n;
-
-		if (ut_syn_is(c, UT_R_ARG_KW)) {
-			const ut_syn *k = ut_syn_child(c, UT_R_ARG_KW_NAME);
-
-			if (key && k && ut_text_is(f, k, key))
-				v = ut_syn_child(c, UT_R_ARG_KW_VALUE);
-		} else if (!key && ut_syn_is(c, UT_R_ARG)) {
-			v = c;
-		}
-		if (!v)
-			continue;
-		ut_env_init(&env, NULL, f, NULL);
-		val = ut_eval(ix, &env, f, ut_arg_expr(v));
-		ut_env_dispose(&env);
-		if (val.kind != UT_V_STR || val.n == 0 || val.n >= sizeof(buf))
-			continue;
-		memcpy(buf, val.s, val.n);
-		buf[val.n] = '\0';
-		n = strtol(buf, &end, 10);
-		if (*end == '\0')
-			return n;
-	}
-	return dflt;
-}
-
-static const char *framework_of(const ut_index *ix, const ut_file *f)
-{
-	const ut_syn *c;
-	const char *fw = "junit4";
-
-	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
-		const char *t;
-
-		if (!ut_syn_is(c, UT_R_IMPORT))
-			continue;
-		t = ut_compact_text(ix, f, c);
-		if (strstr(t, "org.junit.jupiter"))
-			return "junit5";
-		if (strstr(t, "org.testng"))
-			return "testng";
-	}
-	return fw;
-}
-
-static bool is_abstract(const ut_file *f, const ut_cls *k)
-{
-	uint32_t end = name_start(k->node, UT_R_CLASS_NAME);
-	const char *s = f->src.ptr + k->node->start;
-	size_t n = end - k->node->start;
-	const char *hit;
-
-	/* "abstract" among the modifiers before the class name */
-	for (hit = s; (size_t)(hit - s) + 8 <= n; hit++)
-		if (memcmp(hit, "abstract", 8) == 0)
-			return true;
-	return false;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
 static int cmp_name(const void *a, const void *b)
 {
-	const jmethod *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
+	const ut_jmethod *x = a, *y = b;
+	int c = cmp_level(x, y);
 
-	return c ? c : (x->pos < y->pos ? -1 : x->pos > y->pos);
+	c = c ? c : strcmp(x->name, y->name);
+	return c ? c : cmp_pos(x, y);
+}
+
+/* JUnit 4's MethodSorters.DEFAULT: the names' hash codes, then the names. */
+static int cmp_hash(const void *a, const void *b)
+{
+	const ut_jmethod *x = a, *y = b;
+	int32_t hx = java_hash(x->name), hy = java_hash(y->name);
+	int c = cmp_level(x, y);
+
+	if (!c && hx != hy)
+		c = hx < hy ? -1 : 1;
+	return c ? c : cmp_name(a, b);
 }
 
 static int cmp_order(const void *a, const void *b)
 {
-	const jmethod *x = a, *y = b;
+	const ut_jmethod *x = a, *y = b;
+	int c = cmp_level(x, y);
 
-	if (x->order != y->order)
-		return x->order < y->order ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
+	if (!c && x->order != y->order)
+		c = x->order < y->order ? -1 : 1;
+	return c ? c : cmp_pos(x, y);
 }
 
-static int collect_class(ut_discover *d, const ut_file *f, ut_cls *k, const char *fw,
-			 jclasses *out)
+/* The @Test methods of k and its superclasses as JUnit finds them: JUnit 4 the class's
+ * own first, then each superclass's, each sorted by its own @FixMethodOrder (a hash order
+ * without one); JUnit 5 the superclasses' first, sorted by the class's @TestMethodOrder
+ * (each class's by hash without one, as Jupiter 5.9 does). An override runs the most derived body;
+ * in JUnit 4 it stays a test when the overridden method is one. */
+static int junit_methods(ut_discover *d, ut_cls *k, bool jupiter, ut_jmethods *out)
 {
-	const ut_syn *c;
-	jclass jc;
-	size_t pos = 0;
+	ut_cls *chain[UT_MAX_SUPER];
+	size_t n, l, i, pos = 0;
 	const char *sorter;
-	bool any_priority = false;
+	int rc = 0;
+
+	n = ut_java_chain(d->ix, k, chain);
+	for (l = 0; l < n && rc == 0; l++) {
+		const ut_syn *m;
+
+		for (m = ut_syn_first(chain[l]->node); m && rc == 0; m = ut_syn_next(m)) {
+			ut_fn *fn = ut_java_method(d->ix, chain[l], m);
+			const ut_syn *t;
+			ut_jmethod jm;
+			bool seen = false;
+
+			if (!fn || !fn->name)
+				continue;
+			if (ut_java_hook_kinds(d->ix, fn))
+				fn->is_test = true;
+			for (i = 0; i < out->n && !seen; i++)
+				seen = strcmp(out->v[i].name, fn->name) == 0;
+			t = ut_java_fn_annotation(d->ix, fn, "Test");
+			if (t)
+				fn->is_test = true;
+			if (seen || !t || ut_java_fn_annotation(d->ix, fn, "Ignore") ||
+			    ut_java_fn_annotation(d->ix, fn, "Disabled"))
+				continue;
+			memset(&jm, 0, sizeof(jm));
+			jm.fn = fn;
+			jm.name = fn->name;
+			jm.test = t;
+			jm.pos = pos++;
+			jm.level = jupiter ? (long)(n - l) : (long)l;
+			jm.order = ut_java_number_arg(d->ix, fn->file,
+						      ut_java_fn_annotation(d->ix, fn, "Order"),
+						      NULL, JUNIT5_DEFAULT_ORDER);
+			/* the most derived body of that name runs */
+			for (i = 0; i < l && jm.fn == fn; i++) {
+				const ut_syn *o;
+
+				for (o = ut_syn_first(chain[i]->node); o; o = ut_syn_next(o)) {
+					ut_fn *ofn = ut_java_method(d->ix, chain[i], o);
+
+					if (ofn && ofn->name && ofn->body &&
+					    strcmp(ofn->name, fn->name) == 0) {
+						jm.fn = ofn;
+						break;
+					}
+				}
+			}
+			if (jupiter && jm.fn != fn)
+				continue; /* Jupiter: an override without @Test is no test */
+			if (ut_vec_push(out, jm) < 0)
+				rc = ut_error_set(UT_ENOMEM, "out of memory");
+		}
+	}
+	if (rc < 0 || !out->n)
+		return rc;
+	if (jupiter) {
+		sorter = ut_java_annotation_args(
+		    d->ix, k->file, ut_java_cls_annotation(d->ix, k, "TestMethodOrder"));
+		if (!sorter[0]) /* a JUnit 4 class in a file that imports Jupiter */
+			sorter = ut_java_annotation_args(
+			    d->ix, k->file, ut_java_cls_annotation(d->ix, k, "FixMethodOrder"));
+		if (strstr(sorter, "NAME_ASCENDING"))
+			sorter = "MethodName";
+		if (strstr(sorter, "MethodName") || strstr(sorter, "Alphanumeric")) {
+			for (i = 0; i < out->n; i++)
+				out->v[i].level = 0;
+			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_name);
+		} else if (strstr(sorter, "OrderAnnotation")) {
+			for (i = 0; i < out->n; i++)
+				out->v[i].level = 0;
+			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_order);
+		} else {
+			/* Jupiter's default orderer: the names' hash codes, per class */
+			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_hash);
+		}
+		return 0;
+	}
+	/* JUnit 4: each class's methods by that class's sorter */
+	for (l = 0, i = 0; l < n; l++) {
+		size_t from = i;
+
+		while (i < out->n && out->v[i].level == (long)l)
+			i++;
+		sorter = ut_java_annotation_args(
+		    d->ix, chain[l]->file,
+		    ut_java_cls_annotation(d->ix, chain[l], "FixMethodOrder"));
+		if (strstr(sorter, "NAME_ASCENDING"))
+			qsort(out->v + from, i - from, sizeof(ut_jmethod), cmp_name);
+		else if (!strstr(sorter, "JVM"))
+			qsort(out->v + from, i - from, sizeof(ut_jmethod), cmp_hash);
+	}
+	return 0;
+}
+
+static int collect_class(ut_discover *d, const ut_file *f, ut_cls *k, jclasses *out)
+{
+	const char *fw = ut_java_framework(d->ix, k);
+	jclass jc;
+	int rc;
 
 	memset(&jc, 0, sizeof(jc));
 	jc.cls = k;
 	jc.file = f;
 	jc.framework = fw;
-	for (c = ut_syn_first(k->node); c; c = ut_syn_next(c)) {
-		ut_fn *fn;
-		const ut_syn *t;
-		jmethod m;
-
-		if (!ut_syn_is(c, UT_R_FUNC) || !(fn = ut_index_fn_of(d->ix, f, c)) || !fn->name)
-			continue;
-		if (hook_kinds(d->ix, fn))
-			fn->is_test = true;
-		t = annotation(d->ix, f, c, "Test", name_start(c, UT_R_FUNC_NAME));
-		if (!t)
-			continue;
-		fn->is_test = true;
-		if (fn_has(d->ix, fn, "Ignore") || fn_has(d->ix, fn, "Disabled"))
-			continue;
-		if (strstr(annotation_args(d->ix, f, t), "enabled=false"))
-			continue;
-		m.fn = fn;
-		m.name = fn->name;
-		m.pos = pos++;
-		if (strcmp(fw, "testng") == 0) {
-			m.order = number_arg(d->ix, f, t, "priority", 0);
-			any_priority |= strstr(annotation_args(d->ix, f, t), "priority=") != NULL;
-		} else {
-			m.order = number_arg(d->ix, f, annotation(d->ix, f, c, "Order",
-				name_start(c, UT_R_FUNC_NAME)), NULL, JUNIT5_DEFAULT_ORDER);
-		}
-		if (ut_vec_push(&jc.methods, m) < 0)
-			return ut_error_set(UT_ENOMEM, "out of memory");
+	if (strcmp(fw, "testng") == 0)
+		rc = ut_testng_methods(d, k, &jc.methods);
+	else
+		rc = junit_methods(d, k, strcmp(fw, "junit5") == 0, &jc.methods);
+	if (rc < 0 || !jc.methods.n || ut_java_is_abstract(k)) {
+		ut_jmethods_free(&jc.methods);
+		return rc;
 	}
-	if (!jc.methods.n || is_abstract(f, k)) {
-		ut_vec_free(&jc.methods);
-		return 0;
-	}
-	sorter = annotation_args(d->ix, f, annotation(d->ix, f, k->node, "FixMethodOrder",
-		name_start(k->node, UT_R_CLASS_NAME)));
-	if (!sorter[0])
-		sorter = annotation_args(d->ix, f, annotation(d->ix, f, k->node, "TestMethodOrder",
-			name_start(k->node, UT_R_CLASS_NAME)));
-	if (strstr(sorter, "NAME_ASCENDING") || strstr(sorter, "MethodName") ||
-	    strstr(sorter, "Alphanumeric"))
-		qsort(jc.methods.v, jc.methods.n, sizeof(jmethod), cmp_name);
-	else if (strstr(sorter, "OrderAnnotation") || any_priority)
-		qsort(jc.methods.v, jc.methods.n, sizeof(jmethod), cmp_order);
-	if (ut_vec_push(out, jc) < 0)
+	if (ut_vec_push(out, jc) < 0) {
+		ut_jmethods_free(&jc.methods);
 		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
 	return 0;
 }
 
-static int collect_file(ut_discover *d, const ut_file *f, const ut_syn *n, jclasses *out,
-			const char *fw, int depth)
+static int collect_file(ut_discover *d, const ut_file *f, const ut_syn *n, jclasses *out, int depth)
 {
 	const ut_syn *c;
 	int rc = 0;
@@ -273,32 +213,40 @@ static int collect_file(ut_discover *d, const ut_file *f, const ut_syn *n, jclas
 			ut_cls *k = ut_index_class_of(d->ix, f, c);
 
 			if (k)
-				rc = collect_class(d, f, k, fw, out);
+				rc = collect_class(d, f, k, out);
 			if (rc == 0)
-				rc = collect_file(d, f, c, out, fw, depth + 1);
+				rc = collect_file(d, f, c, out, depth + 1);
 		} else if (!ut_syn_is(c, UT_R_FUNC) && ut_syn_first(c)) {
-			rc = collect_file(d, f, c, out, fw, depth + 1);
+			rc = collect_file(d, f, c, out, depth + 1);
 		}
 	}
 	return rc;
 }
 
-/* Surefire's form: package.Outer$Inner#method. */
-static const char *test_id(ut_discover *d, const jclass *jc, const jmethod *m)
+/* Surefire's class name: package.Outer$Inner, in buf (cut when it does not fit). */
+static const char *class_id(const jclass *jc, ut_buf *b)
 {
-	ut_buf b = UT_BUF_INIT;
 	const ut_cls *chain[16];
 	size_t n = 0;
 	const ut_cls *k;
-	const char *id;
 
 	for (k = jc->cls; k && n < 16; k = k->outer)
 		chain[n++] = k;
 	if (jc->file->package[0])
-		ut_buf_printf(&b, "%s.", jc->file->package);
+		ut_buf_printf(b, "%s.", jc->file->package);
 	while (n-- > 0)
-		ut_buf_printf(&b, "%s%s", chain[n]->name, n ? "$" : "");
-	ut_buf_printf(&b, "#%s", m->name);
+		ut_buf_printf(b, "%s%s", chain[n]->name, n ? "$" : "");
+	return b->ptr ? b->ptr : "";
+}
+
+/* Surefire's form: package.Outer$Inner#method, in the index's temp arena. */
+static const char *test_id(ut_discover *d, const jclass *jc, const char *method)
+{
+	ut_buf b = UT_BUF_INIT;
+	const char *id;
+
+	class_id(jc, &b);
+	ut_buf_printf(&b, "#%s", method);
 	id = ut_arena_strndup(d->ix->temp, b.ptr, b.len);
 	ut_buf_dispose(&b);
 	return id;
@@ -313,7 +261,6 @@ static jclass *find_jclass(jclasses *all, const char *name)
 			return &all->v[i];
 	return NULL;
 }
-
 /* The methods of a class with hook annotations, in member order: found once a class,
  * used for each of its tests. Kept in the index's arena, found through `hooks`. */
 typedef struct {
@@ -341,7 +288,7 @@ static const jhooks *hooks_of(ut_discover *d, ut_map *hooks, const ut_cls *k)
 	h->cls = k;
 	for (c = ut_syn_first(k->node); c; c = ut_syn_next(c)) {
 		ut_fn *fn = ut_syn_is(c, UT_R_FUNC) ? ut_index_fn_of(d->ix, k->file, c) : NULL;
-		unsigned kinds = fn ? hook_kinds(d->ix, fn) : 0;
+		unsigned kinds = fn ? ut_java_hook_kinds(d->ix, fn) : 0;
 
 		if (kinds) {
 			h->v[h->n].fn = fn;
@@ -363,7 +310,7 @@ static int walk_hooks(ut_discover *d, ut_map *hooks, ut_walker *w, const ut_cls 
 
 	if (!k || depth > 16)
 		return 0;
-	super = k->super ? ut_index_class(d->ix, k->super, strlen(k->super)) : NULL;
+	super = ut_index_super(d->ix, k);
 	if (super_first)
 		rc = walk_hooks(d, hooks, w, super, kinds, super_first, depth + 1);
 	h = rc == 0 ? hooks_of(d, hooks, k) : NULL;
@@ -372,13 +319,95 @@ static int walk_hooks(ut_discover *d, ut_map *hooks, ut_walker *w, const ut_cls 
 	for (kind = 0; rc == 0 && kinds[kind] >= 0; kind++)
 		for (i = 0; i < h->n && rc == 0; i++)
 			if (h->v[i].kinds & (1u << kinds[kind]))
-				rc = ut_walk_fn(w, h->v[i].fn, NULL);
+				rc = ut_walk_fn_as(w, h->v[i].fn, w->self, NULL);
 	if (!super_first && rc == 0)
 		rc = walk_hooks(d, hooks, w, super, kinds, super_first, depth + 1);
 	return rc;
 }
 
-static int emit_class(ut_discover *d, ut_map *hooks, jclass *jc)
+/* The ids a TestNG test declares it depends on: its dependsOnMethods in its own class,
+ * and every test of the groups of its dependsOnGroups. In the suite's arena. */
+static int declared(ut_discover *d, const jclasses *all, const jclass *jc, const ut_jmethod *m,
+		    ut_test *t)
+{
+	UT_VEC(const char *) ids = {0};
+	ut_buf b = UT_BUF_INIT;
+	size_t i, j, k, g;
+	int rc = 0;
+
+	for (i = 0; i < m->depends.n && rc == 0; i++) {
+		const char *dot = strrchr(m->depends.v[i], '.');
+
+		ut_buf_clear(&b);
+		class_id(jc, &b);
+		ut_buf_printf(&b, "#%s", dot ? dot + 1 : m->depends.v[i]);
+		if (ut_vec_push(&ids, ut_arena_strdup(&d->suite->arena, b.ptr ? b.ptr : "")) < 0)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	for (g = 0; g < m->dep_groups.n && rc == 0; g++)
+		for (i = 0; i < all->n && rc == 0; i++)
+			for (j = 0; j < all->v[i].methods.n && rc == 0; j++) {
+				const ut_jmethod *o = &all->v[i].methods.v[j];
+
+				for (k = 0; k < o->groups.n; k++)
+					if (o != m &&
+					    strcmp(o->groups.v[k], m->dep_groups.v[g]) == 0)
+						break;
+				if (k == o->groups.n)
+					continue;
+				ut_buf_clear(&b);
+				class_id(&all->v[i], &b);
+				ut_buf_printf(&b, "#%s", o->name);
+				if (ut_vec_push(&ids, ut_arena_strdup(&d->suite->arena,
+								      b.ptr ? b.ptr : "")) < 0)
+					rc = ut_error_set(UT_ENOMEM, "out of memory");
+			}
+	for (i = 0; i < ids.n && rc == 0; i++)
+		if (!ids.v[i])
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	if (rc == 0 && ids.n) {
+		t->depends_on = ut_arena_alloc(&d->suite->arena, ids.n * sizeof(char *));
+		if (!t->depends_on) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+		} else {
+			memcpy(t->depends_on, ids.v, ids.n * sizeof(char *));
+			t->ndepends = ids.n;
+		}
+	}
+	ut_buf_dispose(&b);
+	ut_vec_free(&ids);
+	return rc;
+}
+
+static int emit_method(ut_discover *d, ut_map *hooks, const jclasses *all, const jclass *jc,
+		       const ut_jmethod *m)
+{
+	ut_arena_mark mark = ut_arena_save(d->ix->temp);
+	size_t before = d->suite->tests.n;
+	ut_walker w;
+	int rc;
+
+	ut_walker_init(&w, d->ix, m->fn->file->rel);
+	w.self = jc->cls;
+	w.setup = true;
+	rc = walk_hooks(d, hooks, &w, jc->cls, ut_java_before_hooks, true, 0);
+	w.setup = false;
+	if (rc == 0)
+		rc = ut_walk_fn_as(&w, m->fn, jc->cls, NULL);
+	w.setup = true;
+	if (rc == 0)
+		rc = walk_hooks(d, hooks, &w, jc->cls, ut_java_after_hooks, false, 0);
+	if (rc == 0)
+		rc = ut_suite_append(d, m->fn->file, test_id(d, jc, m->name), m->name, m->fn->node,
+				     d->framework ? d->framework : jc->framework, &w);
+	if (rc == 0 && d->suite->tests.n > before)
+		rc = declared(d, all, jc, m, &d->suite->tests.v[before]);
+	ut_walker_dispose(&w);
+	ut_arena_restore(d->ix->temp, mark); /* the test is in the model now */
+	return rc;
+}
+
+static int emit_class(ut_discover *d, ut_map *hooks, const jclasses *all, jclass *jc)
 {
 	size_t i;
 	int rc = 0;
@@ -386,74 +415,269 @@ static int emit_class(ut_discover *d, ut_map *hooks, jclass *jc)
 	if (jc->emitted)
 		return 0;
 	jc->emitted = true;
-	for (i = 0; i < jc->methods.n && rc == 0; i++) {
-		const jmethod *m = &jc->methods.v[i];
-		ut_arena_mark mark = ut_arena_save(d->ix->temp);
-		ut_walker w;
+	for (i = 0; i < jc->methods.n && rc == 0; i++)
+		rc = emit_method(d, hooks, all, jc, &jc->methods.v[i]);
+	return rc;
+}
 
-		ut_walker_init(&w, d->ix, jc->file->rel);
-		w.setup = true;
-		rc = walk_hooks(d, hooks, &w, jc->cls, before_hooks, true, 0);
-		w.setup = false;
-		if (rc == 0)
-			rc = ut_walk_fn(&w, m->fn, NULL);
-		w.setup = true;
-		if (rc == 0)
-			rc = walk_hooks(d, hooks, &w, jc->cls, after_hooks, false, 0);
-		if (rc == 0)
-			rc = ut_suite_append(d, jc->file, test_id(d, jc, m), m->name, m->fn->node,
-					     d->framework ? d->framework : jc->framework, &w);
-		ut_walker_dispose(&w);
-		ut_arena_restore(d->ix->temp, mark); /* the test is in the model now */
+static bool is_testng(const jclass *jc)
+{
+	return strcmp(jc->framework, "testng") == 0;
+}
+
+/* A TestNG test among all of them: its class's position and its dependency level. */
+typedef struct {
+	jclass *jc;
+	ut_jmethod *m;
+	size_t test;	/* testng.xml's <test> (they run one after another), else 0 */
+	size_t cls_pos; /* the class's place in testng.xml, else in source order */
+	int state;	/* 0 level unknown, 1 being found (a cycle), 2 known */
+} tref;
+
+typedef UT_VEC(tref) trefs;
+
+static bool depends_on(const tref *a, const tref *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < a->m->depends.n; i++) {
+		const char *dot = strrchr(a->m->depends.v[i], '.');
+
+		if (a->jc == b->jc && strcmp(dot ? dot + 1 : a->m->depends.v[i], b->m->name) == 0)
+			return true;
+	}
+	for (i = 0; i < a->m->dep_groups.n; i++)
+		for (j = 0; j < b->m->groups.n; j++)
+			if (strcmp(a->m->dep_groups.v[i], b->m->groups.v[j]) == 0)
+				return true;
+	return false;
+}
+
+/* 0 without dependencies, else one more than the deepest test it depends on (bounded
+ * depth; a cycle counts as no deeper). */
+static long level_of(trefs *all, size_t i, int depth)
+{
+	tref *r = &all->v[i];
+	size_t j;
+	long level;
+
+	if (r->state == 2 || r->state == 1 || depth > 64)
+		return r->m->level;
+	r->state = 1;
+	level = r->m->depends.n || r->m->dep_groups.n;
+	for (j = 0; j < all->n; j++)
+		if (j != i && depends_on(r, &all->v[j])) {
+			long l = level_of(all, j, depth + 1) + 1;
+
+			level = l > level ? l : level;
+		}
+	r->m->level = level;
+	r->state = 2;
+	return level;
+}
+
+static int cmp_tref(const void *a, const void *b)
+{
+	const tref *x = a, *y = b;
+	int c;
+
+	if (x->test != y->test)
+		return x->test < y->test ? -1 : 1;
+	if (x->m->order != y->m->order)
+		return x->m->order < y->m->order ? -1 : 1;
+	if (x->m->level != y->m->level)
+		return x->m->level < y->m->level ? -1 : 1;
+	if (x->cls_pos != y->cls_pos)
+		return x->cls_pos < y->cls_pos ? -1 : 1;
+	c = strcmp(x->m->name, y->m->name);
+	return c ? c : (x->m->pos < y->m->pos ? -1 : x->m->pos > y->m->pos);
+}
+
+/* TestNG runs the tests of all its classes in one order (checked against TestNG 6.9 with
+ * a testng.xml): by priority, then those without dependencies before their dependents,
+ * then by class (source path order), then by method name. */
+/* One warning naming the classes of one framework side (TestNG's or JUnit's) that were
+ * not emitted: `why` says what left them out. */
+static void warn_left_out(ut_discover *d, const char *file, unsigned line, const jclasses *all,
+			  bool testng, const char *why)
+{
+	ut_buf b = UT_BUF_INIT;
+	size_t i, n = 0;
+
+	for (i = 0; i < all->n; i++) {
+		if (all->v[i].emitted || is_testng(&all->v[i]) != testng)
+			continue;
+		if (n < MAX_WARNED_CLASSES) {
+			ut_buf_puts(&b, n ? ", " : "");
+			class_id(&all->v[i], &b);
+		}
+		n++;
+	}
+	if (n > MAX_WARNED_CLASSES)
+		ut_buf_printf(&b, " and %zu more", n - MAX_WARNED_CLASSES);
+	if (n)
+		ut_diags_add(d->diags, UT_DIAG_WARNING, file, line,
+			     "%zu test class%s %s left out (list their tests in suite.order_file "
+			     "to run them): %s",
+			     n, n == 1 ? "" : "es", why, b.ptr ? b.ptr : "");
+	ut_buf_dispose(&b);
+}
+
+/* The position of jc's class in testng.xml's list, or listed->n when it is not there. */
+static size_t listed_at(const jclass *jc, const ut_testng_classes *listed)
+{
+	ut_buf b = UT_BUF_INIT;
+	const char *name = class_id(jc, &b);
+	size_t i;
+
+	for (i = 0; i < listed->n; i++)
+		if (strcmp(listed->v[i].name, name) == 0)
+			break;
+	ut_buf_dispose(&b);
+	return i;
+}
+
+static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
+{
+	ut_testng_classes listed = {0};
+	const char *xml = NULL;
+	trefs refs = {0};
+	size_t i, j;
+	int rc;
+
+	/* a testng.xml decides which classes run, in its order; else the source order */
+	rc = ut_testng_xml(d, &listed, &xml);
+	for (i = 0; i < all->n && rc == 0; i++) {
+		size_t pos = xml && is_testng(&all->v[i]) ? listed_at(&all->v[i], &listed) : i;
+
+		if (xml && pos == listed.n && !d->keep_all)
+			continue;
+		for (j = 0; j < all->v[i].methods.n && rc == 0 && is_testng(&all->v[i]); j++) {
+			tref r = {&all->v[i], &all->v[i].methods.v[j],
+				  pos < listed.n ? listed.v[pos].test : 0, pos, 0};
+
+			if (ut_vec_push(&refs, r) < 0)
+				rc = ut_error_set(UT_ENOMEM, "out of memory");
+		}
+	}
+	for (i = 0; i < refs.n && rc == 0; i++)
+		level_of(&refs, i, 0);
+	if (refs.n)
+		qsort(refs.v, refs.n, sizeof(tref), cmp_tref);
+	for (i = 0; i < refs.n && rc == 0; i++) {
+		refs.v[i].jc->emitted = true;
+		rc = emit_method(d, hooks, all, refs.v[i].jc, refs.v[i].m);
+	}
+	if (rc == 0 && xml)
+		warn_left_out(d, xml, 0, all, true, "not in testng.xml");
+	ut_vec_free(&refs);
+	ut_vec_free(&listed);
+	return rc;
+}
+
+/* The class list of a suite: @Suite.SuiteClasses, @SuiteClasses or @SelectClasses. */
+static const ut_syn *suite_list(const ut_index *ix, const ut_cls *suite)
+{
+	const ut_syn *a = ut_java_cls_annotation(ix, suite, "SuiteClasses");
+
+	return a ? a : ut_java_cls_annotation(ix, suite, "SelectClasses");
+}
+
+/* The simple name a class reference of a suite list names (Foo.class, a.b.Foo.class). */
+static const char *ref_name(const ut_index *ix, const ut_file *f, const ut_syn *ref, char *buf,
+			    size_t size)
+{
+	const char *t = ut_compact_text(ix, f, ref), *dot;
+	size_t len = strlen(t);
+
+	if (len > 6 && strcmp(t + len - 6, ".class") == 0)
+		len -= 6;
+	if (len >= size)
+		return NULL;
+	memcpy(buf, t, len);
+	buf[len] = '\0';
+	dot = strrchr(buf, '.');
+	return dot ? dot + 1 : buf;
+}
+
+/* The classes a suite lists, in order, nested suites expanded. */
+static int emit_suite(ut_discover *d, ut_map *hooks, ut_map *expanded, const ut_cls *suite,
+		      jclasses *all, int depth)
+{
+	const ut_syn *a = suite_list(d->ix, suite), *c;
+	const ut_cls **key;
+	int rc = 0;
+
+	/* each suite is expanded once: a suite listed again adds nothing new, and hostile
+	 * input cannot make the expansion exponential */
+	if (depth > 16 || !a || ut_map_find(expanded, (const char *)&suite, sizeof(suite), NULL))
+		return 0;
+	key = ut_arena_alloc(&d->ix->scratch, sizeof(*key));
+	if (key)
+		*key = suite; /* the map keeps the key: in the arena, not on the stack */
+	if (!key || ut_map_put(expanded, (const char *)key, sizeof(*key), NULL) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (c = ut_syn_find(a, UT_R_CLASSREF, 0); c && rc == 0; c = ut_syn_next(c)) {
+		const char *name;
+		jclass *jc;
+		ut_cls *k;
+		char buf[256];
+
+		if (!ut_syn_is(c, UT_R_CLASSREF) ||
+		    !(name = ref_name(d->ix, suite->file, c, buf, sizeof(buf))))
+			continue;
+		jc = find_jclass(all, name);
+		if (jc) {
+			rc = emit_class(d, hooks, all, jc);
+		} else if ((k = ut_index_class(d->ix, name, strlen(name))) != NULL) {
+			rc = emit_suite(d, hooks, expanded, k, all, depth + 1);
+		} else {
+			ut_diags_add(d->diags, UT_DIAG_WARNING, suite->file->rel,
+				     ut_syn_line(suite->file->tree, c),
+				     "suite class '%s' is not among the analysed sources", name);
+		}
 	}
 	return rc;
 }
 
-/* Classes named by @Suite.SuiteClasses / @SuiteClasses / @SelectClasses, in order,
- * expanding nested suites. */
-static int emit_suite(ut_discover *d, ut_map *hooks, const ut_cls *suite, jclasses *all,
-		      int depth)
+typedef UT_VEC(ut_cls *) suites;
+
+/* The suite classes of the test files, in file order, and the names they list. */
+static int find_suites(ut_discover *d, suites *out, ut_map *listed)
 {
-	static const char *const lists[] = {"SuiteClasses", "SelectClasses", NULL};
-	const ut_syn *a = NULL, *c;
-	int rc = 0, l;
+	size_t i;
+	int rc = 0;
 
-	if (depth > 16)
-		return 0;
-	for (l = 0; lists[l] && !a; l++)
-		a = annotation(d->ix, suite->file, suite->node, lists[l],
-			       name_start(suite->node, UT_R_CLASS_NAME));
-	if (!a)
-		return 0;
-	for (c = ut_syn_find(a, UT_R_CLASSREF, 0); c && rc == 0; c = ut_syn_next(c)) {
-		const char *ref;
-		const char *dot;
-		size_t len;
-		jclass *jc;
-		ut_cls *k;
-		char name[256];
+	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
+		const ut_file *f = d->ix->files.v[i];
+		const ut_syn *c, *r;
 
-		if (!ut_syn_is(c, UT_R_CLASSREF))
+		if (f->lang != UT_LANG_JAVA || !f->test_file)
 			continue;
-		ref = ut_compact_text(d->ix, suite->file, c);
-		len = strlen(ref);
-		if (len > 6 && strcmp(ref + len - 6, ".class") == 0)
-			len -= 6;
-		if (len >= sizeof(name))
-			continue;
-		memcpy(name, ref, len);
-		name[len] = '\0';
-		dot = strrchr(name, '.');
-		dot = dot ? dot + 1 : name;
-		jc = find_jclass(all, dot);
-		if (jc) {
-			rc = emit_class(d, hooks, jc);
-		} else if ((k = ut_index_class(d->ix, dot, strlen(dot))) != NULL) {
-			rc = emit_suite(d, hooks, k, all, depth + 1);
-		} else {
-			ut_diags_add(d->diags, UT_DIAG_WARNING, suite->file->rel,
-				     ut_syn_line(suite->file->tree, c),
-				     "suite class '%s' is not among the analysed sources", dot);
+		for (c = ut_syn_first(f->tree->root); c && rc == 0; c = ut_syn_next(c)) {
+			ut_cls *k =
+			    ut_syn_is(c, UT_R_CLASS) ? ut_index_class_of(d->ix, f, c) : NULL;
+			const ut_syn *a = k ? suite_list(d->ix, k) : NULL;
+
+			if (!a)
+				continue;
+			if (ut_vec_push(out, k) < 0)
+				rc = ut_error_set(UT_ENOMEM, "out of memory");
+			for (r = ut_syn_find(a, UT_R_CLASSREF, 0); r && rc == 0;
+			     r = ut_syn_next(r)) {
+				char buf[256];
+				const char *name = ut_syn_is(r, UT_R_CLASSREF)
+						       ? ref_name(d->ix, f, r, buf, sizeof(buf))
+						       : NULL;
+
+				/* the map keeps the key: a copy, not the buffer */
+				const char *key =
+				    name ? ut_arena_strdup(&d->ix->scratch, name) : NULL;
+
+				if (name &&
+				    (!key || ut_map_put(listed, key, strlen(key), NULL) < 0))
+					rc = ut_error_set(UT_ENOMEM, "out of memory");
+			}
 		}
 	}
 	return rc;
@@ -470,7 +694,9 @@ static int cmp_jclass(const void *a, const void *b)
 int ut_java_discover(ut_discover *d)
 {
 	jclasses all = {0};
-	ut_map hooks = UT_MAP_INIT;
+	suites found = {0};
+	ut_map hooks = UT_MAP_INIT, listed = UT_MAP_INIT, expanded = UT_MAP_INIT;
+	const ut_cls *root = NULL;
 	size_t i;
 	int rc = 0;
 
@@ -478,31 +704,37 @@ int ut_java_discover(ut_discover *d)
 		const ut_file *f = d->ix->files.v[i];
 
 		if (f->lang == UT_LANG_JAVA && f->test_file)
-			rc = collect_file(d, f, f->tree->root, &all, framework_of(d->ix, f), 0);
+			rc = collect_file(d, f, f->tree->root, &all, 0);
 	}
 	if (all.n)
 		qsort(all.v, all.n, sizeof(jclass), cmp_jclass);
-	/* suites first, in the order their files sort */
-	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
-		const ut_file *f = d->ix->files.v[i];
-		const ut_syn *c;
-
-		if (f->lang != UT_LANG_JAVA || !f->test_file)
+	if (rc == 0)
+		rc = find_suites(d, &found, &listed);
+	/* the root suites (those no suite lists) decide which JUnit classes run */
+	for (i = 0; i < found.n && rc == 0; i++) {
+		if (ut_map_find(&listed, found.v[i]->name, strlen(found.v[i]->name), NULL))
 			continue;
-		for (c = ut_syn_first(f->tree->root); c && rc == 0; c = ut_syn_next(c)) {
-			ut_cls *k = ut_syn_is(c, UT_R_CLASS) ? ut_index_class_of(d->ix, f, c) : NULL;
+		root = root ? root : found.v[i];
+		rc = emit_suite(d, &hooks, &expanded, found.v[i], &all, 0);
+	}
+	if (rc == 0 && root && !d->keep_all) {
+		const char *why =
+		    ut_arena_printf(d->ix->temp, "outside the root suite '%s'", root->name);
 
-			if (k && (class_has(d->ix, k, "SuiteClasses") ||
-				  class_has(d->ix, k, "Suite.SuiteClasses") ||
-				  class_has(d->ix, k, "SelectClasses")))
-				rc = emit_suite(d, &hooks, k, &all, 0);
-		}
+		warn_left_out(d, root->file->rel, ut_syn_line(root->file->tree, root->node), &all,
+			      false, why ? why : "outside the root suite");
 	}
 	for (i = 0; i < all.n && rc == 0; i++)
-		rc = emit_class(d, &hooks, &all.v[i]);
+		if ((!root || d->keep_all) && !is_testng(&all.v[i]))
+			rc = emit_class(d, &hooks, &all, &all.v[i]);
+	if (rc == 0)
+		rc = emit_testng(d, &hooks, &all);
 	for (i = 0; i < all.n; i++)
-		ut_vec_free(&all.v[i].methods);
+		ut_jmethods_free(&all.v[i].methods);
 	ut_vec_free(&all);
+	ut_vec_free(&found);
 	ut_map_dispose(&hooks);
+	ut_map_dispose(&listed);
+	ut_map_dispose(&expanded);
 	return rc;
 }

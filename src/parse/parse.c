@@ -173,6 +173,8 @@ static int discover(driver *dr, ut_suite *suite, const ut_parse_opts *opts)
 	d.suite = suite;
 	d.diags = dr->diags;
 	d.framework = opts ? opts->framework : NULL;
+	d.keep_all = opts && opts->order_file;
+	d.testng_xml = opts ? opts->testng_xml : NULL;
 	memset(&d.ids, 0, sizeof(d.ids));
 	rc = ut_java_discover(&d);
 	if (rc == 0)

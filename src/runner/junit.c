@@ -1,11 +1,10 @@
-/* junit.c: the expat adapter; the only file that includes expat's header. expat is a
- * streaming parser: a report is read in bounded memory whatever its size, only the few
- * strings kept per testcase are copied. DTD entity declarations are refused, so nothing
- * can expand; external entities are never loaded. */
+/* junit.c: reading JUnit XML reports through util/xml (expat), streaming: a report is
+ * read in bounded memory whatever its size, only the few strings kept per testcase are
+ * copied. DTD entity declarations are refused, so nothing can expand; external entities
+ * are never loaded. */
 #include "runner/internal.h"
 
 #include <errno.h>
-#include <expat.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/xml.h"
 #include "util/banned.h"
 
 #define MAX_CASES 1000000u
@@ -27,7 +27,7 @@ typedef enum { CHILD_NONE, CHILD_DECIDES, CHILD_ATTEMPT } child_kind;
 
 typedef struct {
 	ut_junit *j;
-	XML_Parser parser;
+	ut_xml *xml;
 	const char *name;
 	int rc;
 	int depth;
@@ -50,7 +50,7 @@ typedef struct {
 
 const char *ut_junit_xml_version(void)
 {
-	return XML_ExpatVersion();
+	return ut_xml_version();
 }
 
 const char *ut_outcome_name(ut_outcome o)
@@ -64,8 +64,8 @@ static void stop(reader *r, int code, const char *what)
 {
 	if (r->rc == 0)
 		r->rc = ut_error_set(code, "%s:%lu: %s", r->name,
-				     (unsigned long)XML_GetCurrentLineNumber(r->parser), what);
-	XML_StopParser(r->parser, XML_FALSE);
+				     ut_xml_line(r->xml), what);
+	ut_xml_stop(r->xml);
 }
 
 static const char *keep(reader *r, const char *s, size_t n)
@@ -104,16 +104,6 @@ static const char *first_line(reader *r, const char *s, size_t n)
 			len--;
 	}
 	return keep(r, s, len);
-}
-
-static const char *attr(const XML_Char **atts, const char *key)
-{
-	size_t i;
-
-	for (i = 0; atts[i]; i += 2)
-		if (strcmp(atts[i], key) == 0)
-			return atts[i + 1];
-	return NULL;
 }
 
 /* A `time` value in seconds, locale-independent; 0 for anything else. Surefire has been
@@ -160,7 +150,7 @@ static int rank(ut_outcome o)
 	return o == UT_OUT_ERROR ? 3 : o == UT_OUT_FAIL ? 2 : o == UT_OUT_SKIPPED ? 1 : 0;
 }
 
-static void XMLCALL on_start(void *data, const XML_Char *el, const XML_Char **atts)
+static void on_start(void *data, const char *el, const char **atts)
 {
 	reader *r = data;
 	const char *v;
@@ -176,13 +166,13 @@ static void XMLCALL on_start(void *data, const XML_Char *el, const XML_Char **at
 			return;
 		}
 		r->case_depth = r->depth;
-		v = attr(atts, "classname");
+		v = ut_xml_attr(atts, "classname");
 		r->classname = keep(r, v ? v : "", v ? strlen(v) : 0);
-		v = attr(atts, "name");
+		v = ut_xml_attr(atts, "name");
 		r->casename = keep(r, v ? v : "", v ? strlen(v) : 0);
-		v = attr(atts, "file");
+		v = ut_xml_attr(atts, "file");
 		r->file = v ? keep(r, v, strlen(v)) : NULL;
-		r->time_s = seconds(attr(atts, "time"));
+		r->time_s = seconds(ut_xml_attr(atts, "time"));
 		r->outcome = UT_OUT_PASS;
 		r->attempts = 0;
 		r->message = r->attempt_message = NULL;
@@ -194,7 +184,7 @@ static void XMLCALL on_start(void *data, const XML_Char *el, const XML_Char **at
 			return;
 		r->child_depth = r->depth;
 		ut_buf_clear(&r->text);
-		v = attr(atts, "message");
+		v = ut_xml_attr(atts, "message");
 		v = v ? first_line(r, v, strlen(v)) : NULL;
 		r->child_has_message = v != NULL;
 		if (r->child == CHILD_ATTEMPT) {
@@ -209,7 +199,7 @@ static void XMLCALL on_start(void *data, const XML_Char *el, const XML_Char **at
 	}
 }
 
-static void XMLCALL on_text(void *data, const XML_Char *s, int len)
+static void on_text(void *data, const char *s, size_t len)
 {
 	reader *r = data;
 
@@ -265,7 +255,7 @@ done:
 	ut_buf_dispose(&key);
 }
 
-static void XMLCALL on_end(void *data, const XML_Char *el)
+static void on_end(void *data, const char *el)
 {
 	reader *r = data;
 
@@ -287,15 +277,12 @@ static void XMLCALL on_end(void *data, const XML_Char *el)
 	r->depth--;
 }
 
-static void XMLCALL on_entity(void *data, const XML_Char *name, int is_param,
-			      const XML_Char *value, int value_length, const XML_Char *base,
-			      const XML_Char *system_id, const XML_Char *public_id,
-			      const XML_Char *notation)
+static void on_entity(void *data)
 {
-	(void)name, (void)is_param, (void)value, (void)value_length, (void)base;
-	(void)system_id, (void)public_id, (void)notation;
 	stop(data, UT_EINPUT, "entity declarations are not allowed in a JUnit report");
 }
+
+static const ut_xml_handlers handlers = {on_start, on_end, on_text, on_entity};
 
 static int begin(reader *r, ut_junit **out, const char *name)
 {
@@ -304,24 +291,19 @@ static int begin(reader *r, ut_junit **out, const char *name)
 	r->name = name;
 	ut_buf_init(&r->text, MAX_TEXT + 1);
 	r->j = calloc(1, sizeof(*r->j));
-	r->parser = XML_ParserCreate("UTF-8");
-	if (!r->j || !r->parser)
+	r->xml = ut_xml_new(&handlers, r);
+	if (!r->j || !r->xml)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	ut_arena_init(&r->j->arena);
-	XML_SetUserData(r->parser, r);
-	XML_SetElementHandler(r->parser, on_start, on_end);
-	XML_SetCharacterDataHandler(r->parser, on_text);
-	XML_SetEntityDeclHandler(r->parser, on_entity);
 	return 0;
 }
 
 /* After a chunk: 0, or the first error (ours, else the parser's). */
-static int check(reader *r, enum XML_Status status)
+static int check(reader *r, int status)
 {
-	if (status == XML_STATUS_ERROR && r->rc == 0)
+	if (status < 0 && r->rc == 0)
 		r->rc = ut_error_set(UT_EINPUT, "%s:%lu: invalid JUnit XML: %s", r->name,
-				     (unsigned long)XML_GetCurrentLineNumber(r->parser),
-				     XML_ErrorString(XML_GetErrorCode(r->parser)));
+				     ut_xml_line(r->xml), ut_xml_error(r->xml));
 	return r->rc;
 }
 
@@ -336,8 +318,7 @@ static int finish(reader *r, ut_junit **out)
 		r->j = NULL;
 	}
 	ut_junit_free(r->j);
-	if (r->parser)
-		XML_ParserFree(r->parser);
+	ut_xml_free(r->xml);
 	ut_buf_dispose(&r->text);
 	return rc;
 }
@@ -350,7 +331,7 @@ int ut_junit_parse(ut_junit **out, const char *data, size_t len, const char *nam
 	if (begin(&r, out, name) == 0) {
 		do {
 			n = len - off > (1u << 20) ? (1u << 20) : len - off;
-			check(&r, XML_Parse(r.parser, data + off, (int)n, off + n == len));
+			check(&r, ut_xml_feed(r.xml, data + off, n, off + n == len));
 			off += n;
 		} while (off < len && r.rc == 0);
 	} else
@@ -382,7 +363,7 @@ int ut_junit_read(ut_junit **out, const char *path)
 		goto done;
 	}
 	for (;;) {
-		buf = XML_GetBuffer(r.parser, 65536);
+		buf = ut_xml_buffer(r.xml, 65536);
 		if (!buf) {
 			r.rc = ut_error_set(UT_ENOMEM, "out of memory reading '%s'", path);
 			goto done;
@@ -394,7 +375,7 @@ int ut_junit_read(ut_junit **out, const char *path)
 			r.rc = ut_error_set(UT_EINPUT, "cannot read '%s'", path);
 			goto done;
 		}
-		if (check(&r, XML_ParseBuffer(r.parser, (int)n, n == 0)) || n == 0)
+		if (check(&r, ut_xml_feed_buffer(r.xml, (size_t)n, n == 0)) || n == 0)
 			break;
 	}
 done:

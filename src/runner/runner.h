@@ -37,12 +37,13 @@ void ut_runner_free(ut_runner *r);
 /* The command template in use (after the preset), NULL-terminated; borrowed. */
 const char *const *ut_runner_command(const ut_runner *r);
 
-/* The command template of a preset ("pytest", "mocha", "junit4", "junit5"),
+/* The command template of a preset ("pytest", "mocha", "junit4", "junit5", "testng"),
  * NULL-terminated, static; NULL for an unknown preset:
  *   pytest: python3 -m pytest -p no:randomly -p no:cacheprovider --junitxml={report} {tests}
  *   mocha:  node {runners}/mocha-ordered.js --report {report} -- {tests}
  *   junit4: java {runners}/OrderedRunner.java --report {report} -- {tests}
  *   junit5: java {runners}/OrderedPlatformRunner.java --report {report} -- {tests}
+ *   testng: java {runners}/OrderedTestNG.java --report {report} -- {tests}
  * The JUnit helpers take the class path from the CLASSPATH variable: set it in runner.env. */
 const char *const *ut_runner_preset(const char *preset);
 

@@ -30,6 +30,9 @@ static const char *const preset_junit5[] = {
 	"java", "{runners}/OrderedPlatformRunner.java", "--report", "{report}", "--", "{tests}",
 	NULL};
 
+static const char *const preset_testng[] = {
+	"java", "{runners}/OrderedTestNG.java", "--report", "{report}", "--", "{tests}", NULL};
+
 static const struct {
 	const char *name;
 	const char *const *command;
@@ -38,6 +41,7 @@ static const struct {
 	{"mocha", preset_mocha},
 	{"junit4", preset_junit4},
 	{"junit5", preset_junit5},
+	{"testng", preset_testng},
 };
 
 const char *const *ut_runner_preset(const char *preset)

@@ -1,0 +1,233 @@
+/*
+ * OrderedTestNG: runs TestNG tests in exactly the given order, in one JVM, and writes a
+ * Maven-Surefire-like JUnit XML report.
+ *
+ *   java -cp CLASSPATH ci/runners/OrderedTestNG.java --report FILE [--] ID [ID...]
+ *
+ * ID is fully.qualified.Class#method. CLASSPATH holds TestNG 6.9+ (and jcommander), the
+ * compiled tests and their dependencies. Single-file program: no build needed (Java 11+).
+ *
+ * Consecutive ids of the same class run as one TestNG <test> holding that class with
+ * those methods included, so @BeforeClass/@AfterClass run once around them; a method
+ * interceptor keeps TestNG's own order (priority, name) out of it. Classes interleave as
+ * listed. A test whose declared dependency (dependsOnMethods) is not in the same run of
+ * ids is reported skipped by TestNG: keep declared dependees in the schedule.
+ *
+ * Exit status: 0 when the tests ran (whatever their outcome), 2 for a usage error or an
+ * unknown class or method (nothing is run then), 1 when the report cannot be written.
+ */
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.testng.IMethodInstance;
+import org.testng.IMethodInterceptor;
+import org.testng.ITestContext;
+import org.testng.ITestResult;
+import org.testng.TestListenerAdapter;
+import org.testng.TestNG;
+import org.testng.xml.XmlClass;
+import org.testng.xml.XmlInclude;
+import org.testng.xml.XmlSuite;
+import org.testng.xml.XmlTest;
+
+public class OrderedTestNG {
+    /** The position of each id in the given order: the interceptor sorts by it. */
+    static final Map<String, Integer> POSITION = new HashMap<>();
+    static final List<String> CASES = new ArrayList<>();
+    static String report;
+    static int failures, errors, skipped;
+
+    public static class Order implements IMethodInterceptor {
+        @Override
+        public List<IMethodInstance> intercept(List<IMethodInstance> methods, ITestContext context) {
+            List<IMethodInstance> out = new ArrayList<>(methods);
+            out.sort((a, b) -> Integer.compare(position(a), position(b)));
+            return out;
+        }
+
+        static int position(IMethodInstance m) {
+            String id = m.getMethod().getTestClass().getName() + "#" + m.getMethod().getMethodName();
+            return POSITION.getOrDefault(id, Integer.MAX_VALUE);
+        }
+    }
+
+    public static class Report extends TestListenerAdapter {
+        @Override
+        public void onTestSuccess(ITestResult r) {
+            add(r, null);
+        }
+
+        @Override
+        public void onTestFailure(ITestResult r) {
+            Throwable t = r.getThrowable();
+            boolean assertion = t instanceof AssertionError;
+            if (assertion) {
+                failures++;
+            } else {
+                errors++;
+            }
+            add(r, (assertion ? "failure" : "error"));
+        }
+
+        @Override
+        public void onTestSkipped(ITestResult r) {
+            skipped++;
+            add(r, "skipped");
+        }
+    }
+
+    static void add(ITestResult r, String kind) {
+        double s = Math.max(0, r.getEndMillis() - r.getStartMillis()) / 1000.0;
+        StringBuilder b = new StringBuilder();
+        b.append("  <testcase classname=\"").append(attr(r.getTestClass().getName()))
+                .append("\" name=\"").append(attr(r.getMethod().getMethodName()))
+                .append("\" time=\"").append(String.format(Locale.ROOT, "%.3f", s)).append('"');
+        Throwable t = r.getThrowable();
+        if (kind == null) {
+            b.append("/>\n");
+        } else if (kind.equals("skipped")) {
+            b.append(">\n    <skipped/>\n  </testcase>\n");
+        } else {
+            StringWriter trace = new StringWriter();
+            if (t != null) {
+                t.printStackTrace(new PrintWriter(trace));
+            }
+            b.append(">\n    <").append(kind).append(" message=\"")
+                    .append(attr(t == null ? "" : String.valueOf(t.getMessage())))
+                    .append("\" type=\"").append(attr(t == null ? "" : t.getClass().getName()))
+                    .append("\">").append(text(trace.toString())).append("</").append(kind)
+                    .append(">\n  </testcase>\n");
+        }
+        CASES.add(b.toString());
+        System.out.println((kind == null ? "pass" : kind) + " " + r.getTestClass().getName() + "#"
+                + r.getMethod().getMethodName());
+        write();
+    }
+
+    /** Rewritten after every test, so a killed run keeps its results. */
+    static void write() {
+        StringBuilder b = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        b.append("<testsuite name=\"OrderedTestNG\" tests=\"").append(CASES.size())
+                .append("\" failures=\"").append(failures).append("\" errors=\"").append(errors)
+                .append("\" skipped=\"").append(skipped).append("\">\n");
+        for (String c : CASES) {
+            b.append(c);
+        }
+        b.append("</testsuite>\n");
+        try {
+            Files.write(Paths.get(report), b.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            System.err.println("OrderedTestNG: cannot write " + report + ": " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    public static void main(String[] args) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--report") && i + 1 < args.length) {
+                report = args[++i];
+            } else if (!args[i].equals("--")) {
+                ids.add(args[i]);
+            }
+        }
+        if (report == null || ids.isEmpty()) {
+            System.err.println("usage: OrderedTestNG --report FILE [--] Class#method...");
+            System.exit(2);
+        }
+        XmlSuite suite = new XmlSuite();
+        suite.setName("untangle");
+        boolean bad = false;
+        XmlClass current = null;
+        for (String id : ids) {
+            int hash = id.indexOf('#');
+            String cls = hash > 0 ? id.substring(0, hash) : "";
+            String method = hash > 0 ? id.substring(hash + 1) : "";
+            if (!known(cls, method)) {
+                System.err.println("OrderedTestNG: unknown test '" + id + "'");
+                bad = true;
+                continue;
+            }
+            if (POSITION.putIfAbsent(id, POSITION.size()) != null) {
+                System.err.println("OrderedTestNG: '" + id + "' listed twice");
+                bad = true;
+                continue;
+            }
+            if (current == null || !current.getName().equals(cls)) {
+                XmlTest test = new XmlTest(suite);
+                test.setName("run " + suite.getTests().size());
+                current = new XmlClass(cls, false);
+                test.setXmlClasses(new ArrayList<>(Collections.singletonList(current)));
+            }
+            current.getIncludedMethods().add(new XmlInclude(method));
+        }
+        if (bad) {
+            System.exit(2);
+        }
+        write();
+        TestNG tng = new TestNG(false);
+        tng.setUseDefaultListeners(false);
+        tng.setXmlSuites(Collections.singletonList(suite));
+        tng.addListener((Object) new Order());
+        tng.addListener((Object) new Report());
+        tng.run();
+        System.exit(0);
+    }
+
+    static boolean known(String cls, String method) {
+        try {
+            for (Method m : Class.forName(cls).getMethods()) {
+                if (m.getName().equals(method)) {
+                    return true;
+                }
+            }
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+        return false;
+    }
+
+    static String attr(String s) {
+        return escape(s, true);
+    }
+
+    static String text(String s) {
+        return escape(s, false);
+    }
+
+    static String escape(String s, boolean attribute) {
+        StringBuilder b = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < s.length(); ) {
+            int cp = s.codePointAt(i);
+            i += Character.charCount(cp);
+            switch (cp) {
+                case '<': b.append("&lt;"); break;
+                case '>': b.append("&gt;"); break;
+                case '&': b.append("&amp;"); break;
+                case '"': b.append(attribute ? "&quot;" : "\""); break;
+                case '\n': b.append(attribute ? "&#10;" : "\n"); break;
+                case '\r': b.append("&#13;"); break;
+                case '\t': b.append(attribute ? "&#9;" : "\t"); break;
+                default:
+                    boolean valid = (cp >= 0x20 && cp <= 0xD7FF) || (cp >= 0xE000 && cp <= 0xFFFD)
+                            || (cp >= 0x10000 && cp <= 0x10FFFF);
+                    if (valid) {
+                        b.appendCodePoint(cp);
+                    }
+            }
+        }
+        return b.toString();
+    }
+}

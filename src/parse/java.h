@@ -1,0 +1,79 @@
+/* java.h: what the JUnit side (java.c) and the TestNG side (testng.c) of Java discovery
+ * share (java_common.c): annotations, hooks, a class's framework and superclasses, and the
+ * test methods of one class. Internal to the parse stage. */
+#ifndef UT_PARSE_JAVA_H
+#define UT_PARSE_JAVA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "parse/internal.h"
+
+typedef UT_VEC(const char *) ut_jstrings;
+
+/* One test method of a class: `fn` is the body that runs (the most derived one). */
+typedef struct {
+	ut_fn *fn;
+	const char *name;
+	long order;		/* @Order or TestNG priority */
+	long level;		/* TestNG: 0 without dependencies, else 1 + its dependencies' */
+	size_t pos;		/* declaration position (class chain, then source): stable sorts */
+	const ut_syn *test;	/* its @Test annotation, or NULL (TestNG class-level @Test) */
+	ut_jstrings depends;	/* TestNG dependsOnMethods: method names of the same class */
+	ut_jstrings groups;	/* TestNG groups (the method's and its class's) */
+	ut_jstrings dep_groups; /* TestNG dependsOnGroups */
+} ut_jmethod;
+
+typedef UT_VEC(ut_jmethod) ut_jmethods;
+
+/* Annotation `name` (simple or qualified) on n before `before` (a member's own
+ * annotations, not those of its children), or NULL. */
+const ut_syn *ut_java_annotation(const ut_index *ix, const ut_file *f, const ut_syn *n,
+				 const char *name, uint32_t before);
+/* The same on a method or a class, before its name. */
+const ut_syn *ut_java_fn_annotation(const ut_index *ix, const ut_fn *fn, const char *name);
+const ut_syn *ut_java_cls_annotation(const ut_index *ix, const ut_cls *k, const char *name);
+/* The text of the annotation's arguments, compacted ("enabled=false"); "" for NULL. */
+const char *ut_java_annotation_args(const ut_index *ix, const ut_file *f, const ut_syn *a);
+/* The integer argument `key` of an annotation (the first positional one for NULL), or dflt. */
+long ut_java_number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
+			long dflt);
+/* The string values of argument `key` (a string or a {...} list of strings), appended to
+ * out (strings in ix->scratch). */
+int ut_java_strings_arg(ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
+			ut_jstrings *out);
+/* The order the kinds of setup hooks run in: bits of ut_java_hook_kinds, -1 ends. */
+extern const int ut_java_before_hooks[];
+extern const int ut_java_after_hooks[];
+/* The framework of a class: its file's imports', else its nearest superclass's (a
+ * subclass that imports nothing), else "junit4". */
+const char *ut_java_framework(const ut_index *ix, ut_cls *k);
+/* Is the class declared abstract? */
+bool ut_java_is_abstract(const ut_cls *k);
+/* Bit h set for each hook annotation (BeforeClass, Before, BeforeMethod...) of the method. */
+unsigned ut_java_hook_kinds(const ut_index *ix, const ut_fn *fn);
+
+/* k and its superclasses among the sources, k first (UT_MAX_SUPER at most); how many. */
+size_t ut_java_chain(const ut_index *ix, ut_cls *k, ut_cls *chain[UT_MAX_SUPER]);
+/* Member node m of class k as an indexed method, or NULL when it is none. */
+ut_fn *ut_java_method(const ut_index *ix, const ut_cls *k, const ut_syn *m);
+
+/* TestNG (testng.c): the test methods of k and its superclasses in TestNG's order inside
+ * a class (priority, then dependencies, then name). A class whose class-level @Test says
+ * `enabled = false` has none. */
+int ut_testng_methods(ut_discover *d, ut_cls *k, ut_jmethods *out);
+/* The classes the suite's testng.xml (suite.testng_xml, else one at the root or in
+ * src/test/resources) runs, in its
+ * order, appended to out (names in ix->scratch); *path the file read,
+ * relative to the root, or NULL when there is none. A file that cannot be read or parsed
+ * is a warning (and *path NULL). */
+typedef struct {
+	const char *name; /* fully qualified */
+	size_t test;	  /* which <test> of the suite lists it (they run one after another) */
+} ut_testng_class;
+typedef UT_VEC(ut_testng_class) ut_testng_classes;
+int ut_testng_xml(ut_discover *d, ut_testng_classes *out, const char **path);
+/* Frees what ut_testng_methods and the JUnit side put in the methods, then the vector. */
+void ut_jmethods_free(ut_jmethods *v);
+
+#endif

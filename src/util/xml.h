@@ -1,0 +1,47 @@
+/* xml.h: a streaming XML reader, expat's adapter (the only file that includes expat's
+ * header). A document is read in bounded memory whatever its size. Entity declarations
+ * stop the parse (nothing can expand); external entities and DTDs are never loaded. */
+#ifndef UT_XML_H
+#define UT_XML_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct ut_xml ut_xml;
+
+/* Called as the document is read; ud is the reader's user data. atts holds name, value
+ * pairs and ends with NULL. `entity` is called on an entity declaration, after which the
+ * parse stops (ut_xml_feed fails). text and entity may be NULL. */
+typedef struct {
+	void (*start)(void *ud, const char *el, const char **atts);
+	void (*end)(void *ud, const char *el);
+	void (*text)(void *ud, const char *s, size_t n);
+	void (*entity)(void *ud);
+} ut_xml_handlers;
+
+/* A reader; NULL when out of memory. h must outlive it. */
+ut_xml *ut_xml_new(const ut_xml_handlers *h, void *ud);
+/* Accepts NULL. */
+void ut_xml_free(ut_xml *x);
+
+/* Parses the next n bytes of the document (final: they are the last). 0, or -1 when the
+ * document is not well-formed or a handler stopped the parse (ut_xml_error says which). */
+int ut_xml_feed(ut_xml *x, const char *data, size_t n, bool final);
+/* A buffer of n bytes to read the next chunk into, then parsed by ut_xml_feed_buffer with
+ * the number of bytes read; NULL when out of memory. */
+void *ut_xml_buffer(ut_xml *x, size_t n);
+int ut_xml_feed_buffer(ut_xml *x, size_t n, bool final);
+
+/* From a handler: stops the parse; the current ut_xml_feed fails. */
+void ut_xml_stop(ut_xml *x);
+/* The line being read (1-based). */
+unsigned long ut_xml_line(const ut_xml *x);
+/* The parser's message for a document that is not well-formed. */
+const char *ut_xml_error(const ut_xml *x);
+/* "expat_2.5.0" */
+const char *ut_xml_version(void);
+
+/* The value of attribute key in atts (as given to `start`), or NULL. */
+const char *ut_xml_attr(const char **atts, const char *key);
+
+#endif
