@@ -107,6 +107,8 @@ static void print_text(const ut_graph *g, const ut_candidates_report *r, const c
 			continue;
 		printf("%-8s %s -> %s", e->filtered_by ? "dropped" : "kept",
 		       g->tests[e->dependent].id, g->tests[e->dependee].id);
+		if (e->origin == UT_ORIGIN_DECLARED)
+			printf("  (declared)");
 		for (k = 0; k < e->nvalues; k++) {
 			printf(k ? ", " : "  values: ");
 			ut_cli_print_quoted(e->values[k].value);

@@ -146,8 +146,16 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 		goto done;
 	}
 	explain_left_out(&c);
-	for (i = 0; i < g->edges.n; i++)
-		stats->manifest += g->edges.v[i].status == UT_EDGE_MANIFEST;
+	for (i = 0; i < g->edges.n; i++) {
+		ut_edge *e = &g->edges.v[i];
+
+		/* the runner runs a declared dependee first whatever a run showed */
+		if (e->origin == UT_ORIGIN_DECLARED && e->status != UT_EDGE_MANIFEST) {
+			e->status = UT_EDGE_MANIFEST;
+			e->reason = "declared by the test (dependsOnMethods, dependsOnGroups)";
+		}
+		stats->manifest += e->status == UT_EDGE_MANIFEST;
+	}
 	g->stats.strategy = !strcmp(strategy, "tedd") ? "tedd" : "fast";
 	g->stats.schedules_run = stats->schedules_run;
 	g->stats.test_executions = stats->test_executions;

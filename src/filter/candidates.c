@@ -44,6 +44,43 @@ static int refuse_explosion(const ut_value_stats *st)
 			    worst ? worst->submitters : 0);
 }
 
+/* The dependencies tests declare (TestNG's dependsOnMethods and dependsOnGroups): edges of
+ * origin declared, kept whatever a filter says; detect keeps them manifest. */
+static int add_declared(ut_graph *g, const ut_suite *s)
+{
+	ut_map index = UT_MAP_INIT; /* id -> position + 1 */
+	bool any = false;
+	size_t i, k;
+	ut_edge *e;
+	int rc = 0;
+
+	for (i = 0; i < s->tests.n && !any; i++)
+		any = s->tests.v[i].ndepends > 0;
+	for (i = 0; any && i < s->tests.n && rc == 0; i++)
+		if (ut_map_put(&index, s->tests.v[i].id, strlen(s->tests.v[i].id),
+			       (void *)(i + 1)) < 0)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	for (i = 0; any && i < s->tests.n && rc == 0; i++) {
+		const ut_test *t = &s->tests.v[i];
+
+		for (k = 0; k < t->ndepends && rc == 0; k++) {
+			size_t d = (size_t)ut_map_get(&index, t->depends_on[k],
+						      strlen(t->depends_on[k]));
+
+			if (!d || d - 1 >= i)
+				continue; /* not in the suite, or not before it */
+			rc = ut_graph_add(g, (uint32_t)i, (uint32_t)(d - 1), UT_ORIGIN_DECLARED, &e);
+			if (rc == 0) {
+				e->origin = UT_ORIGIN_DECLARED;
+				e->filtered_by = NULL;
+				e->reason = "declared by the test (dependsOnMethods, dependsOnGroups)";
+			}
+		}
+	}
+	ut_map_dispose(&index);
+	return rc;
+}
+
 int ut_candidates_build(ut_graph **out, ut_candidates_report *report, const ut_suite *s,
 			const ut_candidates_opts *opts)
 {
@@ -90,6 +127,8 @@ int ut_candidates_build(ut_graph **out, ut_candidates_report *report, const ut_s
 		rc = ut_filter_nlp(g, nlp, opts->filter, &report->filter);
 	if (rc == UT_EENV && opts->filter < UT_FILTER_VERB)
 		rc = 0;
+	if (rc == 0)
+		rc = add_declared(g, s);
 	if (rc < 0)
 		goto done;
 	report->filter.candidates = g->edges.n;
