@@ -83,8 +83,8 @@ static int describe_languages(ut_init *in, const ut_suite *s)
 	return rc == 0 && in->languages ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
 }
 
-/* The values the value filter drops by itself, that some test submits (a value nobody
- * submits makes no candidate edge): written out so that the user sees and edits them. */
+/* The values extract's rule proposes (dropped by the value filter by itself, and
+ * submitted by some test): written out so that the user sees and edits them. */
 static int propose_values(ut_init *in, const ut_suite *s)
 {
 	ut_value_stats st;
@@ -99,7 +99,7 @@ static int propose_values(ut_init *in, const ut_suite *s)
 	for (i = 0; rc == 0 && i < st.n; i++) {
 		const ut_value_stat *v = &st.v[i];
 
-		if (!ut_value_dropped(v) || v->submitters == 0)
+		if (!ut_value_proposed(v, st.ntests))
 			continue;
 		in->values[n].value = ut_arena_strdup(&in->arena, v->value);
 		in->values[n].submitters = v->submitters;
