@@ -435,7 +435,7 @@ ut_const_def *ut_class_const(const ut_index *ix, const ut_cls *cls, const char *
 		for (k = cls->outer; k; k = k->outer)
 			if ((def = ut_map_get(&k->constants, name, nlen)) != NULL)
 				return def;
-		cls = cls->super ? ut_index_class(ix, cls->super, strlen(cls->super)) : NULL;
+		cls = ut_index_super(ix, cls);
 	}
 	return NULL;
 }

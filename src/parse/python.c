@@ -44,7 +44,7 @@ static const ut_cls *self_class(const ut_py_ctx *p, const ut_fn *fn, const ut_cl
 	for (; k && fn->cls && guard < 16; guard++) {
 		if (k == fn->cls)
 			return cls;
-		k = k->super ? ut_index_class(p->d->ix, k->super, strlen(k->super)) : NULL;
+		k = ut_index_super(p->d->ix, k);
 	}
 	return fn->cls;
 }

@@ -57,11 +57,6 @@ static bool word_is(const char *s, size_t n, const char *word)
 	return strlen(word) == n && memcmp(s, word, n) == 0;
 }
 
-static const ut_cls *super_of(const ut_index *ix, const ut_cls *k)
-{
-	return k && k->super ? ut_index_class(ix, k->super, strlen(k->super)) : NULL;
-}
-
 /* The type a type name stands for: "po.LoginPage", "List<String>", "WebDriver". */
 static ut_ty type_named(const ut_index *ix, const char *s, size_t n)
 {
@@ -148,7 +143,7 @@ static ut_ty field_type(rctx *r, const ut_cls *cls, const char *name, size_t nle
 {
 	int guard = 0;
 
-	for (; cls && guard++ < MAX_CHAIN; cls = super_of(r->ix, cls)) {
+	for (; cls && guard++ < MAX_CHAIN; cls = ut_index_super(r->ix, cls)) {
 		const ut_syn *decl = ut_map_get(&cls->fields, name, nlen);
 		ut_const_def *def = ut_map_get(&cls->constants, name, nlen);
 		ut_ty declared =
@@ -573,7 +568,7 @@ static ut_ty type_of(rctx *r, const ut_env *env, const ut_file *f, const ut_syn 
 		return k ? ty_of(UT_TY_OBJECT, k) : unknown;
 	}
 	if (ut_text_is(f, n, "super"))
-		return ty_of(UT_TY_OBJECT, super_of(r->ix, ut_env_class(env)));
+		return ty_of(UT_TY_OBJECT, ut_index_super(r->ix, ut_env_class(env)));
 	if (ut_syn_is(n, UT_R_CALL))
 		return call_type(r, env, f, n);
 	if (ut_syn_is(n, UT_R_IDENT))
@@ -693,7 +688,7 @@ static const ut_fn *method_in_chain(const ut_index *ix, const ut_cls *cls, const
 {
 	int guard = 0;
 
-	for (; cls && guard++ < MAX_CHAIN; cls = super_of(ix, cls)) {
+	for (; cls && guard++ < MAX_CHAIN; cls = ut_index_super(ix, cls)) {
 		const ut_fn *fn = best_fn(ix, name, nlen, nargs, in_class, cls);
 
 		if (fn)
