@@ -62,9 +62,10 @@ const ut_binding *ut_env_find(const ut_env *env, const char *name, size_t nlen)
 
 bool ut_text_is(const ut_file *f, const ut_syn *n, const char *s)
 {
-	size_t len = n->end - n->start;
+	size_t len = n ? n->end - n->start : 0;
 
-	return strlen(s) == len && memcmp(f->src.ptr + n->start, s, len) == 0;
+	/* a missing node (a call without a name in broken source) is no name at all */
+	return n && strlen(s) == len && memcmp(f->src.ptr + n->start, s, len) == 0;
 }
 
 bool ut_text_in(const ut_file *f, const ut_syn *n, const char *const *set)
