@@ -33,13 +33,10 @@ static void teardown(void)
 
 static const ut_test *test_id(const char *id)
 {
-	size_t i;
+	const ut_test *t = ut_suite_find(suite, id);
 
-	for (i = 0; i < suite->tests.n; i++)
-		if (strcmp(suite->tests.v[i].id, id) == 0)
-			return &suite->tests.v[i];
-	ck_abort_msg("no test '%s'", id);
-	return NULL;
+	ck_assert_msg(t != NULL, "no test '%s'", id);
+	return t;
 }
 
 /* Does the test have an action of `kind` with value v (or unresolved text v)? */
