@@ -418,6 +418,40 @@ START_TEST(js_registration_forms)
 }
 END_TEST
 
+/* Code that stays on the test machine (environment, temporary files, file output, the
+ * browser's launch options and service, DevTools commands, exception messages) gives no
+ * values; an HTTP client or an API helper does, and so does the browser's own script. */
+static void local_calls(const char *dir, ut_lang lang, const char *test)
+{
+	static const char *const local[] = {
+		"shop-profile-", "--headless", "--window-size=800,600", "SHOP_URL",
+		"http://shop.test", "/usr/bin/chromedriver", "Profiler.takePreciseCoverage",
+		"coverage.json", "w", "utf-8", "saved coverage", "SHOP_URL is empty", "chrome",
+		"started", "no profile directory", "webdriver.chrome.driver",
+		"cannot create a profile directory", "quit-browser", NULL};
+	const char *const *v;
+
+	parse_dir(dir, lang);
+	for (v = local; *v; v++)
+		refute(test, *v);
+	expect(test, UT_ACT_OTHER, "http://shop.test/api/users");
+	expect(test, UT_ACT_NAVIGATE, "http://shop.test/cart");
+	expect(test, UT_ACT_SUBMIT, "3");
+}
+
+START_TEST(local_calls_give_no_values)
+{
+	local_calls("local_py", UT_LANG_PYTHON, "test_buy");
+	expect("test_buy", UT_ACT_OTHER, "name=seed-user");
+	expect("test_buy", UT_ACT_OTHER, "Seeded Lamp");
+	expect("test_buy", UT_ACT_OTHER, "localStorage.setItem('coupon', 'SPRING')");
+	local_calls("local_js", UT_LANG_NONE, "buys");
+	expect("buys", UT_ACT_OTHER, "Seeded Lamp");
+	local_calls("local_java", UT_LANG_JAVA, "buy");
+	expect("buy", UT_ACT_OTHER, "name=seed-user");
+}
+END_TEST
+
 START_TEST(hostile_input_never_crashes)
 {
 	static const ut_lang langs[] = {UT_LANG_JAVA, UT_LANG_PYTHON, UT_LANG_JAVASCRIPT,
@@ -469,6 +503,7 @@ Suite *parse_suite(void)
 	tcase_add_test(tc, jest_keeps_declaration_order);
 	tcase_add_test(tc, js_helper_branches_follow_literal_arguments);
 	tcase_add_test(tc, js_registration_forms);
+	tcase_add_test(tc, local_calls_give_no_values);
 	tcase_add_test(tc, hostile_input_never_crashes);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("receivers");

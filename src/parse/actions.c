@@ -490,6 +490,8 @@ static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 			goto done;
 		}
 	}
+	if (kind == UT_ACT_OTHER && ut_call_stays_local(w->ix, env, f, call))
+		goto done; /* the environment, files, launch options: no application values */
 	if (rt.kind == UT_TY_ELEMENT && (kind == UT_ACT_SUBMIT || kind == UT_ACT_CLICK)) {
 		rc = locate_element(w, &rt);
 		if (rc < 0)

@@ -212,6 +212,12 @@ bool ut_text_in(const ut_file *f, const ut_syn *n, const char *const *set);
 /* The receiver names an object's own members: self, this, cls. */
 bool ut_is_self(const ut_file *f, const ut_syn *n);
 
+/* Whether a call stays on the test machine (environment, files, processes, the browser's
+ * launch options, DevTools commands, an exception's message): its strings are no values of
+ * the application (local.c). */
+bool ut_call_stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
+			 const ut_syn *call);
+
 /* The action walker. */
 typedef struct {
 	const ut_index *ix;
