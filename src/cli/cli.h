@@ -17,7 +17,8 @@
 #include "util/buf.h"
 #include "util/diag.h"
 
-/* Documented exit codes (README, `untangle --help`). */
+/* Documented exit codes (README "Exit codes"; `untangle --help` and every command's help
+ * print ut_cli_exit_codes). */
 enum {
 	UT_EXIT_OK = 0,      /* success */
 	UT_EXIT_FOUND = 1,   /* the check found a problem */
@@ -26,12 +27,24 @@ enum {
 	UT_EXIT_INTERRUPTED = 130 /* Ctrl-C or SIGTERM: stopped cleanly, the journal kept */
 };
 
+/* The exit codes as the help prints them, one line each. */
+extern const char *const ut_cli_exit_codes;
+
 /* Maps a library return code to the exit code. */
 int ut_cli_exit_code(int rc);
 
-/* UT_OPT_LIST is a value option that may repeat; its target is a ut_cli_rest * whose
- * items the caller frees. */
-typedef enum { UT_OPT_FLAG, UT_OPT_VALUE, UT_OPT_REST, UT_OPT_LIST } ut_opt_kind;
+/* Option kinds. UT_OPT_LIST is a value option that may repeat; its target is a
+ * ut_cli_rest * whose items the caller frees. UT_OPT_REST takes the positional arguments
+ * (value_name names them). UT_OPT_INT's target is a long, checked against min..max;
+ * UT_OPT_NUMBER's a double, which must be positive. */
+typedef enum {
+	UT_OPT_FLAG,
+	UT_OPT_VALUE,
+	UT_OPT_REST,
+	UT_OPT_LIST,
+	UT_OPT_INT,
+	UT_OPT_NUMBER
+} ut_opt_kind;
 
 typedef struct {
 	ut_opt_kind kind;
@@ -39,13 +52,28 @@ typedef struct {
 	const char *long_name;  /* NULL for UT_OPT_REST */
 	const char *value_name; /* shown in help: "DIR" */
 	const char *help;
-	void *target;           /* bool *, const char **, or ut_cli_rest * (REST, LIST) */
+	void *target;           /* bool *, const char **, long *, double *, or ut_cli_rest * */
+	long min, max;          /* UT_OPT_INT: the accepted range; UT_OPT_REST: max arguments (0: any) */
+	bool required;          /* the command needs it: parsing fails without it */
 } ut_opt;
 
 typedef struct {
 	const char **items;
 	size_t n;
 } ut_cli_rest;
+
+/* A row of an option table; UT_OPT_INT_ROW adds the range, UT_OPT_REQUIRED marks an option
+ * the command needs; UT_OPT_END ends the table. */
+#define UT_OPT_ROW(k, s, l, v, h, t)                                                           \
+	{.kind = (k), .short_name = (s), .long_name = (l), .value_name = (v), .help = (h),     \
+	 .target = (t)}
+#define UT_OPT_INT_ROW(s, l, v, h, t, lo, hi)                                                  \
+	{.kind = UT_OPT_INT, .short_name = (s), .long_name = (l), .value_name = (v), .help = (h), \
+	 .target = (t), .min = (lo), .max = (hi)}
+#define UT_OPT_REQUIRED(k, s, l, v, h, t)                                                      \
+	{.kind = (k), .short_name = (s), .long_name = (l), .value_name = (v), .help = (h),     \
+	 .target = (t), .required = true}
+#define UT_OPT_END {.kind = UT_OPT_REST}
 
 /* Options every command has. */
 typedef struct {
@@ -58,14 +86,18 @@ typedef struct {
 typedef struct {
 	const char *name;
 	const char *summary;
-	const char *usage;
 	int (*run)(int argc, char **argv);
 } ut_cli_command;
 
-/* Parses argv[1..] against the command's table plus the common options. Prints the error
- * and returns UT_EXIT_INPUT on bad usage, -1 when --help was printed, 0 otherwise. */
-int ut_cli_parse(const ut_cli_command *cmd, const ut_opt *opts, ut_cli_common *common,
-		 int argc, char **argv);
+/* The command called name, or NULL (main.c holds the list). */
+const ut_cli_command *ut_cli_find(const char *name);
+
+/* Parses argv[1..] against command's option table (ending with an all-zero UT_OPT_REST
+ * entry; NULL for none) plus the common options. Returns true when the command goes on;
+ * false when it stops, with *exit_code UT_EXIT_OK after --help (printed, with a usage line
+ * made from the table) or UT_EXIT_INPUT on bad usage (the error printed). */
+bool ut_cli_parse(const char *command, const ut_opt *opts, ut_cli_common *common, int argc,
+		  char **argv, int *exit_code);
 
 /* Messages go to stderr, lowercase, no final period. */
 void ut_cli_quiet(bool quiet);
@@ -145,9 +177,6 @@ int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shar
 void ut_cli_plan_dispose(ut_cli_plan *pl);
 /* Parses "K/N" (1 <= K <= N <= UT_SHARD_MAX); prints and returns UT_EXIT_INPUT when bad. */
 int ut_cli_parse_shard(const char *arg, size_t *k, size_t *n);
-
-/* --workers N (NULL: detect.workers): 1 to 256. Prints and returns UT_EXIT_INPUT when bad. */
-int ut_cli_workers(const char *arg, const ut_config *cfg, long *out);
 
 /* The report writer for a --format name (github, markdown, sarif, gitlab, json), or NULL. */
 typedef int (*ut_cli_report_writer)(ut_buf *out, const ut_findings *fs);

@@ -11,7 +11,6 @@
 #include "util/jsonw.h"
 #include "util/banned.h"
 
-const ut_cli_command *ut_cli_find(const char *name);
 
 static void explain_json(const ut_name_info *info)
 {
@@ -146,17 +145,17 @@ int cmd_candidates(int argc, char **argv)
 	const char *extract = NULL, *filter = NULL, *explain = NULL;
 	bool dot = false, dropped = false;
 	ut_opt opts[] = {
-		{UT_OPT_VALUE, 0, "extract", "string|order",
-		 "string analysis (default) or every later test on every earlier one", &extract},
-		{UT_OPT_VALUE, 0, "filter", "none|values|verb|dobj|noun",
-		 "filter configuration (default: detect.filter of untangle.json)", &filter},
-		{UT_OPT_FLAG, 0, "dot", NULL, "print the graph for Graphviz", &dot},
-		{UT_OPT_FLAG, 0, "dropped", NULL,
-		 "also the edges a filter dropped, with the filter and why", &dropped},
-		{UT_OPT_VALUE, 0, "explain-name", "NAME",
-		 "show how one test name is tokenized, tagged and classified", &explain},
-		{UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest},
-		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "extract", "string|order",
+		 "string analysis (default) or every later test on every earlier one", &extract),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "filter", "none|values|verb|dobj|noun",
+		 "filter configuration (default: detect.filter of untangle.json)", &filter),
+		UT_OPT_ROW(UT_OPT_FLAG, 0, "dot", NULL, "print the graph for Graphviz", &dot),
+		UT_OPT_ROW(UT_OPT_FLAG, 0, "dropped", NULL,
+		 "also the edges a filter dropped, with the filter and why", &dropped),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "explain-name", "NAME",
+		 "show how one test name is tokenized, tagged and classified", &explain),
+		UT_OPT_ROW(UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest),
+		UT_OPT_END,
 	};
 	ut_cli_project p;
 	ut_candidates_opts co;
@@ -168,11 +167,8 @@ int cmd_candidates(int argc, char **argv)
 	memset(&p, 0, sizeof(p));
 	memset(&report, 0, sizeof(report));
 	memset(&co, 0, sizeof(co));
-	rc = ut_cli_parse(ut_cli_find("candidates"), opts, &common, argc, argv);
-	if (rc) {
-		exit_code = rc < 0 ? UT_EXIT_OK : rc;
+	if (!ut_cli_parse("candidates", opts, &common, argc, argv, &exit_code))
 		goto done;
-	}
 	exit_code = ut_cli_project_load(&p, &common, &rest);
 	if (exit_code)
 		goto done;

@@ -29,7 +29,6 @@
 #define CHECK_JOURNAL UT_CLI_STATE_DIR "/check-journal.jsonl"
 #define NOTE_DEPTH 1000 /* ancestors of the merge base searched for a note */
 
-const ut_cli_command *ut_cli_find(const char *name);
 
 typedef struct {
 	ut_map index; /* head test id -> index + 1 */
@@ -341,21 +340,22 @@ int cmd_check(int argc, char **argv)
 {
 	ut_cli_common common = {0};
 	const char *base_ref = NULL, *format = NULL, *out_path = NULL, *summary = NULL,
-		   *post = NULL, *workers = NULL;
+		   *post = NULL;
+	long nworkers = 0; /* 0: detect.workers */
 	ut_opt opts[] = {
-		{UT_OPT_VALUE, 0, "base", "REF", "the branch the change goes into (origin/main)",
-		 &base_ref},
-		{UT_OPT_VALUE, 'f', "format", "text|github|markdown|sarif|gitlab|json",
-		 "findings format (default github under GitHub Actions, else text)", &format},
-		{UT_OPT_VALUE, 'o', "out", "FILE", "write the findings there instead of stdout",
-		 &out_path},
-		{UT_OPT_VALUE, 0, "summary", "FILE",
-		 "append the Markdown summary (default $GITHUB_STEP_SUMMARY when set)", &summary},
-		{UT_OPT_VALUE, 0, "post", "github",
+		UT_OPT_REQUIRED(UT_OPT_VALUE, 0, "base", "REF", "the branch the change goes into (origin/main)",
+		 &base_ref),
+		UT_OPT_ROW(UT_OPT_VALUE, 'f', "format", "text|github|markdown|sarif|gitlab|json",
+		 "findings format (default github under GitHub Actions, else text)", &format),
+		UT_OPT_ROW(UT_OPT_VALUE, 'o', "out", "FILE", "write the findings there instead of stdout",
+		 &out_path),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "summary", "FILE",
+		 "append the Markdown summary (default $GITHUB_STEP_SUMMARY when set)", &summary),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "post", "github",
 		 "post a check run and a pull-request comment (GITHUB_TOKEN, GITHUB_REPOSITORY, "
-		 "GITHUB_EVENT_PATH)", &post},
-		{UT_OPT_VALUE, 0, "workers", "N", "parallel workers (detect.workers)", &workers},
-		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+		 "GITHUB_EVENT_PATH)", &post),
+		UT_OPT_INT_ROW(0, "workers", "N", "parallel workers (detect.workers)", &nworkers, 1, 256),
+		UT_OPT_END,
 	};
 	ut_cli_project p;
 	ut_git *repo = NULL;
@@ -380,7 +380,6 @@ int cmd_check(int argc, char **argv)
 	const char *extract = NULL, *filter = NULL, **prefixes = NULL;
 	bool detached = false, have_graph, whole = false;
 	size_t nprefixes = 0;
-	long nworkers;
 	int rc, exit_code;
 
 	memset(&p, 0, sizeof(p));
@@ -389,9 +388,8 @@ int cmd_check(int argc, char **argv)
 	memset(&report, 0, sizeof(report));
 	memset(&prog, 0, sizeof(prog));
 	ut_findings_init(&fs);
-	rc = ut_cli_parse(ut_cli_find("check"), opts, &common, argc, argv);
-	if (rc)
-		return rc < 0 ? UT_EXIT_OK : rc;
+	if (!ut_cli_parse("check", opts, &common, argc, argv, &exit_code))
+		return exit_code;
 	if (common.json)
 		format = "json";
 	if (!format)
@@ -406,18 +404,13 @@ int cmd_check(int argc, char **argv)
 		ut_errorf("--post: '%s' is not supported (only github)", post);
 		return UT_EXIT_INPUT;
 	}
-	if (!base_ref) {
-		ut_errorf("--base REF is required (the branch the change goes into, e.g. origin/main)");
-		return UT_EXIT_INPUT;
-	}
 	if (!summary && getenv("GITHUB_STEP_SUMMARY") && *getenv("GITHUB_STEP_SUMMARY"))
 		summary = getenv("GITHUB_STEP_SUMMARY");
 	exit_code = ut_cli_project_load(&p, &common, NULL);
 	if (exit_code)
 		goto done;
-	exit_code = ut_cli_workers(workers, &p.cfg, &nworkers);
-	if (exit_code)
-		goto done;
+	if (!nworkers)
+		nworkers = p.cfg.detect.workers;
 
 	/* the commits */
 	rc = ut_git_open(&repo, ".");

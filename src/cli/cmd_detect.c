@@ -22,7 +22,6 @@
 #include "vcs/git.h"
 #include "util/banned.h"
 
-const ut_cli_command *ut_cli_find(const char *name);
 
 
 typedef struct {
@@ -400,30 +399,31 @@ int cmd_detect(int argc, char **argv)
 {
 	ut_cli_common common = {0};
 	ut_cli_rest rest = {0};
-	const char *strategy = NULL, *filter = NULL, *extract = NULL, *workers = NULL;
+	const char *strategy = NULL, *filter = NULL, *extract = NULL;
+	long nworkers = 0; /* 0: detect.workers */
 	const char *store = "file";
 	const char *select = NULL, *coverage_path = NULL;
 	bool resume = false;
 	ut_opt opts[] = {
-		{UT_OPT_VALUE, 0, "strategy", "tedd|fast", "validation strategy (detect.strategy)",
-		 &strategy},
-		{UT_OPT_VALUE, 0, "extract", "string|order", "candidate extraction (detect.extract)",
-		 &extract},
-		{UT_OPT_VALUE, 0, "filter", "none|values|verb|dobj|noun",
-		 "candidate filter (detect.filter)", &filter},
-		{UT_OPT_VALUE, 0, "workers", "N", "parallel workers (detect.workers)", &workers},
-		{UT_OPT_VALUE, 0, "store", "file|notes",
-		 "the graph file, or also a git note on HEAD (store.notes_ref)", &store},
-		{UT_OPT_VALUE, 0, "select", "coverage",
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "strategy", "tedd|fast", "validation strategy (detect.strategy)",
+		 &strategy),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "extract", "string|order", "candidate extraction (detect.extract)",
+		 &extract),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "filter", "none|values|verb|dobj|noun",
+		 "candidate filter (detect.filter)", &filter),
+		UT_OPT_INT_ROW(0, "workers", "N", "parallel workers (detect.workers)", &nworkers, 1, 256),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "store", "file|notes",
+		 "the graph file, or also a git note on HEAD (store.notes_ref)", &store),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "select", "coverage",
 		 "crawler suites: validate only tests that reach the coverage, and what they need",
-		 &select},
-		{UT_OPT_VALUE, 0, "coverage", "FILE",
+		 &select),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "coverage", "FILE",
 		 "with --select: test id -> covered elements (default: features from the suite)",
-		 &coverage_path},
-		{UT_OPT_FLAG, 0, "resume", NULL,
-		 "continue an interrupted detection from .untangle/journal.jsonl", &resume},
-		{UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest},
-		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+		 &coverage_path),
+		UT_OPT_ROW(UT_OPT_FLAG, 0, "resume", NULL,
+		 "continue an interrupted detection from .untangle/journal.jsonl", &resume),
+		UT_OPT_ROW(UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest),
+		UT_OPT_END,
 	};
 	ut_cli_project p;
 	ut_candidates_opts co;
@@ -440,7 +440,6 @@ int cmd_detect(int argc, char **argv)
 	progress_state ps = {0};
 	ut_cli_signals sigs;
 	char *fingerprint = NULL;
-	long nworkers;
 	int rc, exit_code;
 
 	memset(&p, 0, sizeof(p));
@@ -448,11 +447,8 @@ int cmd_detect(int argc, char **argv)
 	memset(&co, 0, sizeof(co));
 	memset(&dopts, 0, sizeof(dopts));
 	memset(&fs, 0, sizeof(fs));
-	rc = ut_cli_parse(ut_cli_find("detect"), opts, &common, argc, argv);
-	if (rc) {
-		free(rest.items); /* --help: the rest was allocated */
-		return rc < 0 ? UT_EXIT_OK : rc;
-	}
+	if (!ut_cli_parse("detect", opts, &common, argc, argv, &exit_code))
+		return exit_code;
 	if (strcmp(store, "file") && strcmp(store, "notes")) {
 		ut_errorf("--store: '%s' is not one of file, notes", store);
 		free(rest.items);
@@ -474,9 +470,8 @@ int cmd_detect(int argc, char **argv)
 		exit_code = UT_EXIT_INPUT;
 		goto done;
 	}
-	exit_code = ut_cli_workers(workers, &p.cfg, &nworkers);
-	if (exit_code)
-		goto done;
+	if (!nworkers)
+		nworkers = p.cfg.detect.workers;
 	if (!strcmp(store, "notes")) {
 		rc = notes_open(&git, head, &p, &rest);
 		if (rc < 0) {

@@ -11,7 +11,6 @@
 #include "util/error.h"
 #include "util/banned.h"
 
-const ut_cli_command *ut_cli_find(const char *name);
 
 /* The test named by an id, a name, or the end of an id; -1 when none or ambiguous. */
 static long find_test(const ut_graph *g, const char *what, bool *ambiguous)
@@ -132,8 +131,9 @@ int cmd_explain(int argc, char **argv)
 	ut_cli_common common = {0};
 	ut_cli_rest rest = {0};
 	ut_opt opts[] = {
-		{UT_OPT_REST, 0, NULL, "TEST", "a test id, name, or the end of an id", &rest},
-		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+		{.kind = UT_OPT_REST, .value_name = "TEST", .help = "a test id, name, or the end of an id",
+		 .target = &rest, .max = 1, .required = true},
+		UT_OPT_END,
 	};
 	ut_config cfg;
 	ut_graph *g = NULL;
@@ -143,16 +143,8 @@ int cmd_explain(int argc, char **argv)
 	int rc, exit_code = UT_EXIT_OK;
 
 	ut_config_init(&cfg);
-	rc = ut_cli_parse(ut_cli_find("explain"), opts, &common, argc, argv);
-	if (rc) {
-		exit_code = rc < 0 ? UT_EXIT_OK : rc;
+	if (!ut_cli_parse("explain", opts, &common, argc, argv, &exit_code))
 		goto done;
-	}
-	if (rest.n != 1) {
-		ut_errorf("explain takes one test (see 'untangle explain --help')");
-		exit_code = UT_EXIT_INPUT;
-		goto done;
-	}
 	exit_code = ut_cli_chdir(&common);
 	if (exit_code)
 		goto done;

@@ -9,7 +9,6 @@
 #include "util/error.h"
 #include "util/banned.h"
 
-const ut_cli_command *ut_cli_find(const char *name);
 
 static bool shown(const ut_edge *e, bool all)
 {
@@ -87,11 +86,11 @@ int cmd_graph(int argc, char **argv)
 	const char *format = NULL;
 	bool all = false;
 	ut_opt opts[] = {
-		{UT_OPT_VALUE, 'f', "format", "json|dot|mermaid", "output format (default json)",
-		 &format},
-		{UT_OPT_FLAG, 0, "all", NULL,
-		 "dot and mermaid: also the edges not validated yet (dashed)", &all},
-		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+		UT_OPT_ROW(UT_OPT_VALUE, 'f', "format", "json|dot|mermaid", "output format (default json)",
+		 &format),
+		UT_OPT_ROW(UT_OPT_FLAG, 0, "all", NULL,
+		 "dot and mermaid: also the edges not validated yet (dashed)", &all),
+		UT_OPT_END,
 	};
 	ut_cli_project p;
 	ut_graph *g = NULL;
@@ -99,9 +98,8 @@ int cmd_graph(int argc, char **argv)
 	int rc, exit_code = UT_EXIT_OK;
 
 	memset(&p, 0, sizeof(p));
-	rc = ut_cli_parse(ut_cli_find("graph"), opts, &common, argc, argv);
-	if (rc)
-		return rc < 0 ? UT_EXIT_OK : rc;
+	if (!ut_cli_parse("graph", opts, &common, argc, argv, &exit_code))
+		return exit_code;
 	if (common.json)
 		format = "json";
 	if (!format)

@@ -10,7 +10,6 @@
 #include "util/error.h"
 #include "util/banned.h"
 
-const ut_cli_command *ut_cli_find(const char *name);
 
 #define UT_INIT_FILE "untangle.json"
 #define UT_INIT_SHOW 10 /* proposed values listed */
@@ -69,14 +68,14 @@ int cmd_init(int argc, char **argv)
 	ut_cli_rest rest = {0};
 	bool reset = false, force = false;
 	ut_opt opts[] = {
-	    {UT_OPT_FLAG, 0, "reset", NULL,
+	    UT_OPT_ROW(UT_OPT_FLAG, 0, "reset", NULL,
 	     "the arguments after the options are runner.reset: the command that gives a "
 	     "worker a clean application ({worker} is its number); use -- before one that "
 	     "has options",
-	     &reset},
-	    {UT_OPT_FLAG, 0, "force", NULL, "replace an existing untangle.json", &force},
-	    {UT_OPT_REST, 0, NULL, "CMD", "the reset command, with --reset", &rest},
-	    {UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+	     &reset),
+	    UT_OPT_ROW(UT_OPT_FLAG, 0, "force", NULL, "replace an existing untangle.json", &force),
+	    UT_OPT_ROW(UT_OPT_REST, 0, NULL, "CMD", "the reset command, with --reset", &rest),
+	    UT_OPT_END,
 	};
 	ut_init_opts io;
 	ut_init *in = NULL;
@@ -85,11 +84,8 @@ int cmd_init(int argc, char **argv)
 	int rc, exit_code = UT_EXIT_OK;
 
 	ut_diags_init(&diags);
-	rc = ut_cli_parse(ut_cli_find("init"), opts, &common, argc, argv);
-	if (rc) {
-		exit_code = rc < 0 ? UT_EXIT_OK : rc;
+	if (!ut_cli_parse("init", opts, &common, argc, argv, &exit_code))
 		goto done;
-	}
 	if (rest.n && !reset) {
 		ut_errorf("'%s': init takes no paths (a reset command follows --reset)",
 			  rest.items[0]);

@@ -16,7 +16,6 @@
 #include "util/jsonw.h"
 #include "util/banned.h"
 
-const ut_cli_command *ut_cli_find(const char *name);
 
 #define EVIDENCE_SHOWN 4 /* elements shown per obsolete test in text; --json has all */
 #define TESTS_SHOWN 5    /* tests shown per list in text */
@@ -351,33 +350,21 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static int parse_seconds(const char *s, double *out)
-{
-	char *end = NULL;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno || end == s || *end || *out <= 0) {
-		ut_errorf("--time-limit: '%s' is not a positive number of seconds", s);
-		return UT_EXIT_INPUT;
-	}
-	return 0;
-}
-
 int cmd_minimize(int argc, char **argv)
 {
 	ut_cli_common common = {0};
 	ut_cli_rest keep = {0};
-	const char *coverage_path = NULL, *limit = NULL;
-	ut_opt opts[] = {
-		{UT_OPT_VALUE, 0, "coverage", "FILE",
-		 "JSON: test id -> covered elements (default: features from the suite)",
-		 &coverage_path},
-		{UT_OPT_VALUE, 0, "time-limit", "S", "seconds the command may take to answer (default 60)", &limit},
-		{UT_OPT_LIST, 0, "keep", "TEST", "a test that must stay (repeatable)", &keep},
-		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
-	};
+	const char *coverage_path = NULL;
 	ut_minimize_opts mo = {60.0, NULL, 0, false};
+	ut_opt opts[] = {
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "coverage", "FILE",
+		 "JSON: test id -> covered elements (default: features from the suite)",
+		 &coverage_path),
+		UT_OPT_ROW(UT_OPT_NUMBER, 0, "time-limit", "S",
+			   "seconds the command may take to answer (default 60)", &mo.time_limit_s),
+		UT_OPT_ROW(UT_OPT_LIST, 0, "keep", "TEST", "a test that must stay (repeatable)", &keep),
+		UT_OPT_END,
+	};
 	ut_minimize_result r;
 	ut_coverage cov;
 	ut_config cfg;
@@ -395,12 +382,7 @@ int cmd_minimize(int argc, char **argv)
 	memset(&cov, 0, sizeof(cov));
 	ut_config_init(&cfg);
 	ut_diags_init(&warnings);
-	rc = ut_cli_parse(ut_cli_find("minimize"), opts, &common, argc, argv);
-	if (rc) {
-		exit_code = rc < 0 ? UT_EXIT_OK : rc;
-		goto done;
-	}
-	if (limit && (exit_code = parse_seconds(limit, &mo.time_limit_s)) != 0)
+	if (!ut_cli_parse("minimize", opts, &common, argc, argv, &exit_code))
 		goto done;
 	mo.keep = keep.items;
 	mo.nkeep = keep.n;

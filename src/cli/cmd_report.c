@@ -12,7 +12,6 @@
 
 #define FINDINGS_MAX (64u * 1024u * 1024u)
 
-const ut_cli_command *ut_cli_find(const char *name);
 
 static int markdown(ut_buf *out, const ut_findings *fs)
 {
@@ -59,15 +58,15 @@ int cmd_report(int argc, char **argv)
 	ut_cli_common common = {0};
 	const char *path = NULL, *format = NULL, *post = NULL;
 	ut_opt opts[] = {
-	    {UT_OPT_VALUE, 0, "findings", "FILE", "the findings (JSON, as --format json writes)",
-	     &path},
-	    {UT_OPT_VALUE, 'f', "format", "github|markdown|sarif|gitlab|json",
-	     "output format (default json; none with --post unless given)", &format},
-	    {UT_OPT_VALUE, 0, "post", "github",
+	    UT_OPT_REQUIRED(UT_OPT_VALUE, 0, "findings", "FILE", "the findings (JSON, as --format json writes)",
+	     &path),
+	    UT_OPT_ROW(UT_OPT_VALUE, 'f', "format", "github|markdown|sarif|gitlab|json",
+	     "output format (default json; none with --post unless given)", &format),
+	    UT_OPT_ROW(UT_OPT_VALUE, 0, "post", "github",
 	     "post a check run and a pull-request comment (GITHUB_TOKEN, GITHUB_REPOSITORY, "
 	     "GITHUB_EVENT_PATH)",
-	     &post},
-	    {UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+	     &post),
+	    UT_OPT_END,
 	};
 	ut_cli_report_writer write = NULL;
 	ut_buf text = UT_BUF_INIT, out = UT_BUF_INIT;
@@ -75,11 +74,8 @@ int cmd_report(int argc, char **argv)
 	int rc, exit_code;
 
 	ut_findings_init(&fs);
-	rc = ut_cli_parse(ut_cli_find("report"), opts, &common, argc, argv);
-	if (rc) {
-		exit_code = rc < 0 ? UT_EXIT_OK : rc;
+	if (!ut_cli_parse("report", opts, &common, argc, argv, &exit_code))
 		goto done;
-	}
 	exit_code = UT_EXIT_INPUT;
 	if (common.json)
 		format = "json";
@@ -93,10 +89,6 @@ int cmd_report(int argc, char **argv)
 	}
 	if (post && strcmp(post, "github")) {
 		ut_errorf("--post: '%s' is not supported (only github)", post);
-		goto done;
-	}
-	if (!path) {
-		ut_errorf("--findings FILE is required");
 		goto done;
 	}
 	exit_code = ut_cli_chdir(&common);

@@ -11,7 +11,6 @@
 #include "util/jsonw.h"
 #include "util/banned.h"
 
-const ut_cli_command *ut_cli_find(const char *name);
 
 typedef struct {
 	size_t passed, failed, notrun, skipped;
@@ -115,15 +114,16 @@ static void explain_no_report(const ut_run_result *res)
 int cmd_run(int argc, char **argv)
 {
 	ut_cli_common common = {0};
-	const char *shard = NULL, *worker = NULL;
+	const char *shard = NULL;
+	long w = 0;
 	bool list = false;
 	ut_opt opts[] = {
-		{UT_OPT_VALUE, 's', "shard", "K/N", "the shard to run: K of N ('untangle shard "
-		 "--shards N' shows them)", &shard},
-		{UT_OPT_VALUE, 'w', "worker", "W", "the worker index given to the runner as "
-		 "{worker} (default 0)", &worker},
-		{UT_OPT_FLAG, 0, "list", NULL, "print the shard's tests, run nothing", &list},
-		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+		UT_OPT_REQUIRED(UT_OPT_VALUE, 's', "shard", "K/N", "the shard to run: K of N ('untangle shard "
+		 "--shards N' shows them)", &shard),
+		UT_OPT_INT_ROW('w', "worker", "W", "the worker index given to the runner as "
+		 "{worker} (default 0)", &w, 0, 255),
+		UT_OPT_ROW(UT_OPT_FLAG, 0, "list", NULL, "print the shard's tests, run nothing", &list),
+		UT_OPT_END,
 	};
 	ut_shard_opts so = {0};
 	ut_cli_plan pl;
@@ -132,30 +132,17 @@ int cmd_run(int argc, char **argv)
 	ut_run_result res;
 	const ut_shard *sh;
 	const char **ids = NULL;
-	char label[64], *end = NULL;
+	char label[64];
 	size_t k = 0, n = 0, i;
-	long w = 0;
 	tally t;
 	int rc, exit_code;
 
 	memset(&pl, 0, sizeof(pl));
 	memset(&res, 0, sizeof(res));
-	rc = ut_cli_parse(ut_cli_find("run"), opts, &common, argc, argv);
-	if (rc)
-		return rc < 0 ? UT_EXIT_OK : rc;
-	if (!shard) {
-		ut_errorf("run needs --shard K/N (see 'untangle run --help')");
-		return UT_EXIT_INPUT;
-	}
+	if (!ut_cli_parse("run", opts, &common, argc, argv, &exit_code))
+		return exit_code;
 	if (ut_cli_parse_shard(shard, &k, &n))
 		return UT_EXIT_INPUT;
-	if (worker) {
-		w = strtol(worker, &end, 10);
-		if (*end || end == worker || w < 0 || w > 255) {
-			ut_errorf("--worker: '%s' is not a number from 0 to 255", worker);
-			return UT_EXIT_INPUT;
-		}
-	}
 	so.nshards = n;
 	exit_code = ut_cli_plan_load(&pl, &common, &so);
 	if (exit_code)

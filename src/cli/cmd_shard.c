@@ -13,7 +13,6 @@
 #include "util/jsonw.h"
 #include "util/banned.h"
 
-const ut_cli_command *ut_cli_find(const char *name);
 
 #define DEFAULT_OUT ".untangle/shards"
 
@@ -217,32 +216,35 @@ static int write_lines(const ut_cli_plan *pl, const char *dir, bool per_sink)
 static int shard_main(const char *name, bool schedules, int argc, char **argv)
 {
 	ut_cli_common common = {0};
-	const char *format = NULL, *shards = NULL, *out_dir = NULL;
+	const char *format = NULL, *out_dir = NULL;
+	long shards = 0;
 	bool per_sink = schedules;
-	ut_opt opts[] = {
-		{UT_OPT_VALUE, 'f', "format", "text|json|github|lines",
-		 "text (default), json (lists and statistics), github (a strategy.matrix include "
-		 "list), lines (one file per list in --out)", &format},
-		{UT_OPT_VALUE, 'o', "out", "DIR", "where --format lines writes (default "
-		 DEFAULT_OUT ")", &out_dir},
-		{UT_OPT_VALUE, 'n', "shards", "N", "the number of lists (CI jobs), 1 to 1024",
-		 &shards},
-		{UT_OPT_FLAG, 0, "per-sink", NULL,
+#define FORMAT_AND_OUT                                                                      \
+	UT_OPT_ROW(UT_OPT_VALUE, 'f', "format", "text|json|github|lines",                     \
+		   "text (default), json (lists and statistics), github (a strategy.matrix "   \
+		   "include list), lines (one file per list in --out)",                         \
+		   &format),                                                                    \
+	    UT_OPT_ROW(UT_OPT_VALUE, 'o', "out", "DIR",                                        \
+		       "where --format lines writes (default " DEFAULT_OUT ")", &out_dir)
+	ut_opt shard_opts[] = {
+		FORMAT_AND_OUT,
+		UT_OPT_INT_ROW('n', "shards", "N", "the number of lists (CI jobs)", &shards, 1,
+			       UT_SHARD_MAX),
+		UT_OPT_ROW(UT_OPT_FLAG, 0, "per-sink", NULL,
 		 "the thesis' schedules, one per test without dependents (as 'untangle schedules')",
-		 &per_sink},
-		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+		 &per_sink),
+		UT_OPT_END,
 	};
+	ut_opt schedules_opts[] = {FORMAT_AND_OUT, UT_OPT_END}; /* no --shards, no --per-sink */
+#undef FORMAT_AND_OUT
 	ut_shard_opts so = {0};
 	ut_cli_plan pl;
-	char *end = NULL;
 	int rc, exit_code;
 
 	memset(&pl, 0, sizeof(pl));
-	if (schedules) /* `schedules` has no --shards and no --per-sink */
-		opts[2] = opts[4];
-	rc = ut_cli_parse(ut_cli_find(name), opts, &common, argc, argv);
-	if (rc)
-		return rc < 0 ? UT_EXIT_OK : rc;
+	if (!ut_cli_parse(name, schedules ? schedules_opts : shard_opts, &common, argc, argv,
+			  &exit_code))
+		return exit_code;
 	if (!format)
 		format = common.json ? "json" : "text";
 	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "github") &&
@@ -256,14 +258,12 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 	}
 	so.per_sink = per_sink;
 	if (!per_sink) {
-		long n = shards ? strtol(shards, &end, 10) : 0;
-
-		if (!shards || *end || n < 1 || n > UT_SHARD_MAX) {
-			ut_errorf("--shards: %s%s%s is not a number from 1 to %d", shards ? "'" : "",
-				  shards ? shards : "missing", shards ? "'" : "", UT_SHARD_MAX);
+		if (!shards) {
+			ut_errorf("%s needs --shards N or --per-sink (see 'untangle %s --help')", name,
+				  name);
 			return UT_EXIT_INPUT;
 		}
-		so.nshards = (size_t)n;
+		so.nshards = (size_t)shards;
 	}
 	exit_code = ut_cli_plan_load(&pl, &common, &so);
 	if (exit_code)

@@ -11,7 +11,6 @@
 #include "util/error.h"
 #include "util/banned.h"
 
-const ut_cli_command *ut_cli_find(const char *name);
 
 static void print_values(const char *label, const char *const *v, size_t n)
 {
@@ -78,21 +77,18 @@ int cmd_tests(int argc, char **argv)
 	ut_cli_rest rest = {0};
 	bool actions = false;
 	ut_opt opts[] = {
-		{UT_OPT_FLAG, 0, "actions", NULL,
-		 "every action of every test, with its values (default: a line a test)", &actions},
-		{UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest},
-		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+		UT_OPT_ROW(UT_OPT_FLAG, 0, "actions", NULL,
+		 "every action of every test, with its values (default: a line a test)", &actions),
+		UT_OPT_ROW(UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest),
+		UT_OPT_END,
 	};
 	ut_cli_project p;
 	ut_buf out = UT_BUF_INIT;
 	int rc, exit_code;
 
 	memset(&p, 0, sizeof(p));
-	rc = ut_cli_parse(ut_cli_find("tests"), opts, &common, argc, argv);
-	if (rc) {
-		exit_code = rc < 0 ? UT_EXIT_OK : rc;
+	if (!ut_cli_parse("tests", opts, &common, argc, argv, &exit_code))
 		goto done;
-	}
 	exit_code = ut_cli_project_load(&p, &common, &rest);
 	if (exit_code)
 		goto done;

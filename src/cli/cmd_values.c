@@ -1,5 +1,6 @@
 /* cmd_values.c: `untangle values`: string values ranked by how many tests use them, so
  * that the dependency-free ones can be listed in values.ignore (thesis 5.2.2.1). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,6 @@
 #include "util/jsonw.h"
 #include "util/banned.h"
 
-const ut_cli_command *ut_cli_find(const char *name);
 
 static const char *verdict(const ut_value_stat *v)
 {
@@ -63,38 +63,25 @@ int cmd_values(int argc, char **argv)
 {
 	ut_cli_common common = {0};
 	ut_cli_rest rest = {0};
-	const char *limit_arg = NULL;
+	long limit = 30;
 	bool all = false;
 	ut_opt opts[] = {
-		{UT_OPT_VALUE, 'n', "limit", "N", "show the N most used values (default 30)", &limit_arg},
-		{UT_OPT_FLAG, 0, "all", NULL, "show every value", &all},
-		{UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest},
-		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
+		UT_OPT_INT_ROW('n', "limit", "N", "show the N most used values (default 30)", &limit, 1,
+			       LONG_MAX),
+		UT_OPT_ROW(UT_OPT_FLAG, 0, "all", NULL, "show every value", &all),
+		UT_OPT_ROW(UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest),
+		UT_OPT_END,
 	};
 	ut_cli_project p;
 	ut_value_stats st;
 	ut_buf out = UT_BUF_INIT;
-	size_t limit = 30, i;
+	size_t i, shown;
 	int rc, exit_code;
 
 	memset(&p, 0, sizeof(p));
 	memset(&st, 0, sizeof(st));
-	rc = ut_cli_parse(ut_cli_find("values"), opts, &common, argc, argv);
-	if (rc) {
-		exit_code = rc < 0 ? UT_EXIT_OK : rc;
+	if (!ut_cli_parse("values", opts, &common, argc, argv, &exit_code))
 		goto done;
-	}
-	if (limit_arg) {
-		char *end = NULL;
-		long v = strtol(limit_arg, &end, 10);
-
-		if (!*limit_arg || *end || v < 1) {
-			ut_errorf("--limit: '%s' is not a positive number", limit_arg);
-			exit_code = UT_EXIT_INPUT;
-			goto done;
-		}
-		limit = (size_t)v;
-	}
 	exit_code = ut_cli_project_load(&p, &common, &rest);
 	if (exit_code)
 		goto done;
@@ -104,10 +91,9 @@ int cmd_values(int argc, char **argv)
 		exit_code = ut_cli_exit_code(rc);
 		goto done;
 	}
-	if (all)
-		limit = st.n;
+	shown = all || (size_t)limit > st.n ? st.n : (size_t)limit;
 	if (common.json) {
-		rc = write_json(&out, &st, limit);
+		rc = write_json(&out, &st, shown);
 		if (rc < 0) {
 			ut_errorf("%s", ut_error_message());
 			exit_code = UT_EXIT_ENV;
@@ -117,7 +103,7 @@ int cmd_values(int argc, char **argv)
 		goto done;
 	}
 	printf("%5s %5s  %s\n", "users", "subm", "value");
-	for (i = 0; i < st.n && i < limit; i++) {
+	for (i = 0; i < shown; i++) {
 		const ut_value_stat *v = &st.v[i];
 		const char *why = verdict(v);
 
@@ -129,8 +115,8 @@ int cmd_values(int argc, char **argv)
 			printf("  %s", why);
 		putchar('\n');
 	}
-	if (st.n > limit)
-		printf("... %zu more (--all)\n", st.n - limit);
+	if (st.n > shown)
+		printf("... %zu more (--all)\n", st.n - shown);
 	ut_infof("%zu values in %zu tests", st.n, st.ntests);
 done:
 	ut_buf_dispose(&out);

@@ -14,17 +14,15 @@
 #include "vcs/git.h"
 #include "util/banned.h"
 
-const ut_cli_command *ut_cli_find(const char *name);
-
 int cmd_version(int argc, char **argv)
 {
 	ut_cli_common common = {0};
 	const char *libs[6];
 	size_t i;
-	int rc = ut_cli_parse(ut_cli_find("version"), NULL, &common, argc, argv);
+	int rc;
 
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	if (!ut_cli_parse("version", NULL, &common, argc, argv, &rc))
+		return rc;
 	libs[0] = ut_json_version();
 	libs[1] = ut_git_version();
 	libs[2] = ut_http_version();

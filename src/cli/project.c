@@ -125,15 +125,3 @@ int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
 	}
 	return UT_EXIT_OK;
 }
-
-int ut_cli_workers(const char *arg, const ut_config *cfg, long *out)
-{
-	char *end = NULL;
-
-	*out = arg ? strtol(arg, &end, 10) : cfg->detect.workers;
-	if (arg && (*out < 1 || *out > 256 || *end || end == arg)) {
-		ut_errorf("--workers: '%s' is not a number from 1 to 256", arg);
-		return UT_EXIT_INPUT;
-	}
-	return UT_EXIT_OK;
-}
