@@ -76,12 +76,13 @@ static void print_edge(const ut_graph *g, const ut_edge *e, uint32_t other, cons
 		print_run(j, e->evidence.v[i]);
 }
 
-static void explain_text(const ut_graph *g, uint32_t t, const ut_journal *j)
+/* Prints the explanation; its schedule is the one shard and run use. The exit code. */
+static int explain_text(const ut_graph *g, uint32_t t, const ut_journal *j)
 {
 	const ut_graph_test *test = &g->tests[t];
-	ut_adjacency adj;
-	unsigned char *in;
-	size_t i;
+	ut_scheduler sched;
+	uint32_t *in = NULL;
+	size_t i, len = 0, cap = 0;
 	bool any;
 
 	printf("%s\n  %s:%u, position %u in the original order%s\n", test->id, test->file,
@@ -107,23 +108,19 @@ static void explain_text(const ut_graph *g, uint32_t t, const ut_journal *j)
 		if (!any && pass == 0)
 			printf("depends on: nothing (runs alone after a reset)\n");
 	}
-	in = calloc(g->ntests, 1);
-	if (!in || ut_adjacency_build(&adj, g, NULL, NULL) < 0) {
+	if (ut_scheduler_init(&sched, g) < 0 || ut_scheduler_of(&sched, t, &in, &len, &cap) < 0) {
+		ut_errorf("%s", ut_error_message());
+		ut_scheduler_dispose(&sched);
 		free(in);
-		return;
+		return UT_EXIT_ENV;
 	}
-	in[t] = 1;
-	ut_adjacency_closure(&adj, in);
 	printf("schedule:");
-	any = false;
-	for (i = 0; i < g->ntests; i++) {
-		if (in[i])
-			printf("%s %s", any ? "," : "", g->tests[i].id);
-		any = any || in[i];
-	}
+	for (i = 0; i < len; i++)
+		printf("%s %s", i ? "," : "", g->tests[in[i]].id);
 	putchar('\n');
-	ut_adjacency_dispose(&adj);
+	ut_scheduler_dispose(&sched);
 	free(in);
+	return UT_EXIT_OK;
 }
 
 int cmd_explain(int argc, char **argv)
@@ -165,7 +162,7 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (ut_journal_load(&j, UT_CLI_JOURNAL) < 0)
 		j = NULL; /* explain what the graph holds; runs are shown when the journal is there */
-	explain_text(g, (uint32_t)t, j);
+	exit_code = explain_text(g, (uint32_t)t, j);
 done:
 	ut_journal_close(j);
 	ut_graph_free(g);

@@ -310,13 +310,6 @@ static bool keep_active(const ut_edge *e, void *ctx)
 	return ut_edge_active(e);
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int ut_adjacency_build(ut_adjacency *adj, const ut_graph *g,
 		       bool (*keep)(const ut_edge *e, void *ctx), void *ctx)
 {
@@ -351,7 +344,7 @@ int ut_adjacency_build(ut_adjacency *adj, const ut_graph *g,
 	}
 	for (i = 0; i < n; i++)
 		qsort(adj->deps + adj->start[i], adj->start[i + 1] - adj->start[i],
-		      sizeof(*adj->deps), cmp_u32);
+		      sizeof(*adj->deps), ut_cmp_u32);
 	free(fill);
 	return 0;
 nomem:

@@ -134,4 +134,24 @@ void ut_adjacency_dispose(ut_adjacency *adj);
  * tests already marked. */
 int ut_adjacency_closure(const ut_adjacency *adj, unsigned char *in);
 
+/* qsort's comparison of uint32_t test indices. */
+int ut_cmp_u32(const void *a, const void *b);
+
+/* Schedules (schedule.c): the one definition of a test's schedule, the test and its
+ * transitive prerequisites in the original order, where a flaky or failing test (left out
+ * by detect) needs every earlier test. explain, shard, schedules and run all use it. */
+typedef struct {
+	ut_adjacency adj;
+	size_t n;
+	unsigned char *leftout; /* per test: flaky or failing */
+	uint32_t *stack, *mark;
+	uint32_t stamp;
+} ut_scheduler;
+
+int ut_scheduler_init(ut_scheduler *s, const ut_graph *g);
+void ut_scheduler_dispose(ut_scheduler *s);
+/* Appends the schedule of test t to *out (grown as needed; *cap its capacity), ascending.
+ * 0 or UT_ENOMEM. */
+int ut_scheduler_of(ut_scheduler *s, uint32_t t, uint32_t **out, size_t *len, size_t *cap);
+
 #endif

@@ -19,8 +19,7 @@ typedef struct {
 	const ut_graph *g;
 	const double *d;
 	size_t n;
-	ut_adjacency adj;
-	unsigned char *leftout; /* flaky or failing: every earlier test is a prerequisite */
+	ut_scheduler sched;     /* the schedules; sched.leftout: flaky or failing tests */
 	uint32_t *sinks;        /* tests without dependents, ascending */
 	size_t nsinks;
 	size_t *cstart;         /* nsinks + 1 offsets into closure */
@@ -30,17 +29,9 @@ typedef struct {
 	double *comp_cost;      /* per component: the duration of its tests */
 } sink_set;
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void sink_set_dispose(sink_set *s)
 {
-	ut_adjacency_dispose(&s->adj);
-	free(s->leftout);
+	ut_scheduler_dispose(&s->sched);
 	free(s->sinks);
 	free(s->cstart);
 	free(s->closure);
@@ -79,8 +70,8 @@ static int components_build(sink_set *s, size_t last_leftout, bool any_leftout)
 	for (i = 0; i < s->n; i++)
 		s->comp[i] = (uint32_t)i;
 	for (i = 0; i < s->n; i++)
-		for (j = s->adj.start[i]; j < s->adj.start[i + 1]; j++)
-			unite(s->comp, (uint32_t)i, s->adj.deps[j]);
+		for (j = s->sched.adj.start[i]; j < s->sched.adj.start[i + 1]; j++)
+			unite(s->comp, (uint32_t)i, s->sched.adj.deps[j]);
 	for (i = 1; any_leftout && i <= last_leftout; i++)
 		unite(s->comp, (uint32_t)i, 0);
 	for (i = 0; i < s->n; i++) {
@@ -90,58 +81,10 @@ static int components_build(sink_set *s, size_t last_leftout, bool any_leftout)
 	return 0;
 }
 
-/* Appends the closure of test t to s->closure (grown as needed), using stamp/mark. */
-static int closure_of(sink_set *s, uint32_t t, uint32_t *stack, uint32_t *mark, uint32_t stamp,
-		      size_t *len, size_t *cap)
-{
-	size_t sp = 0, start = *len, i;
-
-	stack[sp++] = t;
-	mark[t] = stamp;
-	while (sp) {
-		uint32_t u = stack[--sp];
-		size_t need = *len + 1 + (s->leftout[u] ? u : 0);
-
-		if (need > *cap) {
-			size_t ncap = *cap ? *cap : 1024;
-			uint32_t *p;
-
-			while (ncap < need)
-				ncap *= 2;
-			p = realloc(s->closure, ncap * sizeof(*p));
-			if (!p)
-				return ut_error_set(UT_ENOMEM, "out of memory");
-			s->closure = p;
-			*cap = ncap;
-		}
-		s->closure[(*len)++] = u;
-		if (s->leftout[u]) {
-			/* every earlier test, and so all of their prerequisites too */
-			for (i = 0; i < u; i++) {
-				if (mark[i] != stamp) {
-					mark[i] = stamp;
-					s->closure[(*len)++] = (uint32_t)i;
-				}
-			}
-			continue;
-		}
-		for (i = s->adj.start[u]; i < s->adj.start[u + 1]; i++) {
-			uint32_t p = s->adj.deps[i];
-
-			if (mark[p] != stamp) {
-				mark[p] = stamp;
-				stack[sp++] = p;
-			}
-		}
-	}
-	qsort(s->closure + start, *len - start, sizeof(uint32_t), cmp_u32);
-	return 0;
-}
-
 static int sink_set_build(sink_set *s, const ut_graph *g, const double *d)
 {
 	unsigned char *has_dep = NULL;
-	uint32_t *stack = NULL, *mark = NULL;
+	const ut_adjacency *adj = &s->sched.adj;
 	size_t i, j, len = 0, cap = 0, last_leftout = 0;
 	bool any_leftout = false;
 	int rc = 0;
@@ -150,26 +93,22 @@ static int sink_set_build(sink_set *s, const ut_graph *g, const double *d)
 	s->g = g;
 	s->d = d;
 	s->n = g->ntests;
-	rc = ut_adjacency_build(&s->adj, g, NULL, NULL);
+	rc = ut_scheduler_init(&s->sched, g);
 	if (rc < 0)
 		return rc;
-	s->leftout = calloc(s->n + 1, 1);
 	has_dep = calloc(s->n + 1, 1);
 	s->sinks = malloc((s->n + 1) * sizeof(*s->sinks));
-	stack = malloc((s->n + 1) * sizeof(*stack));
-	mark = calloc(s->n + 1, sizeof(*mark));
-	if (!s->leftout || !has_dep || !s->sinks || !stack || !mark) {
+	if (!has_dep || !s->sinks) {
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
 	for (i = 0; i < s->n; i++) {
-		s->leftout[i] = g->tests[i].flaky || g->tests[i].failing;
-		if (s->leftout[i]) {
+		if (s->sched.leftout[i]) {
 			any_leftout = true;
 			last_leftout = i;
 		}
-		for (j = s->adj.start[i]; j < s->adj.start[i + 1]; j++)
-			has_dep[s->adj.deps[j]] = 1;
+		for (j = adj->start[i]; j < adj->start[i + 1]; j++)
+			has_dep[adj->deps[j]] = 1;
 	}
 	for (i = 0; i < s->n; i++)
 		if (!has_dep[i] && !(any_leftout && i < last_leftout))
@@ -182,7 +121,7 @@ static int sink_set_build(sink_set *s, const ut_graph *g, const double *d)
 	}
 	for (i = 0; i < s->nsinks; i++) {
 		s->cstart[i] = len;
-		rc = closure_of(s, s->sinks[i], stack, mark, (uint32_t)i + 1, &len, &cap);
+		rc = ut_scheduler_of(&s->sched, s->sinks[i], &s->closure, &len, &cap);
 		if (rc < 0)
 			goto done;
 		s->ccost[i] = 0;
@@ -193,8 +132,6 @@ static int sink_set_build(sink_set *s, const ut_graph *g, const double *d)
 	rc = components_build(s, last_leftout, any_leftout);
 done:
 	free(has_dep);
-	free(stack);
-	free(mark);
 	return rc;
 }
 
@@ -505,7 +442,7 @@ static int fill_list(ut_shard *sh, const sink_set *s, const packing *p, size_t j
 		if (p->where[i] == j)
 			for (m = p->it->mstart[i]; m < p->it->mstart[i + 1]; m++)
 				sh->targets[sh->ntargets++] = s->sinks[p->it->members[m]];
-	qsort(sh->targets, sh->ntargets, sizeof(*sh->targets), cmp_u32);
+	qsort(sh->targets, sh->ntargets, sizeof(*sh->targets), ut_cmp_u32);
 	return 0;
 }
 
@@ -600,7 +537,7 @@ int ut_shard_plan_build(ut_shard_plan *out, const ut_graph *g, const double *dur
 	}
 	for (i = 0; i < g->ntests; i++) {
 		out->original_s += durations[i];
-		out->unproven += s.leftout[i];
+		out->unproven += s.sched.leftout[i];
 	}
 	finish_bounds(out, &s, k, opts->per_sink);
 	/* Several packings, the shortest wins (the first on a tie: fewer repeats): every
