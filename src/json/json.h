@@ -7,7 +7,8 @@
 
 typedef struct ut_json ut_json;
 
-/* Parses text; on failure returns UT_EINPUT with "PATH:LINE: ..." as the message. */
+/* Parses text; on failure returns UT_EINPUT with "PATH:LINE: ..." as the message: a
+ * document that is not JSON, or an object with a key twice (the line of the second). */
 int ut_json_parse(ut_json **out, const char *text, size_t len, const char *path);
 void ut_json_free(ut_json *doc);
 
