@@ -436,6 +436,9 @@ START_TEST(graph_json_errors_name_the_line)
 		"{\"version\": 1, \"tests\": [{\"id\": \"a\"}, {\"id\": \"b\"}],\n"
 		" \"edges\": [{\"dependent\": \"a\", \"dependee\": \"b\"}]}\n";
 	static const char newer[] = "{\"version\": 9, \"tests\": []}";
+	static const char huge[] =
+		"{\"version\": 1, \"tests\": [{\"id\": \"a\", \"line\": 5.08889e13}],"
+		" \"stats\": {\"schedules_run\": 1e300}}";
 	static const char dup_key[] =
 		"{\"version\": 1, \"tests\": [{\"id\": \"a\"}, {\"id\": \"b\"}],\n"
 		" \"edges\": [{\"dependent\": \"b\", \"status\": \"manifest\",\n"
@@ -452,6 +455,12 @@ START_TEST(graph_json_errors_name_the_line)
 	/* a key twice in an edge: which of the two would count is anyone's guess */
 	ck_assert_int_eq(ut_graph_read_json(&g, dup_key, strlen(dup_key), "g.json"), UT_EINPUT);
 	ck_assert_str_eq(ut_error_message(), "g.json:4: duplicate key \"dependee\" (first on line 3)");
+	/* numbers no integer holds are ignored, not cast (undefined behaviour; found by fuzz_json) */
+	ck_assert_int_eq(ut_graph_read_json(&g, huge, strlen(huge), "g.json"), 0);
+	ck_assert_uint_eq(g->tests[0].line, 0);
+	ck_assert_int_eq(g->stats.schedules_run, 0);
+	ut_graph_free(g);
+	g = NULL;
 	ck_assert_int_eq(ut_graph_load(&g, "/nonexistent/graph.json"), UT_ENOTFOUND);
 	ck_assert_ptr_null(g);
 }

@@ -139,6 +139,17 @@ double ut_json_number(const ut_json *v)
 	return v && cJSON_IsNumber(J(v)) ? J(v)->valuedouble : 0.0;
 }
 
+bool ut_json_whole(const ut_json *v, long lo, long hi, long *out)
+{
+	double d = ut_json_number(v);
+
+	if (!ut_json_is_number(v) || !(d >= -9007199254740992.0 && d <= 9007199254740992.0) ||
+	    d < (double)lo || d > (double)hi || (double)(long)d != d)
+		return false;
+	*out = (long)d;
+	return true;
+}
+
 bool ut_json_true(const ut_json *v)
 {
 	return v && cJSON_IsTrue(J(v));
