@@ -31,7 +31,6 @@ struct ut_xml {
 	char quote;    /* the quote of the value or DOCTYPE literal being read, or 0 */
 	bool dropping; /* the rest of the current value is dropped */
 	bool too_long;
-	size_t cuts;
 	char *pending; /* the buffer given by ut_xml_buffer */
 };
 
@@ -105,11 +104,6 @@ void ut_xml_set_limits(ut_xml *x, const ut_xml_limits *l)
 	x->lim = *l;
 }
 
-size_t ut_xml_cut_count(const ut_xml *x)
-{
-	return x->cuts;
-}
-
 /* Whether the attribute just named in a tag is one of lim.whole. */
 static bool is_whole(ut_xml *x)
 {
@@ -135,7 +129,6 @@ static bool value_byte(ut_xml *x, unsigned char c)
 	if (x->lim.max_value && !x->whole && x->value >= x->lim.max_value && (c & 0xC0) != 0x80 &&
 	    (x->ref == 0 || x->ref > MAX_REF)) {
 		x->dropping = true;
-		x->cuts++;
 		return false;
 	}
 	x->value++;

@@ -46,8 +46,6 @@ int ut_xml_feed_buffer(ut_xml *x, size_t n, bool final);
 
 /* Sets the limits (before the first feed). */
 void ut_xml_set_limits(ut_xml *x, const ut_xml_limits *l);
-/* Attribute values cut so far. */
-size_t ut_xml_cut_count(const ut_xml *x);
 
 /* From a handler: stops the parse; the current ut_xml_feed fails. */
 void ut_xml_stop(ut_xml *x);
