@@ -311,7 +311,7 @@ static int begin(reader *r, ut_junit **out, const char *name)
 /* After a chunk: 0, or the first error (ours, else the parser's). */
 static int check(reader *r, int status)
 {
-	if (status < 0 && r->rc == 0 && strcmp(ut_xml_error(r->xml), "token longer than the limit") == 0)
+	if (status < 0 && r->rc == 0 && ut_xml_too_long(r->xml))
 		r->rc = ut_error_set(UT_EINPUT, "%s:%lu: a tag or comment longer than %zu bytes "
 				     "(untangle's limit for a JUnit report)", r->name,
 				     ut_xml_line(r->xml), (size_t)UT_JUNIT_MAX_TOKEN);

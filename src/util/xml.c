@@ -272,6 +272,11 @@ unsigned long ut_xml_line(const ut_xml *x)
 	return (unsigned long)XML_GetCurrentLineNumber(x->parser);
 }
 
+bool ut_xml_too_long(const ut_xml *x)
+{
+	return x->too_long;
+}
+
 const char *ut_xml_error(const ut_xml *x)
 {
 	if (x->too_long)

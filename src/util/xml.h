@@ -49,6 +49,8 @@ void ut_xml_set_limits(ut_xml *x, const ut_xml_limits *l);
 
 /* From a handler: stops the parse; the current ut_xml_feed fails. */
 void ut_xml_stop(ut_xml *x);
+/* Whether max_token stopped the parse. */
+bool ut_xml_too_long(const ut_xml *x);
 /* The line being read (1-based). */
 unsigned long ut_xml_line(const ut_xml *x);
 /* The parser's message for a document that is not well-formed, or "token longer than
