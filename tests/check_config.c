@@ -101,6 +101,28 @@ START_TEST(errors_name_key_and_line)
 }
 END_TEST
 
+START_TEST(duplicate_keys_name_the_second)
+{
+	/* silently, the last one won: a reviewer reading the first was misled */
+	expect_error("{\n \"detect\": {\"workers\": 2},\n \"runner\": {\"timeout_s\": 5},\n"
+		     " \"detect\": {\"workers\": 4}\n}\n",
+		     ":4: duplicate key \"detect\" (first on line 2)");
+	expect_error("{\"runner\": {\n \"timeout_s\": 5,\n \"t\\u0069meout_s\": 6}}",
+		     ":3: duplicate key \"timeout_s\" (first on line 2)");
+	/* the same key in two objects, or as a value, is no duplicate */
+	write_config("{\"detect\": {\"workers\": 2}, \"suite\": {\"paths\": [\"workers\"]},\n"
+		     " \"runner\": {\"command\": [\"x\", \"{tests}\"], \"timeout_s\": 9}}");
+	{
+		ut_config c;
+
+		ut_config_init(&c);
+		ck_assert_msg(ut_config_load(&c, path, false) == 0, "%s", ut_error_message());
+		ut_config_dispose(&c);
+		unlink(path);
+	}
+}
+END_TEST
+
 START_TEST(preset_from_framework)
 {
 	ut_suite *s = NULL;
@@ -222,6 +244,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, defaults_without_file);
 	tcase_add_test(tc, reads_every_section);
 	tcase_add_test(tc, errors_name_key_and_line);
+	tcase_add_test(tc, duplicate_keys_name_the_second);
 	tcase_add_test(tc, preset_from_framework);
 	tcase_add_test(tc, init_writes_a_config_that_loads);
 	suite_add_tcase(s, tc);

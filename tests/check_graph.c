@@ -436,6 +436,13 @@ START_TEST(graph_json_errors_name_the_line)
 		"{\"version\": 1, \"tests\": [{\"id\": \"a\"}, {\"id\": \"b\"}],\n"
 		" \"edges\": [{\"dependent\": \"a\", \"dependee\": \"b\"}]}\n";
 	static const char newer[] = "{\"version\": 9, \"tests\": []}";
+	static const char huge[] =
+		"{\"version\": 1, \"tests\": [{\"id\": \"a\", \"line\": 5.08889e13}],"
+		" \"stats\": {\"schedules_run\": 1e300}}";
+	static const char dup_key[] =
+		"{\"version\": 1, \"tests\": [{\"id\": \"a\"}, {\"id\": \"b\"}],\n"
+		" \"edges\": [{\"dependent\": \"b\", \"status\": \"manifest\",\n"
+		"  \"dependee\": \"a\",\n  \"dependee\": \"zzz\"}]}\n";
 	ut_graph *g = NULL;
 
 	ck_assert_int_eq(ut_graph_read_json(&g, bad_edge, strlen(bad_edge), "g.json"), UT_EINPUT);
@@ -445,6 +452,15 @@ START_TEST(graph_json_errors_name_the_line)
 	ck_assert_int_eq(ut_graph_read_json(&g, newer, strlen(newer), "g.json"), UT_EINPUT);
 	ck_assert_ptr_nonnull(strstr(ut_error_message(), "version"));
 	ck_assert_int_eq(ut_graph_read_json(&g, "{", 1, "g.json"), UT_EINPUT);
+	/* a key twice in an edge: which of the two would count is anyone's guess */
+	ck_assert_int_eq(ut_graph_read_json(&g, dup_key, strlen(dup_key), "g.json"), UT_EINPUT);
+	ck_assert_str_eq(ut_error_message(), "g.json:4: duplicate key \"dependee\" (first on line 3)");
+	/* numbers no integer holds are ignored, not cast (undefined behaviour; found by fuzz_json) */
+	ck_assert_int_eq(ut_graph_read_json(&g, huge, strlen(huge), "g.json"), 0);
+	ck_assert_uint_eq(g->tests[0].line, 0);
+	ck_assert_int_eq(g->stats.schedules_run, 0);
+	ut_graph_free(g);
+	g = NULL;
 	ck_assert_int_eq(ut_graph_load(&g, "/nonexistent/graph.json"), UT_ENOTFOUND);
 	ck_assert_ptr_null(g);
 }

@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check_runner.h"
 #include "runner/junit.h"
+#include "runner/process.h"
 #include "util/buf.h"
 #include "util/error.h"
 
@@ -263,6 +266,125 @@ START_TEST(parse_limits_messages)
 }
 END_TEST
 
+/* A report whose first testcase has `before`, n bytes of filler, then `after`. */
+static void write_report(const char *path, const char *before, size_t n, const char *after)
+{
+	FILE *f = fopen(path, "wb");
+	static char block[65536];
+	size_t k;
+
+	ck_assert_ptr_nonnull(f);
+	memset(block, 'x', sizeof(block));
+	fputs("<testsuites><testsuite><testcase classname=\"t\" name=\"a\">", f);
+	fputs(before, f);
+	for (k = 0; k < n; k += sizeof(block))
+		fwrite(block, 1, n - k < sizeof(block) ? n - k : sizeof(block), f);
+	fputs(after, f);
+	fputs("</testcase><testcase classname=\"t\" name=\"b\"/></testsuite></testsuites>", f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(huge_message_attribute_is_cut)
+{
+	const char *path = fixture(0, "huge-attr.xml");
+	const ut_junit_case *c;
+
+	/* 40 MB in one attribute: expat 2.5 alone takes seconds (quadratic); cut, it is linear */
+	write_report(path, "<failure message=\"AssertionError: ", (size_t)40 << 20,
+		     " &amp; end\" type=\"x\">trace</failure>");
+	ck_assert_msg(ut_junit_read(&report, path) == 0, "%s", ut_error_message());
+	c = expect("t#a", UT_OUT_FAIL);
+	ck_assert_uint_eq(strlen(c->message), 500);
+	ck_assert(strncmp(c->message, "AssertionError: xxx", 19) == 0);
+	expect("t#b", UT_OUT_PASS);
+	/* a cut inside an entity reference or a character keeps the document well-formed */
+	ut_junit_free(report);
+	report = NULL;
+	write_report(path, "<failure message=\"", UT_JUNIT_MAX_VALUE - 2, "&amp;&#233;\xc3\xa9\"/>");
+	ck_assert_msg(ut_junit_read(&report, path) == 0, "%s", ut_error_message());
+	expect("t#a", UT_OUT_FAIL);
+}
+END_TEST
+
+START_TEST(names_are_never_cut_but_bounded)
+{
+	const char *path = fixture(0, "long-name.xml");
+	ut_buf xml = UT_BUF_INIT;
+	const ut_junit_case *c;
+	size_t i;
+
+	/* a 100 KiB name is read whole (no other case shares its first 64 KiB) */
+	ut_buf_puts(&xml, "<testsuite><testcase classname=\"k\" name=\"");
+	for (i = 0; i < 100 * 1024; i++)
+		ut_buf_putc(&xml, i == 100 * 1024 - 1 ? 'z' : 'n');
+	ut_buf_puts(&xml, "\"/></testsuite>");
+	ck_assert_int_eq(ut_junit_parse(&report, xml.ptr, xml.len, "long.xml"), 0);
+	c = ut_junit_case_at(report, 0);
+	ck_assert_uint_eq(strlen(c->name), 100 * 1024);
+	ck_assert_int_eq(c->name[100 * 1024 - 1], 'z');
+	ut_junit_free(report);
+	report = NULL;
+	/* a name over the token limit: refused, naming the file and the line */
+	write_report(path, "</testcase><testcase classname=\"t\" name=\"", UT_JUNIT_MAX_TOKEN, "\">");
+	ck_assert_int_eq(ut_junit_read(&report, path), UT_EINPUT);
+	ck_assert_ptr_null(report);
+	ck_assert_msg(strstr(ut_error_message(), "long-name.xml:1: a tag or comment longer than") !=
+			      NULL, "%s", ut_error_message());
+	/* so is a comment */
+	write_report(path, "<!-- ", (size_t)2 << 20, " -->");
+	ck_assert_int_eq(ut_junit_read(&report, path), UT_EINPUT);
+	ck_assert_msg(strstr(ut_error_message(), "longer than") != NULL, "%s", ut_error_message());
+	/* but long text and CDATA are text: read */
+	write_report(path, "<system-out><![CDATA[", (size_t)2 << 20, "]]></system-out>");
+	ck_assert_msg(ut_junit_read(&report, path) == 0, "%s", ut_error_message());
+	expect("t#b", UT_OUT_PASS);
+	ut_buf_dispose(&xml);
+}
+END_TEST
+
+START_TEST(report_size_and_time_bounded)
+{
+	const char *path = fixture(0, "big.xml");
+	ut_junit_limits lim = {1 << 20, 0};
+
+	write_report(path, "<system-out>", (size_t)2 << 20, "</system-out>");
+	ck_assert_int_eq(ut_junit_read_limited(&report, path, &lim), UT_EINPUT);
+	ck_assert_msg(strstr(ut_error_message(), "big.xml' is larger than 1 MiB") != NULL, "%s",
+		      ut_error_message());
+	lim.max_bytes = 0;
+	ck_assert_int_eq(ut_junit_read_limited(&report, path, &lim), 0);
+	ut_junit_free(report);
+	report = NULL;
+	/* a budget already spent stops at the next chunk, as an interrupt does */
+	lim.timeout_s = 1e-9;
+	ck_assert_int_eq(ut_junit_read_limited(&report, path, &lim), UT_ETIMEOUT);
+	ck_assert_ptr_null(report);
+	ck_assert_msg(strstr(ut_error_message(), "run's timeout") != NULL, "%s", ut_error_message());
+	lim.timeout_s = 0;
+	ut_proc_interrupt();
+	ck_assert_int_eq(ut_junit_read_limited(&report, path, &lim), UT_EINTR);
+	ut_proc_interrupt_clear();
+	ck_assert_ptr_null(report);
+}
+END_TEST
+
+START_TEST(special_files_refused_without_blocking)
+{
+	const char *fifo = fixture(0, "fifo.xml"), *zero = fixture(1, "zero.xml");
+
+	/* no writer: a plain open would block forever */
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(ut_junit_read(&report, fifo), UT_EINPUT);
+	ck_assert_msg(strstr(ut_error_message(), "fifo.xml' is not a regular file") != NULL, "%s",
+		      ut_error_message());
+	/* endless */
+	ck_assert_int_eq(symlink("/dev/zero", zero), 0);
+	ck_assert_int_eq(ut_junit_read(&report, zero), UT_EINPUT);
+	ck_assert_msg(strstr(ut_error_message(), "not a regular file") != NULL, "%s",
+		      ut_error_message());
+}
+END_TEST
+
 Suite *junit_suite(void)
 {
 	Suite *s = suite_create("junit");
@@ -279,6 +401,10 @@ Suite *junit_suite(void)
 	tcase_add_test(tc, broken_reports);
 	tcase_add_test(tc, large_report_in_linear_time);
 	tcase_add_test(tc, parse_limits_messages);
+	tcase_add_test(tc, huge_message_attribute_is_cut);
+	tcase_add_test(tc, names_are_never_cut_but_bounded);
+	tcase_add_test(tc, report_size_and_time_bounded);
+	tcase_add_test(tc, special_files_refused_without_blocking);
 	suite_add_tcase(s, tc);
 	return s;
 }

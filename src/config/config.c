@@ -97,11 +97,11 @@ static int get_list(loader *l, const ut_json *v, const char *key, ut_strlist *ou
 
 static int get_int(loader *l, const ut_json *v, const char *key, int lo, int hi, int *out)
 {
-	double d = ut_json_number(v);
+	long n;
 
-	if (!ut_json_is_number(v) || d != (double)(int)d || d < lo || d > hi)
+	if (!ut_json_whole(v, lo, hi, &n))
 		return fail(l, key, "expected a whole number in range", NULL);
-	*out = (int)d;
+	*out = (int)n;
 	return 0;
 }
 

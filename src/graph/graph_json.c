@@ -2,6 +2,7 @@
 #include "graph/graph_json.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -175,12 +176,12 @@ static int read_tests(ut_graph **out, const reader *r, const ut_json *tests, ut_
 		const char *id = get_str(t, "id");
 		const ut_json *line = ut_json_get(t, "line"), *dur = ut_json_get(t, "duration_s");
 		const ut_json *flaky = ut_json_get(t, "flaky");
+		long ln = 0;
 
 		if (!ut_json_is_object(t) || !id)
 			return bad(r, "tests", "'tests' entries need a string 'id'", NULL);
 		rc = ut_graph_set_test(*out, i, id, get_str(t, "name"), get_str(t, "file"),
-				       line && ut_json_is_number(line) ? (unsigned)ut_json_number(line) : 0,
-				       0);
+				       ut_json_whole(line, 0, UINT_MAX, &ln) ? (unsigned)ln : 0, 0);
 		if (rc < 0)
 			return rc;
 		if (dur && ut_json_is_number(dur) && ut_json_number(dur) >= 0)
@@ -247,7 +248,9 @@ static int read_edge(ut_graph *g, const reader *r, const ut_json *e, const ut_ma
 			edge->values[k].setup = edge->values[k].setup || !strcmp(edge->values[k].value, sv);
 	}
 	for (v = ut_json_first(ut_json_get(e, "evidence")); v; v = ut_json_next(v)) {
-		if (ut_json_is_number(v) && (rc = ut_graph_add_evidence(edge, (long)ut_json_number(v))) < 0)
+		long run;
+
+		if (ut_json_whole(v, 0, LONG_MAX, &run) && (rc = ut_graph_add_evidence(edge, run)) < 0)
 			return rc;
 	}
 	return 0;
@@ -300,10 +303,9 @@ int ut_graph_read_json(ut_graph **out, const char *text, size_t len, const char 
 	if (stats && ut_json_is_object(stats)) {
 		if (get_str(stats, "strategy"))
 			g->stats.strategy = ut_arena_strdup(&g->arena, get_str(stats, "strategy"));
-		if ((v = ut_json_get(stats, "schedules_run")) && ut_json_is_number(v))
-			g->stats.schedules_run = (long)ut_json_number(v);
-		if ((v = ut_json_get(stats, "test_executions")) && ut_json_is_number(v))
-			g->stats.test_executions = (long)ut_json_number(v);
+		ut_json_whole(ut_json_get(stats, "schedules_run"), 0, LONG_MAX, &g->stats.schedules_run);
+		ut_json_whole(ut_json_get(stats, "test_executions"), 0, LONG_MAX,
+			      &g->stats.test_executions);
 		if ((v = ut_json_get(stats, "wall_s")) && ut_json_is_number(v))
 			g->stats.wall_s = ut_json_number(v);
 	}

@@ -2,16 +2,73 @@
 #include "json/json.h"
 
 #include <cJSON.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "util/error.h"
+#include "util/map.h"
 #include "util/banned.h"
 
 #define J(v) ((const cJSON *)(v))
 
+/* The line of the n-th key (0-based, in document order) of a well-formed text. */
+static unsigned nth_key_line(const char *text, size_t len, size_t n)
+{
+	unsigned line = 1, start;
+	size_t i = 0, k;
+
+	while (i < len) {
+		if (text[i] == '\n')
+			line++;
+		if (text[i++] != '"')
+			continue;
+		start = line;
+		for (; i < len && text[i] != '"'; i++)
+			i += text[i] == '\\';
+		for (k = i + 1; k < len && strchr(" \t\r\n", text[k]); k++)
+			line += text[k] == '\n';
+		i = k;
+		if (k < len && text[k] == ':' && n-- == 0)
+			return start;
+	}
+	return line;
+}
+
+/* Walks v in document order, numbering keys from *key; 0, or UT_EINPUT at the first key
+ * that repeats one of its object (the line of each from the text), or UT_ENOMEM. */
+static int no_duplicate(const cJSON *v, size_t *key, const char *text, size_t len,
+			const char *path)
+{
+	ut_map seen = UT_MAP_INIT;
+	const cJSON *c;
+	void *first;
+	int rc = 0;
+
+	for (c = v->child; c && rc == 0; c = c->next) {
+		if (cJSON_IsObject(v) && c->string) {
+			if (ut_map_find(&seen, c->string, strlen(c->string), &first)) {
+				rc = ut_error_set(UT_EINPUT, "%s:%u: duplicate key \"%.80s\" (first on line %u)",
+						  path, nth_key_line(text, len, *key), c->string,
+						  nth_key_line(text, len, (size_t)(uintptr_t)first));
+				break;
+			}
+			if (ut_map_put(&seen, c->string, strlen(c->string), (void *)(uintptr_t)*key) < 0)
+				rc = ut_error_set(UT_ENOMEM, "out of memory");
+			++*key;
+		}
+		if (rc == 0 && c->child)
+			rc = no_duplicate(c, key, text, len, path);
+	}
+	ut_map_dispose(&seen);
+	return rc;
+}
+
 int ut_json_parse(ut_json **out, const char *text, size_t len, const char *path)
 {
+	size_t key = 0;
+	int rc;
+
 	const char *end = NULL;
 	cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	unsigned line = 1;
@@ -23,8 +80,12 @@ int ut_json_parse(ut_json **out, const char *text, size_t len, const char *path)
 		for (p = end; p && p < text + len && strchr(" \t\r\n", *p) && *p; p++)
 			;
 		if (!end || p == text + len) {
-			*out = (ut_json *)doc;
-			return 0;
+			rc = no_duplicate(doc, &key, text, len, path);
+			if (rc == 0)
+				*out = (ut_json *)doc;
+			else
+				cJSON_Delete(doc);
+			return rc;
 		}
 		cJSON_Delete(doc);
 	}
@@ -76,6 +137,17 @@ const char *ut_json_string(const ut_json *v)
 double ut_json_number(const ut_json *v)
 {
 	return v && cJSON_IsNumber(J(v)) ? J(v)->valuedouble : 0.0;
+}
+
+bool ut_json_whole(const ut_json *v, long lo, long hi, long *out)
+{
+	double d = ut_json_number(v);
+
+	if (!ut_json_is_number(v) || !(d >= -9007199254740992.0 && d <= 9007199254740992.0) ||
+	    d < (double)lo || d > (double)hi || (double)(long)d != d)
+		return false;
+	*out = (long)d;
+	return true;
 }
 
 bool ut_json_true(const ut_json *v)

@@ -1,6 +1,7 @@
 /* json.c: findings as plain JSON, and reading that form back (untangle report --findings). */
 #include "report/report.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,10 +195,12 @@ static int read_finding(ut_findings *fs, const reader *r, const ut_json *j)
 			rc = ut_error_set(UT_ENOMEM, "out of memory reading findings");
 	}
 	for (v = ut_json_first(ut_json_get(j, "evidence")); !rc && v; v = ut_json_next(v)) {
-		if (!ut_json_is_number(v))
+		long run;
+
+		if (!ut_json_whole(v, 0, LONG_MAX, &run))
 			rc = ut_error_set(UT_EINPUT, "%s: findings[%zu].evidence: expected run ids",
 					  r->path, r->index);
-		else if (ut_vec_push(&evidence, (long)ut_json_number(v)))
+		else if (ut_vec_push(&evidence, run))
 			rc = ut_error_set(UT_ENOMEM, "out of memory reading findings");
 	}
 	if (rc)

@@ -7,21 +7,30 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/xml.h"
+#include "runner/process.h"
 #include "util/banned.h"
 
 #define MAX_CASES 1000000u
 #define MAX_KEPT ((size_t)16 << 20) /* the index keeps about ten times as much */
 #define MAX_MESSAGE 500
 #define MAX_TEXT 4096 /* text read from a failure element to find its first line */
+#define CHUNK 65536   /* read and parsed at a time; interrupts and the deadline between */
+
+/* Names are matched whole; every other attribute (a failure message) only needs its first
+ * line, so expat never sees more than MAX_VALUE bytes of it: parsing stays linear. */
+static const char *const whole_attrs[] = {"classname", "name", "file", NULL};
+static const ut_xml_limits xml_limits = {UT_JUNIT_MAX_VALUE, UT_JUNIT_MAX_TOKEN, whole_attrs};
 
 typedef enum { CHILD_NONE, CHILD_DECIDES, CHILD_ATTEMPT } child_kind;
 
@@ -294,6 +303,7 @@ static int begin(reader *r, ut_junit **out, const char *name)
 	r->xml = ut_xml_new(&handlers, r);
 	if (!r->j || !r->xml)
 		return ut_error_set(UT_ENOMEM, "out of memory");
+	ut_xml_set_limits(r->xml, &xml_limits);
 	ut_arena_init(&r->j->arena);
 	return 0;
 }
@@ -301,7 +311,11 @@ static int begin(reader *r, ut_junit **out, const char *name)
 /* After a chunk: 0, or the first error (ours, else the parser's). */
 static int check(reader *r, int status)
 {
-	if (status < 0 && r->rc == 0)
+	if (status < 0 && r->rc == 0 && ut_xml_too_long(r->xml))
+		r->rc = ut_error_set(UT_EINPUT, "%s:%lu: a tag or comment longer than %zu bytes "
+				     "(untangle's limit for a JUnit report)", r->name,
+				     ut_xml_line(r->xml), (size_t)UT_JUNIT_MAX_TOKEN);
+	else if (status < 0 && r->rc == 0)
 		r->rc = ut_error_set(UT_EINPUT, "%s:%lu: invalid JUnit XML: %s", r->name,
 				     ut_xml_line(r->xml), ut_xml_error(r->xml));
 	return r->rc;
@@ -339,8 +353,29 @@ int ut_junit_parse(ut_junit **out, const char *data, size_t len, const char *nam
 	return finish(&r, out);
 }
 
-int ut_junit_read(ut_junit **out, const char *path)
+static double mono_s(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Between chunks: 0, UT_EINTR (ut_proc_interrupt) or UT_ETIMEOUT (past the budget). */
+static int may_go_on(const char *path, const ut_junit_limits *lim, double t0)
+{
+	if (ut_proc_interrupted())
+		return ut_error_set(UT_EINTR, "interrupted while reading '%s'", path);
+	if (lim->timeout_s > 0 && mono_s() - t0 > lim->timeout_s)
+		return ut_error_set(UT_ETIMEOUT, "'%s' was not read within %g s (the run's timeout)",
+				    path, lim->timeout_s);
+	return 0;
+}
+
+int ut_junit_read_limited(ut_junit **out, const char *path, const ut_junit_limits *lim)
+{
+	size_t max = lim->max_bytes ? lim->max_bytes : UT_JUNIT_MAX_BYTES, total = 0;
+	double t0 = mono_s();
 	reader r;
 	struct stat st;
 	int fd = -1, e;
@@ -351,7 +386,8 @@ int ut_junit_read(ut_junit **out, const char *path)
 		r.rc = UT_ENOMEM;
 		goto done;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO at the path must not block the open (no writer) */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		e = errno;
 		r.rc = ut_error_set(e == ENOENT ? UT_ENOTFOUND : UT_EINPUT, "cannot open '%s': %s",
@@ -359,20 +395,35 @@ int ut_junit_read(ut_junit **out, const char *path)
 		goto done;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		r.rc = ut_error_set(UT_EINPUT, "'%s' is not a regular file", path);
+		r.rc = ut_error_set(UT_EINPUT, "'%s' is not a regular file (a report must be one)",
+				    path);
+		goto done;
+	}
+	if ((uintmax_t)st.st_size > max) {
+		r.rc = ut_error_set(UT_EINPUT, "'%s' is larger than %zu MiB (the limit for a report)",
+				    path, max >> 20);
 		goto done;
 	}
 	for (;;) {
-		buf = ut_xml_buffer(r.xml, 65536);
+		r.rc = may_go_on(path, lim, t0);
+		if (r.rc < 0)
+			goto done;
+		buf = ut_xml_buffer(r.xml, CHUNK);
 		if (!buf) {
 			r.rc = ut_error_set(UT_ENOMEM, "out of memory reading '%s'", path);
 			goto done;
 		}
-		n = read(fd, buf, 65536);
+		n = read(fd, buf, CHUNK);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
 			r.rc = ut_error_set(UT_EINPUT, "cannot read '%s'", path);
+			goto done;
+		}
+		total += (size_t)n;
+		if (total > max) { /* it grew while being read */
+			r.rc = ut_error_set(UT_EINPUT, "'%s' is larger than %zu MiB (the limit for a "
+					    "report)", path, max >> 20);
 			goto done;
 		}
 		if (check(&r, ut_xml_feed_buffer(r.xml, (size_t)n, n == 0)) || n == 0)
@@ -382,6 +433,13 @@ done:
 	if (fd >= 0)
 		close(fd);
 	return finish(&r, out);
+}
+
+int ut_junit_read(ut_junit **out, const char *path)
+{
+	const ut_junit_limits none = {0, 0};
+
+	return ut_junit_read_limited(out, path, &none);
 }
 
 void ut_junit_free(ut_junit *j)

@@ -33,12 +33,28 @@ typedef struct {
 
 typedef struct ut_junit ut_junit;
 
-/* Reads the report at path. 0 also for a valid report with no testcase;
- * UT_ENOTFOUND when the file does not exist; UT_EINPUT when it is empty, truncated, not
- * well-formed XML, has a DTD with entity declarations, its root is neither `testsuites`
- * nor `testsuite`, or it exceeds the limits (16 MiB of names and
- * messages, 1,000,000 testcases);
- * the message names the file and the line. *out belongs to the caller (ut_junit_free). */
+#define UT_JUNIT_MAX_BYTES ((size_t)256 << 20) /* a larger report is refused unread */
+#define UT_JUNIT_MAX_VALUE ((size_t)64 << 10)  /* bytes of a message attribute parsed */
+#define UT_JUNIT_MAX_TOKEN ((size_t)1 << 20)   /* a longer tag or comment is refused */
+
+/* Bounds on reading one report. */
+typedef struct {
+	size_t max_bytes; /* 0: UT_JUNIT_MAX_BYTES */
+	double timeout_s; /* reading stops after this long (UT_ETIMEOUT); 0: no limit */
+} ut_junit_limits;
+
+/* Reads the report at path, in linear time: attributes other than classname, name and
+ * file are parsed up to UT_JUNIT_MAX_VALUE bytes (the message kept is shorter anyway).
+ * 0 also for a valid report with no testcase; UT_ENOTFOUND when the file does not exist;
+ * UT_EINPUT when it is not a regular file (a FIFO, a directory, a device: refused without
+ * blocking), larger than lim->max_bytes, empty, truncated, not well-formed XML, has a DTD
+ * with entity declarations, a tag or comment longer than UT_JUNIT_MAX_TOKEN, its root is
+ * neither `testsuites` nor `testsuite`, or it exceeds the limits (16 MiB of names and
+ * messages, 1,000,000 testcases); the message names the file (and the line). Between
+ * chunks of 64 KiB: UT_EINTR after ut_proc_interrupt(), UT_ETIMEOUT past lim->timeout_s.
+ * *out belongs to the caller (ut_junit_free). */
+int ut_junit_read_limited(ut_junit **out, const char *path, const ut_junit_limits *lim);
+/* The same with the default limits and no timeout. */
 int ut_junit_read(ut_junit **out, const char *path);
 
 /* The same on a buffer; name is used in messages only. */

@@ -239,9 +239,14 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-/* Outcomes from the report; UT_ENOTFOUND, UT_EINPUT or UT_ENOMEM when it cannot be read. */
-static int read_report(ut_run_result *out, const char *const *ids, const char *path)
+/* Outcomes from the report; UT_ENOTFOUND, UT_EINPUT or UT_ENOMEM when it cannot be read,
+ * UT_EINTR or UT_ETIMEOUT when reading it was stopped. */
+static int read_report(ut_run_result *out, const char *const *ids, const char *path,
+		       double timeout_s)
 {
+	/* the report is read within the run's timeout, and never less than 2 s after the run */
+	ut_junit_limits lim = {0, timeout_s > 0 ? timeout_s - out->proc.wall_s : 0};
+
 	bool complete = out->proc.state == UT_PROC_EXITED;
 	ut_map seen = UT_MAP_INIT;
 	ut_junit *j = NULL;
@@ -249,7 +254,9 @@ static int read_report(ut_run_result *out, const char *const *ids, const char *p
 	size_t i, k;
 	int rc;
 
-	rc = ut_junit_read(&j, path);
+	if (timeout_s > 0 && lim.timeout_s < 2)
+		lim.timeout_s = 2;
+	rc = ut_junit_read_limited(&j, path, &lim);
 	if (rc < 0)
 		goto done;
 	used = calloc(ut_junit_count(j) + 1, sizeof(bool));
@@ -344,7 +351,9 @@ static int attempt(const ut_runner *r, const ut_template_vars *v, ut_arena *a,
 	}
 	if (rc < 0 && rc != UT_ETIMEOUT && rc != UT_EINTR)
 		goto done;
-	rc = read_report(out, v->tests, v->report);
+	rc = read_report(out, v->tests, v->report, r->timeout_s);
+	if (rc == UT_EINTR)
+		goto done;
 	out->status = rc == 0 ? UT_RUN_OK : rc == UT_ENOTFOUND ? UT_RUN_NO_REPORT
 							       : UT_RUN_BAD_REPORT;
 	if (rc < 0)

@@ -1,6 +1,9 @@
 /* xml.h: a streaming XML reader, expat's adapter (the only file that includes expat's
  * header). A document is read in bounded memory whatever its size. Entity declarations
- * stop the parse (nothing can expand); external entities and DTDs are never loaded. */
+ * stop the parse (nothing can expand); external entities and DTDs are never loaded.
+ * With limits set, it is also read in linear time: expat 2.5 rescans an unfinished token
+ * on every chunk (quadratic in the token's length), so long attribute values are cut
+ * before expat sees them and longer markup stops the parse. */
 #ifndef UT_XML_H
 #define UT_XML_H
 
@@ -19,6 +22,15 @@ typedef struct {
 	void (*entity)(void *ud);
 } ut_xml_handlers;
 
+/* Bounds on what expat sees, applied as the bytes are fed. */
+typedef struct {
+	size_t max_value; /* an attribute value is cut to its first max_value bytes (at a
+			   * character and reference boundary); 0: kept whole */
+	size_t max_token; /* a tag, comment, processing instruction or DOCTYPE longer than
+			   * this (after the cut) stops the parse; 0: no limit */
+	const char *const *whole; /* attributes never cut (NULL-terminated), or NULL */
+} ut_xml_limits;
+
 /* A reader; NULL when out of memory. h must outlive it. */
 ut_xml *ut_xml_new(const ut_xml_handlers *h, void *ud);
 /* Accepts NULL. */
@@ -32,11 +44,17 @@ int ut_xml_feed(ut_xml *x, const char *data, size_t n, bool final);
 void *ut_xml_buffer(ut_xml *x, size_t n);
 int ut_xml_feed_buffer(ut_xml *x, size_t n, bool final);
 
+/* Sets the limits (before the first feed). */
+void ut_xml_set_limits(ut_xml *x, const ut_xml_limits *l);
+
 /* From a handler: stops the parse; the current ut_xml_feed fails. */
 void ut_xml_stop(ut_xml *x);
+/* Whether max_token stopped the parse. */
+bool ut_xml_too_long(const ut_xml *x);
 /* The line being read (1-based). */
 unsigned long ut_xml_line(const ut_xml *x);
-/* The parser's message for a document that is not well-formed. */
+/* The parser's message for a document that is not well-formed, or "token longer than
+ * the limit" when max_token stopped it. */
 const char *ut_xml_error(const ut_xml *x);
 /* "expat_2.5.0" */
 const char *ut_xml_version(void);

@@ -1,6 +1,6 @@
 /* fuzz_junit.c: libFuzzer target on the JUnit XML reader and the test-id matcher. Seeds:
- * tests/fixtures/runner/junit. Besides the sanitizers it checks one invariant: every case
- * read is found again by its own classname#name (or its name). */
+ * tests/fuzz/seeds/fuzz_junit (the reader's fixtures). Besides the sanitizers it checks
+ * one invariant: every case read is found again by its own classname#name (or its name). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
