@@ -196,10 +196,10 @@ START_TEST(removed_prerequisite_is_one_root_cause)
 	ck_assert(ut_finding_is_root(&fs.v.v[0]));
 	ck_assert_int_eq(fs.v.v[0].severity, UT_SEVERITY_ERROR);
 	ck_assert_str_eq(fs.v.v[0].test, "tests/test_s.py::test_add_user");
-	/* its file is still there: its place at the base commit */
+	/* on its dependent's lines in the head version, where the break shows */
 	ck_assert_str_eq(fs.v.v[0].file, "e2e/tests/test_s.py");
 	ck_assert_uint_eq(fs.v.v[0].line, 4);
-	ck_assert_uint_eq(fs.v.v[0].end_line, 4); /* one line: the old test's head */
+	ck_assert_uint_eq(fs.v.v[0].end_line, 6);
 	ck_assert_uint_eq(fs.v.v[0].ndependents, 1);
 	ck_assert_str_eq(fs.v.v[0].dependents[0].id, "tests/test_s.py::test_login_user");
 	ck_assert_uint_eq(fs.v.v[0].dependents[0].line, 4);

@@ -8,7 +8,6 @@
 
 #include "util/buf.h"
 #include "util/error.h"
-#include "util/fs.h"
 #include "util/banned.h"
 
 typedef UT_VEC(uint32_t) ck_tests;
@@ -263,21 +262,17 @@ static int root_message(ut_buf *b, ut_check *c, const ut_check_loss *l, const ck
 	return b->failed ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }
 
-/* Where a root cause is annotated: the renamed test; the removed test's old place while
- * its file is still there; else its first dependent, where the break shows. */
+/* Where a root cause is annotated: on the head version, since annotations are: the
+ * renamed test, or the removed test's first dependent, where the break shows (its old
+ * line would now point at other code). */
 static void root_place(ut_check *c, const ut_check_loss *l, ut_finding *f)
 {
-	const ut_test *r = &c->in->base.suite->tests.v[l->base];
-	const ut_test *h = l->head >= 0 ? &c->in->head.suite->tests.v[l->head]
-					: &c->in->head.suite->tests.v[l->direct.v[0]];
-	char *path = ut_path_join(c->in->head.root, r->file);
+	const ut_test *h = &c->in->head.suite->tests.v[l->head >= 0 ? (size_t)l->head
+								       : l->direct.v[0]];
 
-	if (l->head < 0 && path && ut_fs_exists(path))
-		h = r;
-	free(path);
 	f->file = ck_prefixed(c, h->file);
 	f->line = h->line;
-	f->end_line = h == r ? 0 : h->end_line;
+	f->end_line = h->end_line;
 }
 
 static int root_cause(ut_check *c, ut_findings *out, const ut_check_loss *l,
