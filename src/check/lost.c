@@ -289,11 +289,14 @@ static int root_cause(ut_check *c, ut_findings *out, const ut_check_loss *l,
 
 	for (size_t i = 0; rc == 0 && i < l->direct.n; i++) {
 		uint32_t d = l->direct.v[i];
+		bool broken = c->lost[d] == UT_LOST_BROKEN;
 
-		/* a dependent that passes without it takes nothing down with it */
-		mark[d] = c->lost[d] != UT_LOST_PASSES;
-		error |= c->lost[d] != UT_LOST_PASSES;
-		folded[d] = 1;
+		/* Removed: what a broken dependent takes down with it is folded here; one with
+		 * a stand-in or no verdict keeps its own findings. Renamed: the edges follow,
+		 * so what breaks otherwise is not this change's doing and stays its own. */
+		mark[d] = l->head >= 0 || broken;
+		error |= l->head >= 0 || broken || c->lost[d] == UT_LOST_UNKNOWN;
+		folded[d] = l->head < 0 && (broken || c->lost[d] == UT_LOST_PASSES);
 		if (ut_vec_push(&deps, ck_head_ref(c, d)) < 0 ||
 		    (c->lost_run[d] && ut_vec_push(&ev, c->lost_run[d]) < 0))
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
@@ -307,7 +310,7 @@ static int root_cause(ut_check *c, ut_findings *out, const ut_check_loss *l,
 	for (size_t t = 0; rc == 0 && t < g->ntests; t++) {
 		if (!mark[t])
 			continue;
-		folded[t] = 1;
+		folded[t] = l->head < 0;
 		if (ut_vec_push(&through, (uint32_t)t) < 0 || ut_vec_push(&deps, ck_head_ref(c, t)) < 0)
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
 	}
