@@ -126,6 +126,58 @@ START_TEST(findings_sort_most_important_first)
 }
 END_TEST
 
+/* A root cause: first in every format, its dependents in github's message (no budget),
+ * in SARIF's related locations, in the Mermaid picture and back from JSON. */
+START_TEST(root_cause_first_everywhere)
+{
+	static ut_finding_test deps[3] = {{"t.py::test_login", "t.py", 7},
+					  {"t.py::test_logout", "t.py", 9},
+					  {"t.py::test_profile", "t.py", 11}};
+	ut_findings fs, back;
+	ut_finding f;
+	ut_buf out = UT_BUF_INIT;
+	size_t i;
+
+	ut_findings_init(&fs);
+	for (i = 0; i < 12; i++)
+		add(&fs, UT_FINDING_BROKEN, UT_SEVERITY_ERROR, "a_broken", "f", 1, "m");
+	memset(&f, 0, sizeof(f));
+	f.kind = UT_FINDING_REMOVED;
+	f.severity = UT_SEVERITY_ERROR;
+	f.test = "t.py::test_signup";
+	f.file = "t.py";
+	f.line = 3;
+	f.message = "removed; t.py::test_login, t.py::test_logout and t.py::test_profile fail";
+	f.dependents = deps;
+	f.ndependents = 3;
+	ck_assert_int_eq(ut_findings_add(&fs, &f), 0);
+	ut_findings_sort(&fs);
+	ck_assert(ut_finding_is_root(&fs.v.v[0]));
+	ck_assert_str_eq(fs.v.v[0].test, "t.py::test_signup");
+	ck_assert_int_eq(ut_report_github(&out, &fs), 0);
+	ck_assert_msg(!strncmp(out.ptr, "::error file=t.py,line=3,title=Removed prerequisite::"
+			       "t.py::test_signup: removed; t.py::test_login", 80), "%s", out.ptr);
+	ut_buf_clear(&out);
+	ck_assert_int_eq(ut_report_sarif(&out, &fs), 0);
+	ck_assert_ptr_nonnull(strstr(out.ptr, "t.py::test_profile"));
+	ut_buf_clear(&out);
+	ck_assert_int_eq(ut_report_markdown(&out, &fs, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out.ptr, "-.->|removed| n0"));
+	ut_buf_clear(&out);
+	ck_assert_int_eq(ut_report_json(&out, &fs), 0);
+	ut_findings_init(&back);
+	ck_assert_int_eq(ut_report_json_read(&back, out.ptr, out.len, "f.json"), 0);
+	ut_findings_sort(&back);
+	ck_assert_uint_eq(back.v.v[0].ndependents, 3);
+	ck_assert_str_eq(back.v.v[0].dependents[2].id, "t.py::test_profile");
+	ck_assert_uint_eq(back.v.v[0].dependents[2].line, 11);
+	ck_assert_uint_eq(back.v.v[1].ndependents, 0);
+	ut_findings_dispose(&back);
+	ut_findings_dispose(&fs);
+	ut_buf_dispose(&out);
+}
+END_TEST
+
 START_TEST(findings_copy_and_reject)
 {
 	ut_findings fs;
@@ -537,6 +589,7 @@ Suite *report_suite(void)
 
 	tcase_add_test(tc, findings_sort_most_important_first);
 	tcase_add_test(tc, findings_copy_and_reject);
+	tcase_add_test(tc, root_cause_first_everywhere);
 	tcase_add_test(tc, fingerprint_is_stable);
 	tcase_add_test(tc, github_escaping);
 	tcase_add_test(tc, github_command_hostile);

@@ -1,5 +1,6 @@
 /* check.c: what a change did to the suite, and what its re-validation found. */
 #include "check/check.h"
+#include "check/internal.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -267,7 +268,7 @@ static int classify(ut_check *c, ck_sources *bs, ck_sources *hs)
 	return rc;
 }
 
-static const char *prefixed(ut_check *c, const char *file)
+const char *ck_prefixed(ut_check *c, const char *file)
 {
 	const char *p = c->in->repo_prefix ? c->in->repo_prefix : "";
 
@@ -276,11 +277,11 @@ static const char *prefixed(ut_check *c, const char *file)
 	return *p ? ut_arena_printf(&c->graph->arena, "%s%s", p, file) : file;
 }
 
-static ut_finding_test head_ref(ut_check *c, size_t h)
+ut_finding_test ck_head_ref(ut_check *c, size_t h)
 {
 	const ut_test *t = &c->in->head.suite->tests.v[h];
 
-	return (ut_finding_test){t->id, prefixed(c, t->file), t->line};
+	return (ut_finding_test){t->id, ck_prefixed(c, t->file), t->line};
 }
 
 static int add_finding(ut_check *c, ut_findings *fs, ut_finding_kind kind, size_t h,
@@ -294,7 +295,7 @@ static int add_finding(ut_check *c, ut_findings *fs, ut_finding_kind kind, size_
 	f.kind = kind;
 	f.severity = ut_finding_kind_severity(kind);
 	f.test = t->id;
-	f.file = prefixed(c, t->file);
+	f.file = ck_prefixed(c, t->file);
 	f.line = t->line;
 	f.end_line = t->end_line;
 	f.title = title;
@@ -312,11 +313,32 @@ static void need(ut_check *c, size_t h, unsigned char level)
 		c->revalidate[h] = level;
 }
 
+/* Notes that head test hd depended directly on base test be, which the change removes or
+ * renames (to head test he, or -1): one loss per such test, its root cause. */
+static int lose(ut_check *c, long be, long he, long hd)
+{
+	ut_check_loss *l = NULL;
+
+	for (size_t i = 0; i < c->losses.n && !l; i++)
+		l = c->losses.v[i].base == be ? &c->losses.v[i] : NULL;
+	if (!l) {
+		ut_check_loss nl = {be, he, {0}};
+
+		if (ut_vec_push(&c->losses, nl) < 0)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+		l = &c->losses.v[c->losses.n - 1];
+	}
+	if (he < 0 && !c->lost[hd])
+		c->lost[hd] = UT_LOST_UNKNOWN;
+	return ut_vec_push(&l->direct, (uint32_t)hd) < 0 ? ut_error_set(UT_ENOMEM, "out of memory")
+							  : 0;
+}
+
 /* Carries one manifest edge of the base graph over to the head graph, or says what the
  * change did to it. */
 static int carry(ut_check *c, const ut_edge *e)
 {
-	const ut_suite *base = c->in->base.suite, *head = c->in->head.suite;
+	const ut_suite *head = c->in->head.suite;
 	long bd, be, hd, he;
 	ut_finding_test rel;
 	ut_edge *ne;
@@ -332,31 +354,16 @@ static int carry(ut_check *c, const ut_edge *e)
 	if (hd < 0)
 		return 0; /* the dependent went too */
 	if (he < 0) {
-		const ut_test *r = &base->tests.v[be];
-
-		rel = (ut_finding_test){r->id, NULL, 0};
-		msg = ut_arena_printf(&c->graph->arena,
-				      "%s depends on %s (%s:%u at the base commit), which this change "
-				      "removes: it will fail when it runs without it. Keep the test, or "
-				      "make %s create what it needs.",
-				      head->tests.v[hd].id, r->id, r->file, r->line, head->tests.v[hd].id);
 		need(c, (size_t)hd, UT_REVALIDATE_VERIFY);
-		return add_finding(c, &c->pre, UT_FINDING_REMOVED, (size_t)hd, &rel, 1, NULL, 0,
-				   "Prerequisite removed", msg ? msg : "");
+		return lose(c, be, -1, hd);
 	}
 	if (c->base[be].kind == UT_CHANGE_RENAMED) {
-		rel = head_ref(c, (size_t)he);
-		msg = ut_arena_printf(&c->graph->arena,
-				      "%s depends on %s, which this change renames to %s: orders, "
-				      "shards and filters that name the old id break.",
-				      head->tests.v[hd].id, base->tests.v[be].id, head->tests.v[he].id);
-		rc = add_finding(c, &c->pre, UT_FINDING_REMOVED, (size_t)hd, &rel, 1, NULL, 0,
-				 "Prerequisite renamed", msg ? msg : "");
+		rc = lose(c, be, he, hd);
 		if (rc < 0)
 			return rc;
 	}
 	if (he > hd) {
-		rel = head_ref(c, (size_t)he);
+		rel = ck_head_ref(c, (size_t)he);
 		msg = ut_arena_printf(&c->graph->arena,
 				      "%s depends on %s, but this change makes it run first (%s is "
 				      "now test %ld, %s test %ld): it will fail in the original order.",
@@ -423,7 +430,10 @@ int ut_check_prepare(ut_check *c, const ut_check_input *in)
 	c->base = calloc(nb ? nb : 1, sizeof(*c->base));
 	c->revalidate = calloc(nh ? nh : 1, 1);
 	c->base_graph_of = malloc((nb ? nb : 1) * sizeof(*c->base_graph_of));
-	if (!c->head || !c->base || !c->revalidate || !c->base_graph_of)
+	c->lost = calloc(nh ? nh : 1, 1);
+	c->lost_run = calloc(nh ? nh : 1, sizeof(*c->lost_run));
+	if (!c->head || !c->base || !c->revalidate || !c->base_graph_of || !c->lost ||
+	    !c->lost_run)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	rc = classify(c, &bs, &hs);
 	if (rc == 0)
@@ -563,7 +573,7 @@ static int conclude_test(ut_check *c, ut_findings *out, size_t t, const long *fa
 
 		if (e->dependent != t || !ut_edge_active(e))
 			continue;
-		if (ut_vec_push(rel, head_ref(c, e->dependee)) < 0)
+		if (ut_vec_push(rel, ck_head_ref(c, e->dependee)) < 0)
 			return ut_error_set(UT_ENOMEM, "out of memory");
 		ut_buf_printf(msg, "%s%s", rel->n == 1 ? " (" : ", ", g->tests[e->dependee].id);
 	}
@@ -580,7 +590,7 @@ static int conclude_test(ut_check *c, ut_findings *out, size_t t, const long *fa
 		f.kind = UT_FINDING_BROKEN;
 		f.severity = g->tests[t].flaky ? UT_SEVERITY_WARNING : UT_SEVERITY_ERROR;
 		f.test = g->tests[t].id;
-		f.file = prefixed(c, g->tests[t].file);
+		f.file = ck_prefixed(c, g->tests[t].file);
 		f.line = g->tests[t].line;
 		f.end_line = g->tests[t].end_line;
 		f.title = g->tests[t].flaky ? "Flaky in its schedule" : NULL;
@@ -599,12 +609,15 @@ int ut_check_conclude(ut_check *c, ut_findings *out, const long *fail_run)
 	ut_map pairs = UT_MAP_INIT;
 	ut_buf msg = UT_BUF_INIT;
 	ck_refs rel = {0};
-	int rc = 0;
+	unsigned char *folded = calloc(g->ntests ? g->ntests : 1, 1);
+	int rc = folded ? ck_root_causes(c, out, folded) : ut_error_set(UT_ENOMEM, "out of memory");
 
 	for (size_t i = 0; rc == 0 && i < c->pre.v.n; i++)
 		rc = ut_findings_add(out, &c->pre.v.v[i]);
-	for (size_t t = 0; rc == 0 && t < g->ntests; t++)
-		rc = conclude_test(c, out, t, fail_run, &msg, &rel);
+	for (size_t t = 0; rc == 0 && t < g->ntests; t++) {
+		if (!folded[t]) /* a consequence of a root cause, named in it */
+			rc = conclude_test(c, out, t, fail_run, &msg, &rel);
+	}
 	if (rc == 0)
 		rc = base_pairs_build(c, &pairs);
 	for (size_t i = 0; rc == 0 && i < g->edges.n; i++) {
@@ -625,13 +638,14 @@ int ut_check_conclude(ut_check *c, ut_findings *out, const long *fail_run)
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
 			break;
 		}
-		r = head_ref(c, e->dependee);
+		r = ck_head_ref(c, e->dependee);
 		rc = add_finding(c, out, UT_FINDING_NEW_EDGE, e->dependent, &r, 1, e->evidence.v,
 				 e->evidence.n, NULL, msg.ptr);
 	}
 	ut_vec_free(&rel);
 	ut_buf_dispose(&msg);
 	ut_map_dispose(&pairs);
+	free(folded);
 	if (rc == 0)
 		ut_findings_sort(out);
 	return rc;
@@ -644,6 +658,11 @@ void ut_check_dispose(ut_check *c)
 	free(c->revalidate);
 	free(c->base_graph_of);
 	free(c->base_of_graph_);
+	for (size_t i = 0; i < c->losses.n; i++)
+		ut_vec_free(&c->losses.v[i].direct);
+	ut_vec_free(&c->losses);
+	free(c->lost);
+	free(c->lost_run);
 	ut_findings_dispose(&c->pre);
 	ut_graph_free(c->graph);
 	memset(c, 0, sizeof(*c));

@@ -4,14 +4,18 @@
  * The caller parses both versions of the suite (the base commit's, the work tree's) and
  * loads the base graph; ut_check_prepare compares them test by test and builds the head
  * graph: every edge of an unaffected test carried over, and a UT_REVALIDATE_* per test
- * for ut_detect_run. After the runs, ut_check_conclude turns what changed into findings.
- * Nothing here runs git or the runner. */
+ * for ut_detect_run. A removed prerequisite is settled before that, within a bound, by
+ * ut_check_settle_lost (the one function here that runs schedules, through detect's
+ * ut_detect_probe). After the runs, ut_check_conclude turns what changed into findings:
+ * one root cause per removed or renamed test, its dependents folded under it. Nothing
+ * here runs git. */
 #ifndef UT_CHECK_H
 #define UT_CHECK_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "detect/detect.h"
 #include "graph/graph.h"
 #include "model/suite.h"
 #include "report/findings.h"
@@ -46,6 +50,22 @@ typedef struct {
 	long other; /* head test: its base index; base test: its head index (-1: none) */
 } ut_check_entry;
 
+/* What a dependent of a removed test showed (ut_check_settle_lost). */
+typedef enum {
+	UT_LOST_NONE = 0,  /* not a direct dependent of a removed test */
+	UT_LOST_UNKNOWN,   /* not run (no runner asked) */
+	UT_LOST_PASSES,    /* passes in its schedule without it: it no longer needs it */
+	UT_LOST_STANDIN,   /* fails in its schedule, passes after every earlier test: searched */
+	UT_LOST_BROKEN     /* fails after every earlier test too: left out, with its dependents */
+} ut_lost_state;
+
+/* A removed or renamed test that others depended on: one root cause. */
+typedef struct {
+	long base;                /* the base test */
+	long head;                /* renamed: its head index; removed: -1 */
+	UT_VEC(uint32_t) direct;  /* head tests whose base edges named it, ascending */
+} ut_check_loss;
+
 typedef struct {
 	const ut_check_input *in;
 	ut_check_entry *head;  /* per head test */
@@ -57,6 +77,10 @@ typedef struct {
 	ut_findings pre;       /* what the change breaks before anything runs: removed or
 				  renamed prerequisites, reordered dependencies */
 	long *base_graph_of;   /* base test -> base graph index, -1 */
+	UT_VEC(ut_check_loss) losses; /* in base order */
+	unsigned char *lost;   /* per head test: ut_lost_state */
+	long *lost_run;        /* per head test: the run that showed its state (0: none) */
+	long order_run;        /* the run of the suite up to the last broken dependent (0) */
 	long *base_of_graph_;  /* private: base graph index -> base test, -1 */
 } ut_check;
 
@@ -66,9 +90,25 @@ typedef struct {
  * UT_EINPUT (a test file that cannot be read), UT_ENOMEM. */
 int ut_check_prepare(ut_check *c, const ut_check_input *in);
 
-/* After ut_detect_run on c->graph: the findings (those of prepare, then tests that fail
- * even after all earlier tests, and new dependencies that hold, as warnings). fail_run
- * is per head test the last run it failed in (0: none known), for evidence; may be NULL. */
+/* The bounded search for a stand-in of each removed prerequisite, before ut_detect_run:
+ * one run of each direct dependent's schedule without the removed test (its other known
+ * prerequisites, then it), and, when some fail, one run of the head suite in original
+ * order up to the last of those (what every earlier test gives them): at most one
+ * schedule per dependent and one more. A dependent that passes in its schedule keeps its
+ * edges (re-validated only when the change touched it); one that fails there but passes
+ * after every earlier test is searched by ut_detect_run (a stand-in exists); one that
+ * fails after every earlier test too is left out of c->graph as failing, and so is every
+ * test that depends on it, without running them (UT_REVALIDATE_KEEP). Adds the runs to
+ * *stats. Returns 0, or what ut_detect_probe returns. */
+int ut_check_settle_lost(ut_check *c, ut_runner *runner, ut_journal *journal,
+			 const ut_detect_opts *opts, ut_detect_stats *stats);
+
+/* After ut_detect_run on c->graph: the findings. First one root cause per removed or
+ * renamed test that others depended on (kind removed-prerequisite, `dependents` its
+ * direct and transitive dependents, what the runs showed in its message); the dependents'
+ * own findings are folded into it. Then reorders, tests that fail even after all earlier
+ * tests, and new dependencies that hold, as warnings. fail_run is per head test the last
+ * run it failed in (0: none known), for evidence; may be NULL. */
 int ut_check_conclude(ut_check *c, ut_findings *out, const long *fail_run);
 
 /* Affected tests: those not UT_REVALIDATE_KEEP. */

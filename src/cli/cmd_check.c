@@ -372,7 +372,7 @@ int cmd_check(int argc, char **argv)
 	ut_runner *runner = NULL;
 	ut_journal *journal = NULL;
 	ut_detect_opts dopts;
-	ut_detect_stats st;
+	ut_detect_stats st, lost;
 	check_progress prog;
 	ut_cli_signals sigs;
 	char head[UT_GIT_OID_HEX + 1], base[UT_GIT_OID_HEX + 1], mb[UT_GIT_OID_HEX + 1];
@@ -516,6 +516,7 @@ int cmd_check(int argc, char **argv)
 	print_changes(&ck, common.quiet);
 
 	memset(&st, 0, sizeof(st));
+	memset(&lost, 0, sizeof(lost));
 	if (ut_check_affected(&ck)) {
 		ut_journal_header jh = {"check", "fast", extract, filter, 0, ck.graph->ntests};
 
@@ -537,8 +538,13 @@ int cmd_check(int argc, char **argv)
 		dopts.progress = progress;
 		dopts.progress_ctx = &prog;
 		ut_cli_signals_catch(&sigs);
-		rc = ut_detect_run(ck.graph, runner, journal, &dopts, &st);
+		rc = ut_check_settle_lost(&ck, runner, journal, &dopts, &lost);
+		if (rc == 0 && ut_check_affected(&ck))
+			rc = ut_detect_run(ck.graph, runner, journal, &dopts, &st);
 		ut_cli_signals_restore(&sigs);
+		st.schedules_run += lost.schedules_run;
+		st.test_executions += lost.test_executions;
+		st.wall_s += lost.wall_s;
 		if (rc == UT_EINTR) {
 			ut_errorf("interrupted after %ld runs; nothing was written", st.schedules_run);
 			exit_code = UT_EXIT_INTERRUPTED;

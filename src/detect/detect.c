@@ -98,30 +98,46 @@ static void explain_left_out(dx_ctx *c)
 	}
 }
 
+int dx_ctx_init(dx_ctx *c, ut_graph *g, ut_runner *runner, ut_journal *journal,
+		const ut_detect_opts *opts, ut_detect_stats *stats)
+{
+	size_t n = g->ntests ? g->ntests : 1;
+
+	memset(c, 0, sizeof(*c));
+	c->g = g;
+	c->runner = runner;
+	c->journal = journal;
+	c->opts = opts;
+	c->stats = stats;
+	c->t0 = dx_now();
+	c->workers = opts->workers < 1 ? 1 : opts->workers > DX_MAX_WORKERS ? DX_MAX_WORKERS
+									       : opts->workers;
+	c->excluded = calloc(n, 1);
+	c->checked = calloc(n, 1);
+	if (!c->excluded || !c->checked || dx_evidence_init(c) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	return 0;
+}
+
+void dx_ctx_dispose(dx_ctx *c)
+{
+	dx_evidence_free(c);
+	free(c->excluded);
+	free(c->checked);
+}
+
 int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 		  const ut_detect_opts *opts, ut_detect_stats *stats)
 {
 	dx_ctx c;
-	size_t i, n = g->ntests ? g->ntests : 1;
+	size_t i;
 	const char *strategy;
 	int rc;
 
 	memset(stats, 0, sizeof(*stats));
-	memset(&c, 0, sizeof(c));
-	c.g = g;
-	c.runner = runner;
-	c.journal = journal;
-	c.opts = opts;
-	c.stats = stats;
-	c.t0 = dx_now();
-	c.excluded = calloc(n, 1);
-	c.checked = calloc(n, 1);
-	if (!c.excluded || !c.checked || dx_evidence_init(&c) < 0) {
-		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	rc = dx_ctx_init(&c, g, runner, journal, opts, stats);
+	if (rc < 0)
 		goto done;
-	}
-	c.workers = opts->workers < 1 ? 1 : opts->workers > DX_MAX_WORKERS ? DX_MAX_WORKERS
-									     : opts->workers;
 	strategy = opts->strategy ? opts->strategy : "fast";
 	if (opts->revalidate) {
 		if (strcmp(strategy, "fast")) {
@@ -162,8 +178,6 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 done:
 	stats->wall_s = dx_now() - c.t0;
 	g->stats.wall_s = stats->wall_s;
-	dx_evidence_free(&c);
-	free(c.excluded);
-	free(c.checked);
+	dx_ctx_dispose(&c);
 	return rc;
 }

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "detect/journal.h"
 #include "graph/graph.h"
@@ -89,6 +90,28 @@ typedef struct {
  * runner or the reset failed twice: the message says which), UT_EINPUT. */
 int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 		  const ut_detect_opts *opts, ut_detect_stats *stats);
+
+/* One schedule for ut_detect_probe: graph indices in original order. */
+typedef struct {
+	const uint32_t *sched;
+	size_t n;
+	const char *purpose;
+} ut_detect_probe_job;
+
+typedef struct {
+	long run;              /* its run id */
+	bool error;            /* it failed as a whole: outcomes say nothing */
+	ut_outcome *outcomes;  /* parallel to the schedule; owned by the caller (free) */
+} ut_detect_probe_result;
+
+/* Runs the m schedules once each as one batch, for a caller that judges them itself
+ * (untangle check's removed prerequisites): journaled, replayed when the journal holds
+ * them, on opts->workers workers, a failure that contradicts another run of the batch run
+ * again; tests g marks flaky or failing count as left out. Adds to *stats (not reset).
+ * out[i] belongs to jobs[i]. Returns 0, UT_EINTR, UT_EENV or UT_ENOMEM (out then empty). */
+int ut_detect_probe(ut_graph *g, ut_runner *runner, ut_journal *journal,
+		    const ut_detect_opts *opts, const ut_detect_probe_job *jobs, size_t m,
+		    ut_detect_probe_result *out, ut_detect_stats *stats);
 
 typedef struct {
 	size_t selected;      /* tests in when fixing started */

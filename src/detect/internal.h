@@ -44,6 +44,12 @@ typedef struct {
 	long batch;              /* the last batch id given to new runs */
 } dx_ctx;
 
+/* Sets up a run context (the caller sets stats to zero when it wants to). 0 or UT_ENOMEM;
+ * dispose it either way. */
+int dx_ctx_init(dx_ctx *c, ut_graph *g, ut_runner *runner, ut_journal *journal,
+		const ut_detect_opts *opts, ut_detect_stats *stats);
+void dx_ctx_dispose(dx_ctx *c);
+
 /* The most workers a detection uses (the CLI allows no more). */
 #define DX_MAX_WORKERS 256
 

@@ -236,9 +236,10 @@ int sx_verify(sx *s, const unsigned char *scope)
 		}
 		if (round >= SX_VERIFY_ROUNDS) {
 			/* Still refuted after as many repairs: the runs disagree with any graph of
-			 * prerequisites. Their owners are left out rather than guessed about. */
+			 * prerequisites. Their owners are left out rather than guessed about, as
+			 * failing: no two runs of one schedule disagreed (that is flaky). */
 			for (size_t i = 0; i < why.n; i++)
-				dx_mark_flaky(s->c, why.v[i].owner);
+				dx_mark_failing(s->c, why.v[i].owner);
 			for (size_t i = 0; i < s->probes.n; i++)
 				ut_vec_free(&s->probes.v[i].sched);
 			s->probes.n = 0;

@@ -3,9 +3,12 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "json/json.h"
 #include "post/http.h"
@@ -33,7 +36,15 @@ typedef struct {
 	const char *headers[5];
 	long delay, max_delay;
 	int attempts;
+	char external_id[64]; /* this post's own: finds the check run a lost answer created */
+	const char *sha;      /* the head commit */
+	long pr;              /* the pull request */
+	char since[32];       /* a little before this post began, for GitHub's "since" */
 } ctx;
+
+/* Looks for what a create request whose answer was lost made: 1 and *id when found, 0
+ * when not, < 0 on an error. */
+typedef int (*finder)(ctx *c, long *id);
 
 /* Sets the message with every occurrence of the token replaced, so that nothing a server
  * echoes back can carry it into a log. */
@@ -120,9 +131,12 @@ static void describe(ut_buf *out, const ut_http_response *r)
 	ut_error_clear();
 }
 
-/* Sends one request to {api}{path}, retrying as the header describes; 0 on a 2xx. */
+/* Sends one request to {api}{path}, retrying as the header describes; 0 on a 2xx. A
+ * create (find not NULL) that went out without an answer may have taken effect: before
+ * it is sent again, find() looks for what it made, and when that is found, *found is its
+ * id and 0 is returned (resp then holds no creation). */
 static int request(ctx *c, const char *method, const char *path, const ut_buf *body,
-		   ut_http_response *resp)
+		   ut_http_response *resp, finder find, long *found)
 {
 	ut_buf url = UT_BUF_INIT, why = UT_BUF_INIT;
 	ut_http_request req;
@@ -156,6 +170,14 @@ static int request(ctx *c, const char *method, const char *path, const ut_buf *b
 		if (wait < 0 || attempt >= c->attempts)
 			break;
 		sleep_ms(wait);
+		if (rc && resp->sent && find) {
+			int f = find(c, found);
+
+			if (f != 0) {
+				rc = f < 0 ? f : 0;
+				goto done;
+			}
+		}
 	}
 	if (rc) {
 		rc = fail(c, UT_EENV, "github: %s (%d attempt%s)", ut_error_message(), attempt,
@@ -168,6 +190,91 @@ static int request(ctx *c, const char *method, const char *path, const ut_buf *b
 done:
 	ut_buf_dispose(&url);
 	ut_buf_dispose(&why);
+	return rc;
+}
+
+/* s percent-encoded for a query string. */
+static void put_query(ut_buf *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~", *s))
+			ut_buf_putc(out, *s);
+		else
+			ut_buf_printf(out, "%%%02X", (unsigned char)*s);
+	}
+}
+
+/* The check run of this post among the head commit's runs of that name (its external_id). */
+static int find_check_run(ctx *c, long *id)
+{
+	ut_buf path = UT_BUF_INIT;
+	ut_http_response resp;
+	ut_json *doc = NULL;
+	const ut_json *r;
+	int rc;
+
+	ut_http_response_init(&resp);
+	ut_buf_printf(&path, "/repos/%s/commits/", c->o->repository);
+	put_query(&path, c->sha);
+	ut_buf_puts(&path, "/check-runs?per_page=100&check_name=");
+	put_query(&path, c->o->check_name ? c->o->check_name : "untangle");
+	rc = request(c, "GET", path.ptr, NULL, &resp, NULL, NULL);
+	if (!rc && ut_json_parse(&doc, resp.body.ptr, resp.body.len, "response"))
+		rc = fail(c, UT_EENV, "github: GET %s: %s", path.ptr, ut_error_message());
+	for (r = rc ? NULL : ut_json_first(ut_json_get(doc, "check_runs")); r; r = ut_json_next(r)) {
+		const char *ext = ut_json_string(ut_json_get(r, "external_id"));
+		const ut_json *v = ut_json_get(r, "id");
+
+		if (ext && !strcmp(ext, c->external_id) && ut_json_is_number(v) &&
+		    ut_json_number(v) >= 1) {
+			*id = (long)ut_json_number(v);
+			rc = 1;
+			break;
+		}
+	}
+	ut_json_free(doc);
+	ut_http_response_dispose(&resp);
+	ut_buf_dispose(&path);
+	return rc;
+}
+
+/* The marker that ends this post's comment. */
+static void comment_marker(ut_buf *out, const ctx *c)
+{
+	ut_buf_printf(out, "\n\n<!-- untangle post %s -->\n", c->external_id);
+}
+
+/* This post's comment among the pull request's comments since it began (its marker). */
+static int find_comment(ctx *c, long *id)
+{
+	ut_buf path = UT_BUF_INIT, marker = UT_BUF_INIT;
+	ut_http_response resp;
+	ut_json *doc = NULL;
+	const ut_json *r;
+	int rc;
+
+	ut_http_response_init(&resp);
+	comment_marker(&marker, c);
+	ut_buf_printf(&path, "/repos/%s/issues/%ld/comments?per_page=100&since=%s",
+		      c->o->repository, c->pr, c->since);
+	rc = request(c, "GET", path.ptr, NULL, &resp, NULL, NULL);
+	if (!rc && ut_json_parse(&doc, resp.body.ptr, resp.body.len, "response"))
+		rc = fail(c, UT_EENV, "github: GET %s: %s", path.ptr, ut_error_message());
+	for (r = rc ? NULL : ut_json_first(doc); r; r = ut_json_next(r)) {
+		const char *body = ut_json_string(ut_json_get(r, "body"));
+		const ut_json *v = ut_json_get(r, "id");
+
+		if (body && strstr(body, marker.ptr) && ut_json_is_number(v) &&
+		    ut_json_number(v) >= 1) {
+			*id = (long)ut_json_number(v);
+			rc = 1;
+			break;
+		}
+	}
+	ut_json_free(doc);
+	ut_http_response_dispose(&resp);
+	ut_buf_dispose(&path);
+	ut_buf_dispose(&marker);
 	return rc;
 }
 
@@ -250,8 +357,9 @@ typedef struct {
 	ut_buf summary; /* cut to UT_GITHUB_MAX_TEXT */
 } post;
 
-/* The body of the check-run request that carries annotations [from, to). */
-static void check_run_body(ut_buf *out, const ctx *c, const post *p, const char *sha, size_t from,
+/* The body of the check-run request that carries annotations [from, to); `create` for
+ * the request that creates the run. */
+static void check_run_body(ut_buf *out, const ctx *c, const post *p, bool create, size_t from,
 			   size_t to)
 {
 	ut_buf tmp = UT_BUF_INIT;
@@ -260,11 +368,13 @@ static void check_run_body(ut_buf *out, const ctx *c, const post *p, const char 
 
 	ut_jsonw_init(&w, out, false);
 	ut_jsonw_obj_begin(&w);
-	if (!from) {
+	if (create) {
 		ut_jsonw_key(&w, "name");
 		ut_jsonw_str(&w, c->o->check_name ? c->o->check_name : "untangle");
 		ut_jsonw_key(&w, "head_sha");
-		ut_jsonw_str(&w, sha);
+		ut_jsonw_str(&w, c->sha);
+		ut_jsonw_key(&w, "external_id");
+		ut_jsonw_str(&w, c->external_id);
 	}
 	ut_jsonw_key(&w, "status");
 	ut_jsonw_str(&w, to == p->nann ? "completed" : "in_progress");
@@ -426,21 +536,44 @@ int ut_github_post(ut_github_result *out, const ut_github_opts *o, const ut_find
 	put_cut(&p.summary, summary ? summary : "", UT_GITHUB_MAX_TEXT,
 		"\n\n(summary cut at GitHub's limit)\n");
 
+	c.sha = sha.ptr;
+	c.pr = out->pull_request;
+	{
+		time_t t0 = time(NULL) - 60;
+		struct tm tm;
+
+		if (gmtime_r(&t0, &tm))
+			strftime(c.since, sizeof(c.since), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+	snprintf(c.external_id, sizeof(c.external_id), "untangle-%ld-%ld-%lx", (long)getpid(),
+		 (long)time(NULL), (unsigned long)clock() ^ (unsigned long)(uintptr_t)&c);
 	for (from = 0; !rc && (from < p.nann || !from); from = to) {
+		long found = 0;
+
 		to = from + UT_GITHUB_ANNOTATIONS_PER_REQUEST < p.nann
 			 ? from + UT_GITHUB_ANNOTATIONS_PER_REQUEST
 			 : p.nann;
 		ut_buf_clear(&body);
 		ut_buf_clear(&path);
-		check_run_body(&body, &c, &p, sha.ptr, from, to);
+		check_run_body(&body, &c, &p, !from, from, to);
 		if (!from)
 			ut_buf_printf(&path, "/repos/%s/check-runs", o->repository);
 		else
 			ut_buf_printf(&path, "/repos/%s/check-runs/%ld", o->repository,
 				      out->check_run_id);
-		rc = request(&c, from ? "PATCH" : "POST", path.ptr, &body, &resp);
-		if (!rc && !from)
+		rc = request(&c, from ? "PATCH" : "POST", path.ptr, &body, &resp,
+			     from ? NULL : find_check_run, &found);
+		if (!rc && !from && found) {
+			/* the lost answer's run: it gets this batch by PATCH, not a second run */
+			out->check_run_id = found;
+			ut_buf_clear(&body);
+			ut_buf_clear(&path);
+			check_run_body(&body, &c, &p, false, from, to);
+			ut_buf_printf(&path, "/repos/%s/check-runs/%ld", o->repository, found);
+			rc = request(&c, "PATCH", path.ptr, &body, &resp, NULL, NULL);
+		} else if (!rc && !from) {
 			rc = created_id(&c, &resp, "check run", &out->check_run_id);
+		}
 		if (!rc)
 			out->annotations += to - from;
 		if (!p.nann)
@@ -455,13 +588,24 @@ int ut_github_post(ut_github_result *out, const ut_github_opts *o, const ut_find
 
 		ut_jsonw_init(&w, &body, false);
 		ut_jsonw_obj_begin(&w);
+		ut_buf marker = UT_BUF_INIT, text = UT_BUF_INIT;
+
+		/* the marker finds the comment again when an answer is lost */
+		comment_marker(&marker, &c);
+		put_cut(&text, summary ? summary : "", UT_GITHUB_MAX_TEXT - marker.len,
+			"\n\n(summary cut at GitHub's limit)\n");
+		ut_buf_put(&text, marker.ptr, marker.len);
 		ut_jsonw_key(&w, "body");
-		ut_jsonw_str(&w, p.summary.ptr);
+		ut_jsonw_str(&w, text.ptr);
+		if (text.failed || marker.failed)
+			body.failed = true;
+		ut_buf_dispose(&marker);
+		ut_buf_dispose(&text);
 		ut_jsonw_obj_end(&w);
 	}
 	ut_buf_printf(&path, "/repos/%s/issues/%ld/comments", o->repository, out->pull_request);
-	rc = request(&c, "POST", path.ptr, &body, &resp);
-	if (!rc)
+	rc = request(&c, "POST", path.ptr, &body, &resp, find_comment, &out->comment_id);
+	if (!rc && !out->comment_id)
 		rc = created_id(&c, &resp, "comment", &out->comment_id);
 done:
 	free(p.ann);

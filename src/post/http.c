@@ -21,6 +21,7 @@ const char *ut_http_version(void)
 void ut_http_response_init(ut_http_response *r)
 {
 	r->status = 0;
+	r->sent = false;
 	ut_buf_init(&r->body, UT_HTTP_MAX_BODY);
 	ut_buf_init(&r->headers, UT_HTTP_MAX_HEADERS);
 }
@@ -66,6 +67,7 @@ int ut_http_send(ut_http_response *out, const ut_http_request *req)
 	int rc = 0;
 
 	out->status = 0;
+	out->sent = false;
 	ut_buf_clear(&out->body);
 	ut_buf_clear(&out->headers);
 	out->body.failed = out->headers.failed = false;
@@ -111,6 +113,12 @@ int ut_http_send(ut_http_response *out, const ut_http_request *req)
 		curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);
 	}
 	cc = curl_easy_perform(curl);
+	{
+		long request_size = 0;
+
+		curl_easy_getinfo(curl, CURLINFO_REQUEST_SIZE, &request_size);
+		out->sent = request_size > 0;
+	}
 	if (cc != CURLE_OK) {
 		rc = ut_error_set(UT_EENV, "%s %s: %s", req->method, req->url,
 				  *errbuf ? errbuf : curl_easy_strerror(cc));

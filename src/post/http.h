@@ -6,6 +6,7 @@
 #ifndef UT_HTTP_H
 #define UT_HTTP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "util/buf.h"
@@ -28,6 +29,8 @@ typedef struct {
 	long status;	/* HTTP status; 0 when no response arrived */
 	ut_buf body;	/* the response body (bounded by UT_HTTP_MAX_BODY) */
 	ut_buf headers; /* the final response's header lines (bounded by UT_HTTP_MAX_HEADERS) */
+	bool sent;	/* the request went out (some of it was written to a connection): without
+			   a response, a POST may still have taken effect */
 } ut_http_response;
 
 /* "libcurl 7.88.1" */

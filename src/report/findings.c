@@ -95,11 +95,30 @@ static const char *dup(ut_arena *a, const char *s, int *failed)
 	return c;
 }
 
+/* NULL for none; a failed copy is reported through *failed. */
+static ut_finding_test *dup_tests(ut_arena *a, const ut_finding_test *v, size_t n, int *failed)
+{
+	ut_finding_test *c;
+
+	if (!n)
+		return NULL;
+	c = ut_arena_alloc(a, n * sizeof(*c));
+	if (!c) {
+		*failed = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		c[i].id = dup(a, v[i].id ? v[i].id : "", failed);
+		c[i].file = dup(a, v[i].file, failed);
+		c[i].line = v[i].line;
+	}
+	return c;
+}
+
 int ut_findings_add(ut_findings *fs, const ut_finding *f)
 {
 	ut_finding c = *f;
 	int failed = 0;
-	size_t i;
 
 	if (!f->test || (unsigned)f->kind >= UT_FINDING_NKINDS ||
 	    (unsigned)f->severity >= UT_SEVERITY_N)
@@ -110,18 +129,9 @@ int ut_findings_add(ut_findings *fs, const ut_finding *f)
 	c.message = dup(&fs->arena, f->message ? f->message : "", &failed);
 	if (c.end_line < c.line)
 		c.end_line = c.line;
-	c.related = NULL;
 	c.evidence = NULL;
-	if (f->nrelated) {
-		c.related = ut_arena_alloc(&fs->arena, f->nrelated * sizeof(*c.related));
-		failed |= !c.related;
-		for (i = 0; c.related && i < f->nrelated; i++) {
-			c.related[i].id =
-			    dup(&fs->arena, f->related[i].id ? f->related[i].id : "", &failed);
-			c.related[i].file = dup(&fs->arena, f->related[i].file, &failed);
-			c.related[i].line = f->related[i].line;
-		}
-	}
+	c.related = dup_tests(&fs->arena, f->related, f->nrelated, &failed);
+	c.dependents = dup_tests(&fs->arena, f->dependents, f->ndependents, &failed);
 	if (f->nevidence) {
 		c.evidence = ut_arena_alloc(&fs->arena, f->nevidence * sizeof(*c.evidence));
 		failed |= !c.evidence;
@@ -147,6 +157,8 @@ static int compare(const void *pa, const void *pb)
 	size_t i;
 	int c;
 
+	if (ut_finding_is_root(a) != ut_finding_is_root(b))
+		return ut_finding_is_root(a) ? -1 : 1;
 	if (a->severity != b->severity)
 		return a->severity < b->severity ? -1 : 1;
 	if (a->kind != b->kind)
@@ -188,6 +200,11 @@ void ut_findings_sort(ut_findings *fs)
 done:
 	free(order);
 	free(sorted);
+}
+
+bool ut_finding_is_root(const ut_finding *f)
+{
+	return f->kind == UT_FINDING_REMOVED && f->ndependents > 0;
 }
 
 const char *ut_finding_title(const ut_finding *f)

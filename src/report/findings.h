@@ -7,6 +7,11 @@
  * prerequisite that now runs after it, the new dependee), so every finding draws the
  * edges `test -> related[i]` of the affected part of the graph.
  *
+ * A root cause (a removed or renamed test that others depended on) is one finding of kind
+ * removed-prerequisite whose `test` is that test and whose `dependents` are the tests that
+ * depended on it, the direct ones first, then those that depend on them: its consequences,
+ * folded under it (they have no finding of their own). Root causes come first.
+ *
  * Producers (untangle check) fill a ut_finding with borrowed pointers and add it; the
  * collection copies everything into its own arena. */
 #ifndef UT_FINDINGS_H
@@ -54,6 +59,8 @@ typedef struct {
 	size_t nrelated;
 	long *evidence; /* run ids that prove it */
 	size_t nevidence;
+	ut_finding_test *dependents; /* a root cause: the tests that depended on `test` */
+	size_t ndependents;
 } ut_finding;
 
 typedef struct {
@@ -83,7 +90,11 @@ void ut_findings_dispose(ut_findings *fs);
  * finding without a test or with an out-of-range kind or severity, or UT_ENOMEM. */
 int ut_findings_add(ut_findings *fs, const ut_finding *f);
 
-/* Orders the findings most important first: by severity, then kind (in enum order),
+/* Whether f is a root cause: a removed-prerequisite finding with dependents. */
+bool ut_finding_is_root(const ut_finding *f);
+
+/* Orders the findings most important first: root causes, then by severity, then kind
+ * (in enum order),
  * then test id, file, line and the related ids; equal keys keep their insertion order.
  * The writers expect a sorted collection. Out of memory, the order stays as added. */
 void ut_findings_sort(ut_findings *fs);

@@ -14,10 +14,26 @@
 
 #define FINDINGS_VERSION 1
 
+/* [{"id": ..., "file": ..., "line": ...}, ...] */
+static void tests(ut_jsonw *w, const ut_finding_test *v, size_t n)
+{
+	ut_jsonw_arr_begin(w);
+	for (size_t i = 0; i < n; i++) {
+		ut_jsonw_obj_begin(w);
+		ut_jsonw_key(w, "id");
+		ut_jsonw_str(w, v[i].id);
+		ut_jsonw_key(w, "file");
+		ut_jsonw_str(w, v[i].file);
+		ut_jsonw_key(w, "line");
+		ut_jsonw_int(w, v[i].line);
+		ut_jsonw_obj_end(w);
+	}
+	ut_jsonw_arr_end(w);
+}
+
 static void write_finding(ut_jsonw *w, const ut_finding *f)
 {
 	char fp[33];
-	size_t i;
 
 	ut_finding_fingerprint(f, fp);
 	ut_jsonw_obj_begin(w);
@@ -40,18 +56,11 @@ static void write_finding(ut_jsonw *w, const ut_finding *f)
 	ut_jsonw_key(w, "fingerprint");
 	ut_jsonw_str(w, fp);
 	ut_jsonw_key(w, "related");
-	ut_jsonw_arr_begin(w);
-	for (i = 0; i < f->nrelated; i++) {
-		ut_jsonw_obj_begin(w);
-		ut_jsonw_key(w, "id");
-		ut_jsonw_str(w, f->related[i].id);
-		ut_jsonw_key(w, "file");
-		ut_jsonw_str(w, f->related[i].file);
-		ut_jsonw_key(w, "line");
-		ut_jsonw_int(w, f->related[i].line);
-		ut_jsonw_obj_end(w);
+	tests(w, f->related, f->nrelated);
+	if (f->ndependents) { /* a root cause only: other findings keep their old form */
+		ut_jsonw_key(w, "dependents");
+		tests(w, f->dependents, f->ndependents);
 	}
-	ut_jsonw_arr_end(w);
 	ut_jsonw_key(w, "evidence");
 	ut_report__evidence(w, f);
 	ut_jsonw_obj_end(w);
@@ -141,9 +150,33 @@ static int get_line(const reader *r, const ut_json *obj, const char *key, unsign
 	return 0;
 }
 
+typedef UT_VEC(ut_finding_test) test_vec;
+
+/* The tests of j[key] (an array of {"id", "file", "line"}; none when missing). */
+static int read_tests(const reader *r, const ut_json *j, const char *key, test_vec *out)
+{
+	int rc = 0;
+
+	for (const ut_json *v = ut_json_first(ut_json_get(j, key)); !rc && v; v = ut_json_next(v)) {
+		ut_finding_test t = {NULL, NULL, 0};
+
+		rc = get_str(r, v, "id", &t.id);
+		if (!rc && !t.id)
+			rc = ut_error_set(UT_EINPUT, "%s: findings[%zu].%s: no id", r->path,
+					  r->index, key);
+		if (!rc)
+			rc = get_str(r, v, "file", &t.file);
+		if (!rc)
+			rc = get_line(r, v, "line", &t.line);
+		if (!rc && ut_vec_push(out, t))
+			rc = ut_error_set(UT_ENOMEM, "out of memory reading findings");
+	}
+	return rc;
+}
+
 static int read_finding(ut_findings *fs, const reader *r, const ut_json *j)
 {
-	UT_VEC(ut_finding_test) related = {0};
+	test_vec related = {0}, dependents = {0};
 	UT_VEC(long) evidence = {0};
 	const ut_json *v;
 	const char *kind = NULL, *severity = NULL;
@@ -180,20 +213,10 @@ static int read_finding(ut_findings *fs, const reader *r, const ut_json *j)
 		rc = get_line(r, j, "line", &f.line);
 	if (!rc)
 		rc = get_line(r, j, "end_line", &f.end_line);
-	for (v = ut_json_first(ut_json_get(j, "related")); !rc && v; v = ut_json_next(v)) {
-		ut_finding_test t = {NULL, NULL, 0};
-
-		rc = get_str(r, v, "id", &t.id);
-		if (!rc && !t.id)
-			rc = ut_error_set(UT_EINPUT, "%s: findings[%zu].related: no id", r->path,
-					  r->index);
-		if (!rc)
-			rc = get_str(r, v, "file", &t.file);
-		if (!rc)
-			rc = get_line(r, v, "line", &t.line);
-		if (!rc && ut_vec_push(&related, t))
-			rc = ut_error_set(UT_ENOMEM, "out of memory reading findings");
-	}
+	if (!rc)
+		rc = read_tests(r, j, "related", &related);
+	if (!rc)
+		rc = read_tests(r, j, "dependents", &dependents);
 	for (v = ut_json_first(ut_json_get(j, "evidence")); !rc && v; v = ut_json_next(v)) {
 		long run;
 
@@ -207,11 +230,14 @@ static int read_finding(ut_findings *fs, const reader *r, const ut_json *j)
 		goto done;
 	f.related = related.v;
 	f.nrelated = related.n;
+	f.dependents = dependents.v;
+	f.ndependents = dependents.n;
 	f.evidence = evidence.v;
 	f.nevidence = evidence.n;
 	rc = ut_findings_add(fs, &f);
 done:
 	ut_vec_free(&related);
+	ut_vec_free(&dependents);
 	ut_vec_free(&evidence);
 	return rc;
 }

@@ -116,13 +116,20 @@ static int mermaid(ut_buf *out, const ut_findings *fs, size_t max)
 	}
 	for (i = 0; i < fs->v.n; i++) {
 		const ut_finding *f = &fs->v.v[i];
-		long a = node(&ns, f->test, (unsigned char)f->severity), b;
+		long a = ut_finding_is_root(f) ? node(&ns, f->test, REMOVED)
+					       : node(&ns, f->test, (unsigned char)f->severity), b;
 
 		for (j = 0; j < f->nrelated; j++) {
 			b = node(&ns, f->related[j].id,
 				 f->kind == UT_FINDING_REMOVED ? REMOVED : UT_SEVERITY_NOTICE);
 			if (a >= 0 && b >= 0)
 				ut_buf_printf(&edges, "  n%ld %s n%ld\n", a, arrows[f->kind], b);
+		}
+		/* a root cause: its dependents point at it */
+		for (j = 0; j < f->ndependents; j++) {
+			b = node(&ns, f->dependents[j].id, (unsigned char)f->severity);
+			if (a >= 0 && b >= 0)
+				ut_buf_printf(&edges, "  n%ld %s n%ld\n", b, arrows[f->kind], a);
 		}
 	}
 	ut_buf_puts(out, "```mermaid\nflowchart RL\n");

@@ -142,8 +142,10 @@ static void result(ut_jsonw *w, ut_buf *tmp, const ut_finding *f)
 	ut_jsonw_arr_end(w);
 	ut_jsonw_key(w, "relatedLocations");
 	ut_jsonw_arr_begin(w);
-	for (i = 0; i < f->nrelated; i++) {
-		const ut_finding_test *r = &f->related[i];
+	/* a root cause's dependents follow its related tests */
+	for (i = 0; i < f->nrelated + f->ndependents; i++) {
+		const ut_finding_test *r = i < f->nrelated ? &f->related[i]
+							  : &f->dependents[i - f->nrelated];
 
 		ut_jsonw_obj_begin(w);
 		ut_jsonw_key(w, "id");

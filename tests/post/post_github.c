@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	ut_github_opts_from_env(&o);
 	o.base_delay_ms = env_long("UT_POST_BASE_DELAY_MS");
 	o.max_attempts = (int)env_long("UT_POST_MAX_ATTEMPTS");
-	o.timeout_s = 10;
+	o.timeout_s = env_long("UT_POST_TIMEOUT_S") > 0 ? env_long("UT_POST_TIMEOUT_S") : 10;
 	memset(&res, 0, sizeof(res));
 	if (!rc)
 		rc = ut_github_post(&res, &o, &fs, summary.ptr);
