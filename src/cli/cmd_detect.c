@@ -61,6 +61,11 @@ static void progress(void *ctx, const ut_detect_event *ev)
 		p->width = 1;
 		return;
 	}
+	if (ev->error) {
+		fprintf(stderr, "untangle: run %ld [%s] %s: no usable outcomes (%s); run again\n",
+			ev->run, ut_detect_phase_name(ev->phase), ev->purpose, ev->error);
+		return;
+	}
 	fprintf(stderr, "untangle: run %ld%s [%s] %s: %s%s%s (%zu tests; %ld candidates left, %s)\n",
 		ev->run, ev->replayed ? " (journal)" : "", ut_detect_phase_name(ev->phase),
 		ev->purpose, ev->passed ? "pass" : "fail", ev->failed ? " at " : "",

@@ -97,6 +97,7 @@ static void emit(dx_ctx *c, const char *purpose, const dx_result *r, size_t n, b
 	ev.run = r->run;
 	ev.replayed = replayed;
 	ev.passed = r->first_failure < 0 && !r->error;
+	ev.error = r->error ? r->detail : NULL;
 	ev.failed = r->first_failure >= 0 ? c->g->tests[r->first_failure].id : NULL;
 	ev.tests = n;
 	ev.runs_done = c->stats->schedules_run;
