@@ -51,7 +51,9 @@ static void print_run(const ut_journal *j, long run)
 	printf("      run %ld: %s: ", run, r->purpose ? r->purpose : "");
 	for (i = 0; i < r->n; i++) {
 		if (r->outcomes[i] != UT_OUT_PASS) {
-			printf("%s%s %s", fails++ ? ", " : "", ut_journal_test_id(j, r->tests[i]),
+			const char *id = ut_journal_test_id(j, r->tests[i]);
+
+			printf("%s%s %s", fails++ ? ", " : "", id ? id : "?",
 			       ut_outcome_name(r->outcomes[i]));
 		}
 	}
