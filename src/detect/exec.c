@@ -422,6 +422,59 @@ static int error_stop(const dx_job *job, const dx_result *r)
 			    len && tail[len - 1] != '\n' ? "\n" : "");
 }
 
+/* Runs that failed as a whole (todo: the jobs just executed) are no evidence: they run
+ * again, as batches of their own, until one has failed DX_ERROR_RETRIES + 1 times
+ * (UT_EENV). While no run of a round gives outcomes, only one of them is tried, so that a
+ * broken runner costs its retries once, not once per job of the batch. */
+static int retry_errors(dx_ctx *c, const dx_job *jobs, const char ***ids, size_t m,
+			dx_result *out, unsigned char *todo)
+{
+	unsigned char *fails = calloc(m ? m : 1, 1);
+	bool through = false;
+	size_t j;
+	int rc = 0;
+
+	if (!fails)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (j = 0; j < m; j++)
+		through |= todo[j] && !out[j].error;
+	for (;;) {
+		size_t first = SIZE_MAX;
+
+		for (j = 0; j < m; j++) {
+			if (!out[j].outcomes || !out[j].error)
+				continue;
+			if (todo[j]) {
+				finish_error(c, &jobs[j], &out[j]);
+				fails[j]++;
+			}
+			if (fails[j] > DX_ERROR_RETRIES) {
+				rc = error_stop(&jobs[j], &out[j]);
+				goto done;
+			}
+			if (first == SIZE_MAX)
+				first = j;
+		}
+		if (first == SIZE_MAX)
+			break;
+		for (j = 0; j < m; j++) {
+			todo[j] = out[j].outcomes && out[j].error && (through || j == first);
+			if (todo[j])
+				dx_result_dispose(&out[j]);
+		}
+		c->batch++;
+		rc = execute_all(c, jobs, ids, todo, m, out);
+		if (rc < 0)
+			break;
+		through = false;
+		for (j = 0; j < m; j++)
+			through |= todo[j] && out[j].outcomes && !out[j].error;
+	}
+done:
+	free(fails);
+	return rc;
+}
+
 /* Runs or replays every job once, as one batch. On an error the runs that finished are
  * accounted for (and journaled) before it is returned. */
 static int run_plain(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
@@ -460,26 +513,8 @@ static int run_plain(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
 		c->batch++;
 		rc = execute_all(c, jobs, ids, todo, m, out);
 	}
-	/* Runs that failed as a whole are no evidence: run again, as batches of their own. */
-	for (int again = 0; rc == 0; again++) {
-		ntodo = 0;
-		for (j = 0; j < m; j++) {
-			todo[j] = out[j].outcomes && out[j].error;
-			if (!todo[j])
-				continue;
-			finish_error(c, &jobs[j], &out[j]);
-			if (again == DX_ERROR_RETRIES) {
-				rc = error_stop(&jobs[j], &out[j]);
-				break;
-			}
-			dx_result_dispose(&out[j]);
-			ntodo++;
-		}
-		if (rc < 0 || !ntodo)
-			break;
-		c->batch++;
-		rc = execute_all(c, jobs, ids, todo, m, out);
-	}
+	if (rc == 0 && ntodo)
+		rc = retry_errors(c, jobs, ids, m, out, todo);
 	for (j = 0; j < m; j++) {
 		if (out[j].outcomes && !out[j].error)
 			finish(c, &jobs[j], &out[j], replayed[j]);
