@@ -1,11 +1,14 @@
 /* check_detect.c: the detect stage's evidence store: what a run shows of every test in it,
- * answered under the monotone assumption. */
+ * answered under the monotone assumption; and the journal's lines read back. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "detect/internal.h"
+#include "util/error.h"
+#include "util/fs.h"
 
 #define N 8
 
@@ -140,6 +143,93 @@ START_TEST(whole_schedules_and_runs_without_outcomes)
 }
 END_TEST
 
+static const char *const jids[] = {"a", "b", "c", "d", "e"};
+
+static ut_journal_header jheader(const char *const *bodies)
+{
+	ut_journal_header h = {.suite = "5-x", .strategy = "fast", .extract = "string-analysis",
+			       .filter = "values", .ntests = 5, .ids = jids, .bodies = bodies,
+			       .ignore = "i", .runner = "r"};
+	return h;
+}
+
+static void jappend(ut_journal *j, long run, const uint32_t *t, size_t n, bool error)
+{
+	unsigned char o[5] = {UT_OUT_PASS, UT_OUT_FAIL, UT_OUT_NOTRUN, UT_OUT_PASS, UT_OUT_SKIPPED};
+	float d[5] = {0.25f, 1.5f, -1.0f, 0.001f, 2.0f};
+	ut_journal_record r = {.run = run, .purpose = "p", .tests = t, .outcomes = o,
+			       .durations = d, .n = n, .error = error, .detail = "exit status 0",
+			       .attempts = 1};
+
+	ck_assert_int_eq(ut_journal_append(j, &r), 0);
+}
+
+/* Schedules in any order come back by their indices; error runs and runs of a changed
+ * test are not replayed; a plain start refuses an unfinished journal. */
+START_TEST(the_journal_replays_what_it_may)
+{
+	char dir[] = "/tmp/ut-journal-XXXXXX", path[64], bak[80];
+	const char *bodies[] = {"1", "2", "3", "4", "5"}, *edited[] = {"1", "2", "3", "9", "5"};
+	const uint32_t s1[] = {0, 1, 2, 4}, s2[] = {3, 1}, s3[] = {0, 1, 2, 3, 4};
+	ut_journal_header h = jheader(bodies);
+	const ut_journal_record *r;
+	ut_journal *j = NULL;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/journal.jsonl", dir);
+	ck_assert_int_eq(ut_journal_open(&j, path, &h, UT_JOURNAL_START), 0);
+	jappend(j, 1, s1, 4, false);
+	jappend(j, 2, s2, 2, false);
+	jappend(j, 3, s3, 5, true);
+	jappend(j, 4, s3, 5, false);
+	ut_journal_close(j);
+
+	ck_assert_int_eq(ut_journal_open(&j, path, &h, UT_JOURNAL_START), UT_EINPUT);
+	ck_assert_ptr_null(j);
+	ck_assert_int_eq(ut_journal_open(&j, path, &h, UT_JOURNAL_RESUME), 0);
+	ck_assert_uint_eq(ut_journal_recorded(j), 4);
+	ck_assert_uint_eq(ut_journal_changed(j)->errors, 1);
+	r = ut_journal_replay(j, s2, 2);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(r->run, 2);
+	ck_assert_str_eq(ut_journal_test_id(j, r->tests[0]), "d");
+	ck_assert_int_eq(r->outcomes[1], UT_OUT_FAIL);
+	ck_assert(r->durations[0] == 0.25f && r->durations[1] == 1.5f);
+	r = ut_journal_replay(j, s1, 4);
+	ck_assert(r && r->run == 1 && r->n == 4 && r->tests[3] == 4 && r->durations[2] < 0);
+	r = ut_journal_replay(j, s3, 5);
+	ck_assert(r && r->run == 4 && !r->error); /* run 3 failed as a whole: not replayed */
+	ck_assert_ptr_null(ut_journal_replay(j, s3, 5));
+	ck_assert_int_eq(ut_journal_next_id(j), 5);
+	ck_assert_int_eq(ut_journal_finish(j), 0);
+	ut_journal_close(j);
+
+	h = jheader(edited);
+	ck_assert_int_eq(ut_journal_open(&j, path, &h, UT_JOURNAL_RESUME), 0);
+	ck_assert_uint_eq(ut_journal_changed(j)->ntests, 1);
+	ck_assert_uint_eq(ut_journal_changed(j)->tests[0], 3);
+	ck_assert_uint_eq(ut_journal_changed(j)->dropped, 2); /* runs 2 and 4 hold "d" */
+	ck_assert(!ut_journal_changed(j)->ignore && !ut_journal_changed(j)->runner);
+	ck_assert_ptr_null(ut_journal_replay(j, s2, 2));
+	ck_assert_ptr_nonnull(ut_journal_replay(j, s1, 4));
+	ut_journal_close(j);
+	/* rewritten with the edited header: said once */
+	ck_assert_int_eq(ut_journal_open(&j, path, &h, UT_JOURNAL_RESUME), 0);
+	ck_assert_uint_eq(ut_journal_changed(j)->ntests, 0);
+	ck_assert_uint_eq(ut_journal_recorded(j), 2);
+	ut_journal_close(j);
+
+	ck_assert_int_eq(ut_journal_open(&j, path, &h, UT_JOURNAL_FRESH), 0);
+	snprintf(bak, sizeof(bak), "%s.1.bak", path);
+	ck_assert_str_eq(ut_journal_backup(j), bak);
+	ut_journal_close(j);
+	ck_assert(ut_fs_exists(bak));
+	unlink(bak);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 Suite *detect_suite(void)
 {
 	Suite *s = suite_create("detect");
@@ -148,6 +238,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, a_pass_answers_supersets_and_a_failure_subsets);
 	tcase_add_test(tc, a_pass_refutes_the_failures_it_contradicts);
 	tcase_add_test(tc, whole_schedules_and_runs_without_outcomes);
+	tcase_add_test(tc, the_journal_replays_what_it_may);
 	suite_add_tcase(s, tc);
 	return s;
 }

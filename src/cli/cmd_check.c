@@ -518,12 +518,13 @@ int cmd_check(int argc, char **argv)
 	memset(&st, 0, sizeof(st));
 	memset(&lost, 0, sizeof(lost));
 	if (ut_check_affected(&ck)) {
-		ut_journal_header jh = {"check", "fast", extract, filter, 0, ck.graph->ntests};
+		ut_journal_header jh = {.suite = "check", .strategy = "fast", .extract = extract,
+					 .filter = filter, .ntests = ck.graph->ntests};
 
 		exit_code = ut_cli_runner_new(&runner, &p.cfg);
 		if (exit_code)
 			goto done;
-		rc = ut_journal_open(&journal, CHECK_JOURNAL, &jh, false);
+		rc = ut_journal_open(&journal, CHECK_JOURNAL, &jh, UT_JOURNAL_NEW);
 		if (rc < 0)
 			goto fail;
 		prog.quiet = common.quiet;

@@ -60,6 +60,11 @@ static void progress(void *ctx, const ut_detect_event *ev)
 		p->width = 1;
 		return;
 	}
+	if (ev->error) {
+		fprintf(stderr, "untangle: run %ld [%s] %s: no usable outcomes (%s); run again\n",
+			ev->run, ut_detect_phase_name(ev->phase), ev->purpose, ev->error);
+		return;
+	}
 	fprintf(stderr, "untangle: run %ld%s [%s] %s: %s%s%s (%zu tests; %ld candidates left, %s)\n",
 		ev->run, ev->replayed ? " (journal)" : "", ut_detect_phase_name(ev->phase),
 		ev->purpose, ev->passed ? "pass" : "fail", ev->failed ? " at " : "",
@@ -78,6 +83,60 @@ static char *suite_fingerprint(const ut_graph *g)
 	if (out)
 		snprintf(out, 32, "%zu-%016llx", g->ntests, (unsigned long long)h);
 	return out;
+}
+
+/* The folders of the graph (a temporary file, then a rename) and of the journal, when
+ * they exist: found before any run, not after all of them. */
+static int check_writable(const char *graph)
+{
+	const char *paths[] = {graph, UT_CLI_JOURNAL};
+	int rc = 0;
+
+	for (size_t i = 0; i < 2 && rc == 0; i++) {
+		const char *slash = strrchr(paths[i], '/');
+		char dir[PATH_MAX], why[1100];
+
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - paths[i]) : 1,
+			 slash ? paths[i] : ".");
+		if (!ut_fs_is_dir(dir) || ut_fs_check_writable(paths[i]) == 0)
+			continue;
+		snprintf(why, sizeof(why), "%s", ut_error_message());
+		rc = ut_error_set(UT_EENV, "%s: '%s' could not be written; make the folder "
+				  "writable, then run 'untangle detect' again (with --resume to "
+				  "continue a detection)", why, paths[i]);
+	}
+	return rc;
+}
+
+/* What --resume reuses, and a warning for what changed since the journal was written. */
+static void journal_resumed(const ut_journal *j, const ut_graph *g)
+{
+	const ut_journal_changes *ch = ut_journal_changed(j);
+	size_t i;
+
+	ut_infof("resuming: %zu runs in %s%s", ut_journal_recorded(j), UT_CLI_JOURNAL,
+		 ch->errors ? " (runs that failed as a whole are run again)" : "");
+	if (ch->ntests) {
+		ut_buf names = UT_BUF_INIT;
+
+		for (i = 0; i < ch->ntests && i < 10; i++)
+			ut_buf_printf(&names, "%s'%s'", i ? ", " : "", g->tests[ch->tests[i]].id);
+		if (ch->ntests > 10)
+			ut_buf_printf(&names, " and %zu more", ch->ntests - 10);
+		ut_warnf("--resume: %zu test%s changed since the journal was written: %s; the %zu "
+			 "recorded run%s holding %s are not reused", ch->ntests,
+			 ch->ntests == 1 ? "" : "s", names.ptr ? names.ptr : "", ch->dropped,
+			 ch->dropped == 1 ? "" : "s", ch->ntests == 1 ? "it" : "them");
+		ut_buf_dispose(&names);
+	}
+	if (ch->ignore)
+		ut_warnf("--resume: values.ignore changed since the journal was written: the "
+			 "candidates differ; recorded runs of the same schedules are reused (their "
+			 "outcomes do not depend on it)");
+	if (ch->runner)
+		ut_warnf("--resume: the runner's command, reset or env changed since the journal "
+			 "was written: recorded outcomes are reused; if the change alters what tests "
+			 "do, start over with 'untangle detect --fresh'");
 }
 
 static int write_timings(const ut_graph *g)
@@ -403,7 +462,7 @@ int cmd_detect(int argc, char **argv)
 	long nworkers = 0; /* 0: detect.workers */
 	const char *store = "file";
 	const char *select = NULL, *coverage_path = NULL;
-	bool resume = false;
+	bool resume = false, fresh = false;
 	ut_opt opts[] = {
 		UT_OPT_ROW(UT_OPT_VALUE, 0, "strategy", "tedd|fast", "validation strategy (detect.strategy)",
 		 &strategy),
@@ -422,6 +481,9 @@ int cmd_detect(int argc, char **argv)
 		 &coverage_path),
 		UT_OPT_ROW(UT_OPT_FLAG, 0, "resume", NULL,
 		 "continue an interrupted detection from .untangle/journal.jsonl", &resume),
+		UT_OPT_ROW(UT_OPT_FLAG, 0, "fresh", NULL,
+		 "start over, keeping an unfinished journal as .untangle/journal.jsonl.N.bak",
+		 &fresh),
 		UT_OPT_ROW(UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest),
 		UT_OPT_END,
 	};
@@ -432,6 +494,7 @@ int cmd_detect(int argc, char **argv)
 	ut_detect_stats st;
 	ut_detect_fix_stats fs;
 	ut_journal_header jh;
+	ut_arena jarena = UT_ARENA_INIT;
 	ut_journal *journal = NULL;
 	ut_runner *runner = NULL;
 	ut_graph *g = NULL;
@@ -449,6 +512,11 @@ int cmd_detect(int argc, char **argv)
 	memset(&fs, 0, sizeof(fs));
 	if (!ut_cli_parse("detect", opts, &common, argc, argv, &exit_code))
 		return exit_code;
+	if (resume && fresh) {
+		ut_errorf("--resume and --fresh: choose one");
+		free(rest.items);
+		return UT_EXIT_INPUT;
+	}
 	if (strcmp(store, "file") && strcmp(store, "notes")) {
 		ut_errorf("--store: '%s' is not one of file, notes", store);
 		free(rest.items);
@@ -490,6 +558,9 @@ int cmd_detect(int argc, char **argv)
 		exit_code = UT_EXIT_INPUT;
 		goto done;
 	}
+	rc = check_writable(p.cfg.store.graph);
+	if (rc < 0)
+		goto fail;
 	exit_code = ut_cli_runner_new(&runner, &p.cfg);
 	if (exit_code)
 		goto done;
@@ -506,17 +577,24 @@ int cmd_detect(int argc, char **argv)
 			goto done;
 	}
 	fingerprint = suite_fingerprint(g);
+	memset(&jh, 0, sizeof(jh));
 	jh.suite = fingerprint ? fingerprint : "";
 	jh.strategy = strategy;
 	jh.extract = extract;
 	jh.filter = filter;
 	jh.reruns = p.cfg.detect.reruns;
 	jh.ntests = g->ntests;
-	rc = ut_journal_open(&journal, UT_CLI_JOURNAL, &jh, resume);
+	rc = ut_journal_fingerprint(&jh, &jarena, g, &p.cfg);
+	if (rc == 0)
+		rc = ut_journal_open(&journal, UT_CLI_JOURNAL, &jh,
+				     resume ? UT_JOURNAL_RESUME : fresh ? UT_JOURNAL_FRESH
+				     : UT_JOURNAL_START);
 	if (rc < 0)
 		goto fail;
 	if (resume)
-		ut_infof("resuming: %zu runs in %s", ut_journal_recorded(journal), UT_CLI_JOURNAL);
+		journal_resumed(journal, g);
+	if (ut_journal_backup(journal))
+		ut_infof("--fresh: the old journal is kept as %s", ut_journal_backup(journal));
 	ut_infof("%zu tests, %zu candidate edges kept of %zu (%s, filter %s); strategy %s, "
 		 "%ld worker%s", g->ntests, report.filter.kept, report.filter.candidates, extract,
 		 filter, strategy, nworkers, nworkers == 1 ? "" : "s");
@@ -552,6 +630,8 @@ int cmd_detect(int argc, char **argv)
 		rc = write_timings(g);
 	if (rc == 0 && git)
 		rc = write_note(git, p.cfg.store.notes_ref, head, g);
+	if (rc == 0)
+		rc = ut_journal_finish(journal);
 	if (rc < 0)
 		goto fail;
 	print_summary(g, &st, select ? &fs : NULL, common.json, p.cfg.store.graph,
@@ -564,6 +644,7 @@ fail:
 done:
 	free(fingerprint);
 	ut_journal_close(journal);
+	ut_arena_dispose(&jarena);
 	ut_runner_free(runner);
 	ut_graph_free(g);
 	ut_git_close(git);

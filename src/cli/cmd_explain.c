@@ -50,7 +50,10 @@ static void print_run(const ut_journal *j, long run)
 	printf("      run %ld: %s: ", run, r->purpose ? r->purpose : "");
 	for (i = 0; i < r->n; i++) {
 		if (r->outcomes[i] != UT_OUT_PASS) {
-			printf("%s%s %s", fails++ ? ", " : "", r->ids[i], ut_outcome_name(r->outcomes[i]));
+			const char *id = ut_journal_test_id(j, r->tests[i]);
+
+			printf("%s%s %s", fails++ ? ", " : "", id ? id : "?",
+			       ut_outcome_name(r->outcomes[i]));
 		}
 	}
 	printf("%s (%zu tests)\n", fails ? "" : "all passed", r->n);

@@ -32,6 +32,8 @@ typedef struct {
 	long run;            /* run id */
 	bool replayed;       /* taken from the journal, not run again */
 	bool passed;         /* every test it checks passed */
+	const char *error;   /* the run failed as a whole (no usable report, timeout): how the
+				runner ended; it is run again, its outcomes unused. NULL otherwise */
 	const char *failed;  /* the first failing test id, or NULL */
 	size_t tests;        /* schedule length */
 	long runs_done;      /* so far (replayed included) */

@@ -46,6 +46,7 @@ void dx_result_dispose(dx_result *r)
 		return;
 	free(r->outcomes);
 	free(r->durations);
+	free(r->tail);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -96,6 +97,7 @@ static void emit(dx_ctx *c, const char *purpose, const dx_result *r, size_t n, b
 	ev.run = r->run;
 	ev.replayed = replayed;
 	ev.passed = r->first_failure < 0 && !r->error;
+	ev.error = r->error ? r->detail : NULL;
 	ev.failed = r->first_failure >= 0 ? c->g->tests[r->first_failure].id : NULL;
 	ev.tests = n;
 	ev.runs_done = c->stats->schedules_run;
@@ -122,8 +124,10 @@ static int from_journal(const ut_journal_record *rec, size_t n, dx_result *out)
 {
 	if (alloc_result(out, n) < 0)
 		return UT_ENOMEM;
-	memcpy(out->outcomes, rec->outcomes, n * sizeof(*out->outcomes));
-	memcpy(out->durations, rec->durations, n * sizeof(*out->durations));
+	for (size_t i = 0; i < n; i++) {
+		out->outcomes[i] = (ut_outcome)rec->outcomes[i];
+		out->durations[i] = rec->durations[i];
+	}
 	out->run = rec->run;
 	out->error = rec->error;
 	snprintf(out->detail, sizeof(out->detail), "%s", rec->detail ? rec->detail : "");
@@ -144,27 +148,34 @@ static void describe(const ut_run_result *res, char *buf, size_t size)
 
 /* Runs one schedule on a worker and journals it. Called from worker threads: touches
  * nothing in c but the runner and the journal (both thread-safe). */
-static int execute(dx_ctx *c, int worker, const char **ids, size_t n, const char *purpose,
-		   dx_result *out)
+static int execute(dx_ctx *c, int worker, const char **ids, const uint32_t *sched, size_t n,
+		   const char *purpose, dx_result *out)
 {
 	ut_run_result res;
 	ut_journal_record rec;
 	char detail[1024];
+	unsigned char *outs = malloc(n ? n : 1);
+	float *durs = malloc((n ? n : 1) * sizeof(*durs));
 	size_t i;
 	int rc;
 
 	memset(&rec, 0, sizeof(rec));
 	rc = ut_runner_run(c->runner, worker, ids, n, &res);
 	if (rc == 0)
-		rc = alloc_result(out, n);
+		rc = !outs || !durs ? ut_error_set(UT_ENOMEM, "out of memory") : alloc_result(out, n);
 	if (rc < 0)
 		goto done;
 	for (i = 0; i < n; i++) {
 		out->outcomes[i] = res.tests[i].outcome;
 		out->durations[i] = res.tests[i].outcome == UT_OUT_NOTRUN ? -1
 								       : res.tests[i].duration_s;
+		outs[i] = (unsigned char)out->outcomes[i];
+		durs[i] = (float)out->durations[i];
 	}
-	out->error = res.status != UT_RUN_OK;
+	/* Without a usable report, or cut short by the timeout, the outcomes say nothing of
+	 * the tests (a partial report is not trusted either: what the runner did after the
+	 * last test it reported is not known). */
+	out->error = res.status != UT_RUN_OK || res.proc.state == UT_PROC_TIMEOUT;
 	out->run = ut_journal_next_id(c->journal);
 	describe(&res, detail, sizeof(detail));
 	snprintf(out->detail, sizeof(out->detail), "%s", detail);
@@ -172,10 +183,10 @@ static int execute(dx_ctx *c, int worker, const char **ids, size_t n, const char
 	rec.purpose = purpose;
 	rec.worker = worker;
 	rec.batch = c->batch;
-	rec.ids = ids;
+	rec.tests = sched;
 	rec.n = n;
-	rec.outcomes = out->outcomes;
-	rec.durations = out->durations;
+	rec.outcomes = outs;
+	rec.durations = durs;
 	rec.error = out->error;
 	rec.detail = detail;
 	rec.attempts = res.attempts;
@@ -187,6 +198,8 @@ static int execute(dx_ctx *c, int worker, const char **ids, size_t n, const char
 			size_t len = res.proc.tail_len > DX_TAIL_KEPT ? DX_TAIL_KEPT : res.proc.tail_len;
 
 			rec.tail = res.proc.tail ? res.proc.tail + res.proc.tail_len - len : NULL;
+			if (out->error && rec.tail)
+				out->tail = strdup(rec.tail);
 			break;
 		}
 	}
@@ -194,6 +207,8 @@ static int execute(dx_ctx *c, int worker, const char **ids, size_t n, const char
 	out->wall_s = rec.end - rec.start;
 done:
 	ut_run_result_dispose(&res);
+	free(outs);
+	free(durs);
 	return rc;
 }
 
@@ -235,7 +250,7 @@ typedef struct {
 static void run_job(dx_pool *p, int worker, size_t j)
 {
 	const dx_job *job = &p->jobs[j];
-	int rc = execute(p->c, worker, p->ids[j], job->n, job->purpose, &p->out[j]);
+	int rc = execute(p->c, worker, p->ids[j], job->sched, job->n, job->purpose, &p->out[j]);
 
 	if (rc < 0) {
 		p->rc[j] = rc;
@@ -355,8 +370,8 @@ static int execute_all(dx_ctx *c, const dx_job *jobs, const char ***ids,
 	return rc;
 }
 
-/* Accounts for a finished (or replayed) run in the stats and reports it. */
-static void finish(dx_ctx *c, const dx_job *job, dx_result *r, bool replayed)
+/* Counts a run (replayed ones included) in the stats. */
+static void account(dx_ctx *c, const dx_job *job, const dx_result *r, bool replayed)
 {
 	c->stats->schedules_run++;
 	c->stats->test_executions += (long)job->n;
@@ -367,14 +382,97 @@ static void finish(dx_ctx *c, const dx_job *job, dx_result *r, bool replayed)
 		c->new_run_wall += r->wall_s;
 	}
 	c->stats->phase_s[job->phase] += r->wall_s;
-	if (job->phase == UT_PHASE_ORIGINAL || (c->durations_any && !r->error))
-		note_durations(c, job->sched, job->n, r);
-	/* A run cut short counts its tests without an outcome as failures. */
-	r->first_failure = first_failure(c, job->sched, job->n, r);
-	if (r->error && r->first_failure < 0 && job->n)
-		r->first_failure = (long)job->sched[job->n - 1];
 	c->phase = job->phase;
+}
+
+/* Accounts for a finished (or replayed) run in the stats and reports it. */
+static void finish(dx_ctx *c, const dx_job *job, dx_result *r, bool replayed)
+{
+	account(c, job, r, replayed);
+	if (job->phase == UT_PHASE_ORIGINAL || c->durations_any)
+		note_durations(c, job->sched, job->n, r);
+	r->first_failure = first_failure(c, job->sched, job->n, r);
 	emit(c, job->purpose, r, job->n, replayed);
+}
+
+/* A run that failed as a whole: counted (it cost its tests), reported, never learnt from. */
+static void finish_error(dx_ctx *c, const dx_job *job, dx_result *r)
+{
+	account(c, job, r, false);
+	r->first_failure = -1;
+	emit(c, job->purpose, r, job->n, false);
+}
+
+/* After DX_ERROR_RETRIES: what failed and what to fix. */
+static int error_stop(const dx_job *job, const dx_result *r)
+{
+	const char *tail = r->tail ? r->tail : "";
+	size_t len = strlen(tail), lines = 0, k = len;
+
+	while (k > 0 && lines < 12)
+		lines += tail[--k] == '\n' && k + 1 < len;
+	return ut_error_set(UT_EENV, "run %ld (%s) gave no usable outcomes %d times in a row: %s%s. "
+			    "Its tests' outcomes are not counted. The runner's output ends "
+			    "with:\n%s%sFix the runner (it must write the JUnit report named "
+			    "above within runner.timeout_s), then 'untangle detect --resume' goes "
+			    "on: runs that failed as a whole are run again", r->run, job->purpose,
+			    DX_ERROR_RETRIES + 1, r->detail,
+			    strstr(r->detail, "timed out") ? " (runner.timeout_s)" : "",
+			    tail + (k && tail[k] == '\n' ? k + 1 : k),
+			    len && tail[len - 1] != '\n' ? "\n" : "");
+}
+
+/* Runs that failed as a whole (todo: the jobs just executed) are no evidence: they run
+ * again, as batches of their own, until one has failed DX_ERROR_RETRIES + 1 times
+ * (UT_EENV). While no run of a round gives outcomes, only one of them is tried, so that a
+ * broken runner costs its retries once, not once per job of the batch. */
+static int retry_errors(dx_ctx *c, const dx_job *jobs, const char ***ids, size_t m,
+			dx_result *out, unsigned char *todo)
+{
+	unsigned char *fails = calloc(m ? m : 1, 1);
+	bool through = false;
+	size_t j;
+	int rc = 0;
+
+	if (!fails)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (j = 0; j < m; j++)
+		through |= todo[j] && !out[j].error;
+	for (;;) {
+		size_t first = SIZE_MAX;
+
+		for (j = 0; j < m; j++) {
+			if (!out[j].outcomes || !out[j].error)
+				continue;
+			if (todo[j]) {
+				finish_error(c, &jobs[j], &out[j]);
+				fails[j]++;
+			}
+			if (fails[j] > DX_ERROR_RETRIES) {
+				rc = error_stop(&jobs[j], &out[j]);
+				goto done;
+			}
+			if (first == SIZE_MAX)
+				first = j;
+		}
+		if (first == SIZE_MAX)
+			break;
+		for (j = 0; j < m; j++) {
+			todo[j] = out[j].outcomes && out[j].error && (through || j == first);
+			if (todo[j])
+				dx_result_dispose(&out[j]);
+		}
+		c->batch++;
+		rc = execute_all(c, jobs, ids, todo, m, out);
+		if (rc < 0)
+			break;
+		through = false;
+		for (j = 0; j < m; j++)
+			through |= todo[j] && out[j].outcomes && !out[j].error;
+	}
+done:
+	free(fails);
+	return rc;
 }
 
 /* Runs or replays every job once, as one batch. On an error the runs that finished are
@@ -401,7 +499,7 @@ static int run_plain(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
 		}
 		for (size_t i = 0; i < jobs[j].n; i++)
 			ids[j][i] = c->g->tests[jobs[j].sched[i]].id;
-		rec = ut_journal_replay(c->journal, ids[j], jobs[j].n);
+		rec = ut_journal_replay(c->journal, jobs[j].sched, jobs[j].n);
 		if (rec) {
 			rc = from_journal(rec, jobs[j].n, &out[j]);
 			out[j].wall_s = rec->end - rec->start;
@@ -415,8 +513,10 @@ static int run_plain(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
 		c->batch++;
 		rc = execute_all(c, jobs, ids, todo, m, out);
 	}
+	if (rc == 0 && ntodo)
+		rc = retry_errors(c, jobs, ids, m, out, todo);
 	for (j = 0; j < m; j++) {
-		if (replayed[j] || (todo[j] && out[j].outcomes))
+		if (out[j].outcomes && !out[j].error)
 			finish(c, &jobs[j], &out[j], replayed[j]);
 	}
 	for (j = 0; rc < 0 && j < m; j++)
@@ -491,8 +591,6 @@ int dx_run_batch(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
 				*r = res2[a];
 				memset(&res2[a], 0, sizeof(res2[a]));
 				r->first_failure = first_failure(c, again[a].sched, again[a].n, r);
-				if (r->error && r->first_failure < 0 && again[a].n)
-					r->first_failure = (long)again[a].sched[again[a].n - 1];
 			}
 		}
 	}

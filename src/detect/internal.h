@@ -69,7 +69,12 @@ typedef struct {
 	double wall_s;        /* the run's wall time (as recorded, when replayed) */
 	long first_failure;   /* graph index of the first included test that did not pass, or -1 */
 	char detail[1024];    /* how the run ended, e.g. "exit status 0" */
+	char *tail;           /* the end of the runner's output when error; owned, or NULL */
 } dx_result;
+
+/* How many times a run that fails as a whole (no usable report, a timeout) is run again
+ * before detect stops with UT_EENV (README "The runner"). */
+#define DX_ERROR_RETRIES 2
 
 void dx_result_dispose(dx_result *r);
 /* Disposes r[0..m) and frees r. Accepts NULL. */
@@ -82,13 +87,16 @@ void dx_mark_flaky(dx_ctx *c, uint32_t test);
 void dx_mark_failing(dx_ctx *c, uint32_t test);
 
 /* Runs the schedule (graph indices in original order) or replays it from the journal;
- * re-runs it once when a failure contradicts earlier evidence (and marks the test flaky
+ * a run that fails as a whole is no evidence: it is run again up to DX_ERROR_RETRIES
+ * times, then UT_EENV says what to fix. Re-runs it once when a failure contradicts earlier evidence (and marks the test flaky
  * when the two runs disagree). */
 int dx_run(dx_ctx *c, const uint32_t *sched, size_t n, const char *purpose, dx_result *out);
 
 /* Runs independent schedules as one batch, up to c->workers at once (the longest first),
  * each replayed from the journal when it holds it; out[i] belongs to jobs[i]. Results are
- * accounted for in job order, so decisions do not depend on which run ended first. Runs
+ * accounted for in job order, so decisions do not depend on which run ended first. A run
+ * that fails as a whole is run again (up to DX_ERROR_RETRIES times, then UT_EENV); no
+ * result handed out has error set. Runs
  * whose failure contradicts earlier evidence are re-run once, as another batch. On an
  * error the finished runs stay journaled and out is disposed. */
 int dx_run_batch(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out);

@@ -1,4 +1,5 @@
-/* journal.c: the append-only run journal and its replay for --resume. */
+/* journal.c: the append-only run journal (format 2: test indices, one letter per
+ * outcome), read a line at a time for --resume. */
 #include "detect/journal.h"
 
 #include <errno.h>
@@ -19,7 +20,8 @@
 #include "util/vec.h"
 #include "util/banned.h"
 
-#define JOURNAL_MAX_BYTES (512u * 1024u * 1024u)
+#define JOURNAL_FORMAT 2
+#define FINISHED_LINE "{\"finished\":true}"
 
 typedef struct {
 	UT_VEC(const ut_journal_record *) recs;
@@ -29,11 +31,20 @@ typedef struct {
 struct ut_journal {
 	int fd;
 	const char *path;
+	const char *backup;
 	ut_arena arena;
-	ut_map queues; /* schedule key -> replay_queue * */
+	ut_map queues; /* schedule (the bytes of its index array) -> replay_queue * */
 	UT_VEC(replay_queue *) all_queues;
 	size_t recorded, replayed;
 	UT_VEC(const ut_journal_record *) by_order;
+	const char **ids; /* the header's, ntests */
+	size_t ntests;
+	unsigned char *changed; /* per test: its body changed since the journal was written */
+	UT_VEC(uint32_t) changed_list;
+	UT_VEC(size_t) dropped_lines; /* line numbers of runs of a changed test */
+	size_t lineno;                /* of the line being read */
+	ut_journal_changes changes;
+	bool keep_tail;
 	long last_id;
 	pthread_mutex_t lock;
 };
@@ -45,7 +56,7 @@ static void write_header(ut_buf *b, const ut_journal_header *h)
 	ut_jsonw_init(&w, b, false);
 	ut_jsonw_obj_begin(&w);
 	ut_jsonw_key(&w, "untangle_journal");
-	ut_jsonw_int(&w, 1);
+	ut_jsonw_int(&w, JOURNAL_FORMAT);
 	ut_jsonw_key(&w, "suite");
 	ut_jsonw_str(&w, h->suite);
 	ut_jsonw_key(&w, "tests");
@@ -58,32 +69,105 @@ static void write_header(ut_buf *b, const ut_journal_header *h)
 	ut_jsonw_str(&w, h->filter);
 	ut_jsonw_key(&w, "reruns");
 	ut_jsonw_int(&w, h->reruns);
+	ut_jsonw_key(&w, "ignore");
+	ut_jsonw_str(&w, h->ignore ? h->ignore : "");
+	ut_jsonw_key(&w, "runner");
+	ut_jsonw_str(&w, h->runner ? h->runner : "");
+	if (h->ids) {
+		ut_jsonw_key(&w, "ids");
+		ut_jsonw_strs(&w, (const char *const *)h->ids, h->ntests);
+	}
+	if (h->bodies) {
+		ut_jsonw_key(&w, "bodies");
+		ut_jsonw_strs(&w, (const char *const *)h->bodies, h->ntests);
+	}
 	ut_jsonw_obj_end(&w);
 	ut_buf_putc(b, '\n');
 }
 
-static char *schedule_key(ut_arena *a, const char *const *ids, size_t n)
+static char *hex(ut_arena *a, uint64_t h)
 {
-	ut_buf b = UT_BUF_INIT;
-	char *key;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		ut_buf_puts(&b, ids[i]);
-		ut_buf_putc(&b, '\n');
-	}
-	key = b.failed ? NULL : ut_arena_strndup(a, b.ptr, b.len);
-	ut_buf_dispose(&b);
-	return key;
+	return ut_arena_printf(a, "%016llx", (unsigned long long)h);
 }
 
-static int outcome_parse(const char *s, ut_outcome *out)
+static uint64_t mix(uint64_t h, const char *s)
+{
+	s = s ? s : "";
+	return (h * 1099511628211ULL) ^ ut_hash(s, strlen(s) + 1);
+}
+
+/* The lines [line, end_line] of text. */
+static uint64_t body_hash(const ut_buf *text, unsigned line, unsigned end_line)
+{
+	const char *p = text->ptr, *end = text->ptr + text->len, *from = NULL;
+	unsigned at = 1;
+
+	if (!line)
+		return 0;
+	for (; p < end && at <= (end_line > line ? end_line : line); p++) {
+		if (at == line && !from)
+			from = p;
+		at += *p == '\n';
+	}
+	return from ? ut_hash(from, (size_t)(p - from)) : 0;
+}
+
+int ut_journal_fingerprint(ut_journal_header *h, ut_arena *a, const ut_graph *g,
+			   const ut_config *cfg)
+{
+	const char **ids = ut_arena_alloc(a, (g->ntests + 1) * sizeof(*ids));
+	const char **bodies = ut_arena_alloc(a, (g->ntests + 1) * sizeof(*bodies));
+	ut_buf text = UT_BUF_INIT;
+	const char *loaded = NULL;
+	uint64_t hv = 0;
+	size_t i;
+	int rc = 0;
+
+	if (!ids || !bodies)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (i = 0; i < g->ntests && rc == 0; i++) {
+		const ut_graph_test *t = &g->tests[i];
+
+		ids[i] = t->id;
+		/* tests of one file are neighbours in the order: read each file once in a row */
+		if (t->file && (!loaded || strcmp(loaded, t->file))) {
+			loaded = t->file;
+			if (ut_fs_read(&text, t->file, 64u * 1024u * 1024u) < 0)
+				ut_buf_truncate(&text, 0);
+		}
+		bodies[i] = t->file && text.len ? hex(a, body_hash(&text, t->line, t->end_line))
+						 : "";
+		if (!bodies[i])
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	ut_buf_dispose(&text);
+	h->ids = ids;
+	h->bodies = bodies;
+	for (i = 0; i < cfg->values.ignore.n; i++)
+		hv = mix(hv, cfg->values.ignore.items[i]);
+	h->ignore = hex(a, hv);
+	hv = mix(0, cfg->runner.preset);
+	for (i = 0; i < cfg->runner.command.n; i++)
+		hv = mix(hv, cfg->runner.command.items[i]);
+	hv = mix(hv, "\001reset");
+	for (i = 0; i < cfg->runner.reset.n; i++)
+		hv = mix(hv, cfg->runner.reset.items[i]);
+	hv = mix(hv, "\001env");
+	for (i = 0; i < cfg->runner.nenv; i++)
+		hv = mix(mix(hv, cfg->runner.env[i].name), cfg->runner.env[i].value);
+	h->runner = hex(a, hv);
+	if (rc == 0 && (!h->ignore || !h->runner))
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int outcome_parse(char c, unsigned char *out)
 {
 	int i;
 
 	for (i = 0; i <= (int)UT_OUT_NOTRUN; i++) {
-		if (s && !strcmp(s, ut_outcome_name((ut_outcome)i))) {
-			*out = (ut_outcome)i;
+		if (c == ut_outcome_name((ut_outcome)i)[0]) {
+			*out = (unsigned char)i;
 			return 0;
 		}
 	}
@@ -105,43 +189,97 @@ static double get_num(const ut_json *obj, const char *key, double dflt)
 	return v && ut_json_is_number(v) ? ut_json_number(v) : dflt;
 }
 
+/* "0-4,7" -> 0 1 2 3 4 7. With out NULL only counts. -1 when malformed or out of range. */
+static long parse_tests(const char *s, size_t ntests, uint32_t *out)
+{
+	long n = 0;
+
+	while (s && *s) {
+		char *end;
+		unsigned long a = strtoul(s, &end, 10), b = a;
+
+		if (end == s)
+			return -1;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtoul(s, &end, 10);
+			if (end == s)
+				return -1;
+		}
+		if (b < a || b >= ntests)
+			return -1;
+		for (unsigned long k = a; k <= b; k++) {
+			if (out)
+				out[n] = (uint32_t)k;
+			n++;
+		}
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return n;
+}
+
+static int queue_record(ut_journal *j, const ut_journal_record *r)
+{
+	const char *key = (const char *)r->tests;
+	size_t klen = r->n * sizeof(*r->tests);
+	replay_queue *q = ut_map_get(&j->queues, key, klen);
+
+	if (!q) {
+		q = calloc(1, sizeof(*q));
+		if (!q || ut_vec_push(&j->all_queues, q) < 0) {
+			free(q);
+			return ut_error_set(UT_ENOMEM, "out of memory");
+		}
+		if (ut_map_put(&j->queues, key, klen, q) < 0)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	return ut_vec_push(&q->recs, r) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+}
+
 static int add_record(ut_journal *j, const ut_json *doc, const char *where)
 {
 	ut_journal_record *r = ut_arena_alloc(&j->arena, sizeof(*r));
-	const ut_json *ids = ut_json_get(doc, "tests"), *outs = ut_json_get(doc, "outcomes");
-	const ut_json *durs = ut_json_get(doc, "durations"), *v, *o, *d;
-	replay_queue *q;
-	const char *key;
-	size_t n = 0, i;
+	const char *tests = ut_json_string(ut_json_get(doc, "t"));
+	const char *outs = ut_json_string(ut_json_get(doc, "o"));
+	const ut_json *durs = ut_json_get(doc, "d"), *d;
+	uint32_t *idx;
+	unsigned char *o;
+	float *du;
+	long n = parse_tests(tests, j->ntests, NULL);
+	bool changed = false;
+	size_t i;
 
 	if (!r)
 		return ut_error_set(UT_ENOMEM, "out of memory");
-	if (!ids || !ut_json_is_array(ids) || !outs || !ut_json_is_array(outs))
-		return ut_error_set(UT_EINPUT, "%s: a run needs 'tests' and 'outcomes'", where);
-	for (v = ut_json_first(ids); v; v = ut_json_next(v))
-		n++;
-	r->n = n;
-	r->ids = ut_arena_alloc(&j->arena, (n + 1) * sizeof(*r->ids));
-	r->outcomes = ut_arena_alloc(&j->arena, (n + 1) * sizeof(*r->outcomes));
-	r->durations = ut_arena_alloc(&j->arena, (n + 1) * sizeof(*r->durations));
-	if (!r->ids || !r->outcomes || !r->durations)
+	if (n < 1 || !outs || strlen(outs) != (size_t)n)
+		return ut_error_set(UT_EINPUT, "%s: a run needs 't' (test indices below %zu) and "
+				    "'o' (an outcome per test)", where, j->ntests);
+	r->n = (size_t)n;
+	r->tests = idx = ut_arena_alloc(&j->arena, r->n * sizeof(*idx));
+	r->outcomes = o = ut_arena_alloc(&j->arena, r->n);
+	r->durations = du = ut_arena_alloc(&j->arena, r->n * sizeof(*du));
+	if (!idx || !o || !du)
 		return ut_error_set(UT_ENOMEM, "out of memory");
-	v = ut_json_first(ids);
-	o = ut_json_first(outs);
-	d = durs ? ut_json_first(durs) : NULL;
-	for (i = 0; i < n; i++, v = ut_json_next(v), o = o ? ut_json_next(o) : NULL) {
-		if (!ut_json_string(v) || !o || outcome_parse(ut_json_string(o), &r->outcomes[i]))
-			return ut_error_set(UT_EINPUT, "%s: malformed test or outcome", where);
-		r->ids[i] = ut_arena_strdup(&j->arena, ut_json_string(v));
-		r->durations[i] = d && ut_json_is_number(d) ? ut_json_number(d) : -1;
+	parse_tests(tests, j->ntests, idx);
+	d = durs && ut_json_is_array(durs) ? ut_json_first(durs) : NULL;
+	for (i = 0; i < r->n; i++) {
+		if (outcome_parse(outs[i], &o[i]))
+			return ut_error_set(UT_EINPUT, "%s: unknown outcome '%c'", where, outs[i]);
+		du[i] = d && ut_json_is_number(d) && ut_json_number(d) >= 0
+				? (float)(ut_json_number(d) / 1000.0) : -1.0f;
 		d = d ? ut_json_next(d) : NULL;
+		changed |= j->changed && j->changed[idx[i]];
 	}
 	r->run = (long)get_num(doc, "run", 0);
 	r->worker = (int)get_num(doc, "worker", 0);
 	r->batch = (long)get_num(doc, "batch", 0);
 	r->purpose = dup_str(&j->arena, doc, "purpose");
 	r->detail = dup_str(&j->arena, doc, "detail");
-	r->tail = dup_str(&j->arena, doc, "tail");
+	r->tail = j->keep_tail ? dup_str(&j->arena, doc, "tail") : NULL;
 	r->error = ut_json_true(ut_json_get(doc, "error"));
 	r->attempts = (int)get_num(doc, "attempts", 1);
 	r->reset_s = get_num(doc, "reset_s", 0);
@@ -149,63 +287,107 @@ static int add_record(ut_journal *j, const ut_json *doc, const char *where)
 	r->end = get_num(doc, "end", 0);
 	if (r->run > j->last_id)
 		j->last_id = r->run;
-	key = schedule_key(&j->arena, r->ids, r->n);
-	if (!key)
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	q = ut_map_get(&j->queues, key, strlen(key));
-	if (!q) {
-		q = calloc(1, sizeof(*q));
-		if (!q || ut_vec_push(&j->all_queues, q) < 0) {
-			free(q);
-			return ut_error_set(UT_ENOMEM, "out of memory");
-		}
-		if (ut_map_put(&j->queues, key, strlen(key), q) < 0)
-			return ut_error_set(UT_ENOMEM, "out of memory");
-	}
-	if (ut_vec_push(&q->recs, r) < 0 || ut_vec_push(&j->by_order, r) < 0)
+	if (ut_vec_push(&j->by_order, r) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	j->recorded++;
+	/* Not evidence: a run that failed as a whole, or one of a test that has changed. */
+	if (r->error) {
+		j->changes.errors++;
+		j->replayed++;
+		return 0;
+	}
+	if (changed) {
+		j->changes.dropped++;
+		j->replayed++;
+		return ut_vec_push(&j->dropped_lines, j->lineno) < 0
+			       ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+	}
+	return queue_record(j, r);
+}
+
+static bool str_eq(const ut_json *doc, const char *key, const char *want)
+{
+	const char *s = ut_json_string(ut_json_get(doc, key));
+
+	return s && want && !strcmp(s, want);
+}
+
+/* The header: the ids, and against h (NULL: any header) what must match and what changed. */
+static int read_header(ut_journal *j, const ut_json *doc, const ut_journal_header *h,
+		       const char *where)
+{
+	const ut_json *ids = ut_json_get(doc, "ids"), *bodies = ut_json_get(doc, "bodies"), *v;
+	size_t i;
+
+	if ((int)get_num(doc, "untangle_journal", 0) != JOURNAL_FORMAT)
+		return ut_error_set(UT_EINPUT, "%s: a journal of another format (written by an "
+				    "older untangle); 'untangle detect --fresh' starts over", where);
+	if (h && !(str_eq(doc, "suite", h->suite) && str_eq(doc, "strategy", h->strategy) &&
+		   str_eq(doc, "extract", h->extract) && str_eq(doc, "filter", h->filter) &&
+		   (int)get_num(doc, "reruns", -1) == h->reruns))
+		return ut_error_set(UT_EINPUT, "%s: the journal is for another suite or "
+				    "configuration (run 'untangle detect --fresh' to start over)",
+				    where);
+	j->ntests = (size_t)get_num(doc, "tests", 0);
+	j->ids = ut_arena_alloc(&j->arena, (j->ntests + 1) * sizeof(*j->ids));
+	j->changed = ut_arena_alloc(&j->arena, j->ntests + 1);
+	if (!j->ids || !j->changed)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	memset(j->changed, 0, j->ntests + 1);
+	for (i = 0, v = ids ? ut_json_first(ids) : NULL; i < j->ntests; i++) {
+		j->ids[i] = v && ut_json_string(v) ? ut_arena_strdup(&j->arena, ut_json_string(v))
+						   : NULL;
+		v = v ? ut_json_next(v) : NULL;
+	}
+	if (!h)
+		return 0;
+	j->changes.ignore = !str_eq(doc, "ignore", h->ignore ? h->ignore : "");
+	j->changes.runner = !str_eq(doc, "runner", h->runner ? h->runner : "");
+	for (i = 0, v = bodies ? ut_json_first(bodies) : NULL; h->bodies && v && i < j->ntests;
+	     i++, v = ut_json_next(v)) {
+		const char *old = ut_json_string(v);
+
+		if (old && h->bodies[i] && strcmp(old, h->bodies[i])) {
+			j->changed[i] = 1;
+			if (ut_vec_push(&j->changed_list, (uint32_t)i) < 0)
+				return ut_error_set(UT_ENOMEM, "out of memory");
+		}
+	}
+	j->changes.tests = j->changed_list.v;
+	j->changes.ntests = j->changed_list.n;
 	return 0;
 }
 
-static int header_matches(const ut_json *doc, const ut_journal_header *h)
-{
-	const char *s = ut_json_string(ut_json_get(doc, "suite"));
-	const char *st = ut_json_string(ut_json_get(doc, "strategy"));
-	const char *ex = ut_json_string(ut_json_get(doc, "extract"));
-	const char *fi = ut_json_string(ut_json_get(doc, "filter"));
-
-	return s && st && ex && fi && !strcmp(s, h->suite) && !strcmp(st, h->strategy) &&
-	       !strcmp(ex, h->extract) && !strcmp(fi, h->filter) &&
-	       (int)get_num(doc, "reruns", -1) == h->reruns;
-}
-
-/* Reads the existing journal; returns the length of its complete, valid lines. */
+/* Reads the existing journal a line at a time; *keep: the length of its complete, valid
+ * lines. */
 static int read_existing(ut_journal *j, const ut_journal_header *h, size_t *keep)
 {
-	ut_buf text = UT_BUF_INIT;
-	size_t pos = 0, lineno = 0;
-	int rc;
+	FILE *f = fopen(j->path, "re");
+	char *line = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t len;
+	int rc = 0;
 
 	*keep = 0;
-	rc = ut_fs_read(&text, j->path, JOURNAL_MAX_BYTES);
-	if (rc == UT_ENOTFOUND) {
-		rc = ut_error_set(UT_ENOTFOUND, "%s: no journal to resume from", j->path);
-		goto done;
+	if (!f) {
+		if (errno == ENOENT)
+			return ut_error_set(UT_ENOTFOUND, "%s: no journal to resume from", j->path);
+		return ut_error_set(UT_EENV, "%s: %s", j->path, strerror(errno));
 	}
-	if (rc < 0)
-		goto done;
-	while (pos < text.len) {
-		const char *line = text.ptr + pos, *nl = memchr(line, '\n', text.len - pos);
+	while ((len = getline(&line, &cap, f)) > 0) {
 		ut_json *doc = NULL;
 		char where[600];
 
-		lineno++;
-		if (!nl)
+		j->lineno = ++lineno;
+		if (line[len - 1] != '\n')
 			break; /* cut short by a kill: dropped */
 		snprintf(where, sizeof(where), "%s:%zu", j->path, lineno);
-		rc = ut_json_parse(&doc, line, (size_t)(nl - line), j->path);
-		if (rc < 0 && lineno > 1 && nl + 1 == text.ptr + text.len) {
+		if (lineno > 1 && !strncmp(line, FINISHED_LINE, strlen(FINISHED_LINE))) {
+			*keep += (size_t)len;
+			continue;
+		}
+		rc = ut_json_parse(&doc, line, (size_t)len - 1, j->path);
+		if (rc < 0 && lineno > 1 && fgetc(f) == EOF) {
 			rc = 0; /* a last line garbled by a crash */
 			break;
 		}
@@ -213,26 +395,41 @@ static int read_existing(ut_journal *j, const ut_journal_header *h, size_t *keep
 			rc = ut_error_set(UT_EINPUT, "%s: not a journal line", where);
 			goto done;
 		}
-		if (lineno == 1) {
-			if (h && !header_matches(doc, h))
-				rc = ut_error_set(UT_EINPUT,
-						  "%s: the journal is for another suite or configuration "
-						  "(run 'untangle detect' without --resume to start over)",
-						  where);
-		} else {
-			rc = add_record(j, doc, where);
-		}
+		rc = lineno == 1 ? read_header(j, doc, h, where) : add_record(j, doc, where);
 		ut_json_free(doc);
 		if (rc < 0)
 			goto done;
-		pos = (size_t)(nl - text.ptr) + 1;
-		*keep = pos;
+		*keep += (size_t)len;
 	}
-	if (lineno == 0)
+	if (ferror(f))
+		rc = ut_error_set(UT_EENV, "%s: %s", j->path, strerror(errno));
+	else if (lineno == 0)
 		rc = ut_error_set(UT_EINPUT, "%s:1: the journal is empty", j->path);
 done:
-	ut_buf_dispose(&text);
+	free(line);
+	fclose(f);
 	return rc;
+}
+
+/* How many runs an existing journal holds and whether its last line says it finished. */
+static void scan_existing(const char *path, size_t *runs, bool *finished)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t len;
+
+	*runs = 0;
+	*finished = false;
+	while (f && (len = getline(&line, &cap, f)) > 0) {
+		if (++lineno == 1 || line[len - 1] != '\n')
+			continue;
+		*finished = !strncmp(line, FINISHED_LINE, strlen(FINISHED_LINE));
+		*runs += !*finished;
+	}
+	free(line);
+	if (f)
+		fclose(f);
 }
 
 void ut_journal_close(ut_journal *j);
@@ -254,8 +451,100 @@ static ut_journal *journal_alloc(const char *path)
 	return j;
 }
 
+/* Moves an old journal holding runs aside as PATH.N.bak, N the first number free. */
+static int keep_backup(ut_journal *j)
+{
+	size_t runs;
+	bool finished;
+
+	scan_existing(j->path, &runs, &finished);
+	if (!runs)
+		return 0;
+	for (int n = 1; n < 10000; n++) {
+		char *bak = ut_arena_printf(&j->arena, "%s.%d.bak", j->path, n);
+
+		if (!bak)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+		if (ut_fs_exists(bak))
+			continue;
+		if (rename(j->path, bak) < 0)
+			return ut_error_set(UT_EENV, "cannot keep '%s' as '%s': %s", j->path, bak,
+					    strerror(errno));
+		j->backup = bak;
+		return 0;
+	}
+	return ut_error_set(UT_EENV, "%s: too many backups beside it", j->path);
+}
+
+static int refuse_unfinished(const ut_journal *j)
+{
+	size_t runs;
+	bool finished;
+
+	scan_existing(j->path, &runs, &finished);
+	if (!runs || finished)
+		return 0;
+	return ut_error_set(UT_EINPUT, "%s holds %zu runs of a detection that did not finish: "
+			    "'untangle detect --resume' continues it, 'untangle detect --fresh' "
+			    "starts over (the old journal kept as %s.N.bak)", j->path, runs, j->path);
+}
+
+/* After a resume that found changes: the journal again, with the current header and
+ * without the runs of changed tests (the first keep bytes of the old one are read), so
+ * that the next resume compares with what these runs were made of. Temporary file, then
+ * rename. */
+static int rewrite(ut_journal *j, const ut_journal_header *h, size_t keep)
+{
+	ut_buf head = UT_BUF_INIT, tmp = UT_BUF_INIT;
+	FILE *in = NULL, *out = NULL;
+	char *line = NULL;
+	size_t cap = 0, lineno = 0, done = 0, drop = 0;
+	ssize_t len;
+	int rc = 0;
+
+	write_header(&head, h);
+	if (head.failed || ut_buf_printf(&tmp, "%s.tmp.%ld", j->path, (long)getpid()) < 0) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	in = fopen(j->path, "re");
+	out = fopen(tmp.ptr, "we");
+	if (!in || !out || fwrite(head.ptr, 1, head.len, out) != head.len)
+		goto fail;
+	while (done < keep && (len = getline(&line, &cap, in)) > 0) {
+		done += (size_t)len;
+		if (++lineno == 1 || !strncmp(line, FINISHED_LINE, strlen(FINISHED_LINE)))
+			continue;
+		if (drop < j->dropped_lines.n && j->dropped_lines.v[drop] == lineno) {
+			drop++;
+			continue;
+		}
+		if (fwrite(line, 1, (size_t)len, out) != (size_t)len)
+			goto fail;
+	}
+	if (ferror(in) || fflush(out) != 0 || fsync(fileno(out)) != 0)
+		goto fail;
+	fclose(out);
+	out = NULL;
+	if (rename(tmp.ptr, j->path) == 0)
+		goto done;
+fail:
+	rc = ut_error_set(UT_EENV, "%s: cannot rewrite the journal: %s", j->path, strerror(errno));
+	if (out)
+		unlink(tmp.ptr);
+done:
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+	free(line);
+	ut_buf_dispose(&head);
+	ut_buf_dispose(&tmp);
+	return rc;
+}
+
 int ut_journal_open(ut_journal **out, const char *path, const ut_journal_header *h,
-		    bool resume)
+		    ut_journal_mode mode)
 {
 	ut_journal *j = journal_alloc(path);
 	ut_buf head = UT_BUF_INIT;
@@ -265,21 +554,42 @@ int ut_journal_open(ut_journal **out, const char *path, const ut_journal_header 
 	*out = NULL;
 	if (!j)
 		return ut_error_set(UT_ENOMEM, "out of memory");
-	if (resume) {
+	/* found before any run: the graph and every run's line would be lost at the end */
+	rc = ut_fs_check_writable(path);
+	if (rc < 0) {
+		char why[1100];
+
+		snprintf(why, sizeof(why), "%s", ut_error_message());
+		rc = ut_error_set(UT_EENV, "%s: the journal '%s' could not be written; make the "
+				  "folder writable, then run 'untangle detect' again (with --resume "
+				  "to continue a detection)", why, path);
+		goto done;
+	}
+	if (mode == UT_JOURNAL_RESUME) {
 		rc = read_existing(j, h, &keep);
+		if (rc == 0 && (j->changes.ntests || j->changes.ignore || j->changes.runner))
+			rc = rewrite(j, h, keep);
 		if (rc < 0)
 			goto done;
+		if (j->changes.ntests || j->changes.ignore || j->changes.runner)
+			keep = (size_t)-1; /* rewritten: keep all of it */
 		j->fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (j->fd >= 0 && ftruncate(j->fd, (off_t)keep) == 0 &&
+		if (j->fd >= 0 && (keep == (size_t)-1 || ftruncate(j->fd, (off_t)keep) == 0) &&
 		    lseek(j->fd, 0, SEEK_END) >= 0)
 			goto done;
 	} else {
+		rc = mode == UT_JOURNAL_START ? refuse_unfinished(j)
+		     : mode == UT_JOURNAL_FRESH ? keep_backup(j) : 0;
+		if (rc < 0)
+			goto done;
+		j->ntests = h->ntests;
 		write_header(&head, h);
 		j->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (j->fd >= 0 && write(j->fd, head.ptr, head.len) == (ssize_t)head.len)
 			goto done;
 	}
-	rc = ut_error_set(UT_EENV, "%s: %s", path, strerror(errno));
+	rc = ut_error_set(UT_EENV, "%s: %s (the journal must be writable%s)", path,
+			  strerror(errno), mode == UT_JOURNAL_RESUME ? " to resume" : "");
 done:
 	ut_buf_dispose(&head);
 	if (rc < 0) {
@@ -304,10 +614,22 @@ void ut_journal_close(ut_journal *j)
 	}
 	ut_vec_free(&j->all_queues);
 	ut_vec_free(&j->by_order);
+	ut_vec_free(&j->changed_list);
+	ut_vec_free(&j->dropped_lines);
 	ut_map_dispose(&j->queues);
 	pthread_mutex_destroy(&j->lock);
 	ut_arena_dispose(&j->arena);
 	free(j);
+}
+
+const ut_journal_changes *ut_journal_changed(const ut_journal *j)
+{
+	return &j->changes;
+}
+
+const char *ut_journal_backup(const ut_journal *j)
+{
+	return j ? j->backup : NULL;
 }
 
 int ut_journal_load(ut_journal **out, const char *path)
@@ -319,6 +641,7 @@ int ut_journal_load(ut_journal **out, const char *path)
 	*out = NULL;
 	if (!j)
 		return ut_error_set(UT_ENOMEM, "out of memory");
+	j->keep_tail = true;
 	rc = read_existing(j, NULL, &keep);
 	if (rc < 0) {
 		ut_journal_close(j);
@@ -339,24 +662,25 @@ const ut_journal_record *ut_journal_find(const ut_journal *j, long run)
 	return NULL;
 }
 
-const ut_journal_record *ut_journal_replay(ut_journal *j, const char *const *ids, size_t n)
+const char *ut_journal_test_id(const ut_journal *j, uint32_t i)
+{
+	return j && j->ids && i < j->ntests ? j->ids[i] : NULL;
+}
+
+const ut_journal_record *ut_journal_replay(ut_journal *j, const uint32_t *tests, size_t n)
 {
 	const ut_journal_record *r = NULL;
-	ut_arena scratch = UT_ARENA_INIT;
-	char *key;
 	replay_queue *q;
 
-	if (!j || !j->recorded)
+	if (!j || !j->recorded || !n)
 		return NULL;
-	key = schedule_key(&scratch, ids, n);
 	pthread_mutex_lock(&j->lock);
-	q = key ? ut_map_get(&j->queues, key, strlen(key)) : NULL;
+	q = ut_map_get(&j->queues, (const char *)tests, n * sizeof(*tests));
 	if (q && q->next < q->recs.n) {
 		r = q->recs.v[q->next++];
 		j->replayed++;
 	}
 	pthread_mutex_unlock(&j->lock);
-	ut_arena_dispose(&scratch);
 	return r;
 }
 
@@ -380,8 +704,29 @@ long ut_journal_next_id(ut_journal *j)
 	return id;
 }
 
+/* The schedule as ranges of consecutive indices: "0-4,7". */
+static void write_tests(ut_buf *b, const uint32_t *t, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t k = i;
+
+		while (k + 1 < n && t[k + 1] == t[k] + 1)
+			k++;
+		if (i)
+			ut_buf_putc(b, ',');
+		if (k > i)
+			ut_buf_printf(b, "%u-%u", t[i], t[k]);
+		else
+			ut_buf_printf(b, "%u", t[i]);
+		i = k + 1;
+	}
+}
+
 static void write_record(ut_buf *b, const ut_journal_record *r)
 {
+	ut_buf tmp = UT_BUF_INIT;
 	ut_jsonw w;
 	size_t i;
 
@@ -395,29 +740,32 @@ static void write_record(ut_buf *b, const ut_journal_record *r)
 	ut_jsonw_int(&w, r->worker);
 	ut_jsonw_key(&w, "batch");
 	ut_jsonw_int(&w, r->batch);
-	ut_jsonw_key(&w, "tests");
+	write_tests(&tmp, r->tests, r->n);
+	ut_jsonw_key(&w, "t");
+	ut_jsonw_strn(&w, tmp.ptr ? tmp.ptr : "", tmp.len);
+	ut_buf_truncate(&tmp, 0);
+	for (i = 0; i < r->n; i++)
+		ut_buf_putc(&tmp, ut_outcome_name((ut_outcome)r->outcomes[i])[0]);
+	ut_jsonw_key(&w, "o");
+	ut_jsonw_strn(&w, tmp.ptr ? tmp.ptr : "", tmp.len);
+	ut_jsonw_key(&w, "d");
 	ut_jsonw_arr_begin(&w);
 	for (i = 0; i < r->n; i++)
-		ut_jsonw_str(&w, r->ids[i]);
+		ut_jsonw_int(&w, r->durations[i] < 0 ? -1
+				 : (long long)((double)r->durations[i] * 1000.0 + 0.5));
 	ut_jsonw_arr_end(&w);
-	ut_jsonw_key(&w, "outcomes");
-	ut_jsonw_arr_begin(&w);
-	for (i = 0; i < r->n; i++)
-		ut_jsonw_str(&w, ut_outcome_name(r->outcomes[i]));
-	ut_jsonw_arr_end(&w);
-	ut_jsonw_key(&w, "durations");
-	ut_jsonw_arr_begin(&w);
-	for (i = 0; i < r->n; i++)
-		ut_jsonw_double(&w, r->durations[i]);
-	ut_jsonw_arr_end(&w);
-	ut_jsonw_key(&w, "error");
-	ut_jsonw_bool(&w, r->error);
+	if (r->error) { /* the defaults (no error, one attempt) are left out */
+		ut_jsonw_key(&w, "error");
+		ut_jsonw_bool(&w, true);
+	}
 	ut_jsonw_key(&w, "detail");
 	ut_jsonw_str(&w, r->detail);
-	ut_jsonw_key(&w, "attempts");
-	ut_jsonw_int(&w, r->attempts);
+	if (r->attempts != 1) {
+		ut_jsonw_key(&w, "attempts");
+		ut_jsonw_int(&w, r->attempts);
+	}
 	ut_jsonw_key(&w, "reset_s");
-	ut_jsonw_double(&w, r->reset_s);
+	ut_jsonw_fixed(&w, r->reset_s, 3);
 	ut_jsonw_key(&w, "start");
 	ut_jsonw_fixed(&w, r->start, 3);
 	ut_jsonw_key(&w, "end");
@@ -428,13 +776,34 @@ static void write_record(ut_buf *b, const ut_journal_record *r)
 	}
 	ut_jsonw_obj_end(&w);
 	ut_buf_putc(b, '\n');
+	if (tmp.failed)
+		b->failed = true;
+	ut_buf_dispose(&tmp);
+}
+
+/* One write per line, then fdatasync: a kill leaves at most the last line cut short. */
+static int append_line(ut_journal *j, const char *s, size_t len)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		ssize_t w = write(j->fd, s + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return ut_error_set(UT_EENV, "%s: %s", j->path, strerror(errno));
+		off += (size_t)w;
+	}
+	if (fdatasync(j->fd) < 0 && errno != EINVAL)
+		return ut_error_set(UT_EENV, "%s: %s", j->path, strerror(errno));
+	return 0;
 }
 
 int ut_journal_append(ut_journal *j, const ut_journal_record *r)
 {
 	ut_buf line = UT_BUF_INIT;
-	size_t off = 0;
-	int rc = 0;
+	int rc;
 
 	write_record(&line, r);
 	if (line.failed) {
@@ -442,23 +811,20 @@ int ut_journal_append(ut_journal *j, const ut_journal_record *r)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	}
 	pthread_mutex_lock(&j->lock);
-	/* One write per line: a kill leaves at most the last line cut short. */
-	while (off < line.len) {
-		ssize_t w = write(j->fd, line.ptr + off, line.len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			rc = ut_error_set(UT_EENV, "%s: %s", j->path, strerror(errno));
-			break;
-		}
-		off += (size_t)w;
-	}
-	if (rc == 0 && fdatasync(j->fd) < 0 && errno != EINVAL)
-		rc = ut_error_set(UT_EENV, "%s: %s", j->path, strerror(errno));
+	rc = append_line(j, line.ptr, line.len);
 	if (r->run > j->last_id)
 		j->last_id = r->run;
 	pthread_mutex_unlock(&j->lock);
 	ut_buf_dispose(&line);
+	return rc;
+}
+
+int ut_journal_finish(ut_journal *j)
+{
+	int rc;
+
+	pthread_mutex_lock(&j->lock);
+	rc = append_line(j, FINISHED_LINE "\n", strlen(FINISHED_LINE) + 1);
+	pthread_mutex_unlock(&j->lock);
 	return rc;
 }

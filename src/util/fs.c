@@ -283,6 +283,30 @@ int ut_fs_walk(ut_pathlist *out, const char *dir, bool (*accept)(const char *nam
 	return walk(out, dir, accept, 0);
 }
 
+int ut_fs_check_writable(const char *path)
+{
+	ut_buf probe = UT_BUF_INIT;
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) : 0;
+	int fd, rc = 0;
+
+	if (slash && dirlen == 0)
+		dirlen = 1; /* "/file" */
+	if (ut_buf_printf(&probe, "%.*s/.untangle-probe.%ld", (int)(slash ? dirlen : 1),
+			  slash ? path : ".", (long)getpid()) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	fd = open(probe.ptr, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST)
+		fd = open(probe.ptr, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		rc = ut_error_set(UT_EENV, "'%.*s' is not writable: %s", (int)(slash ? dirlen : 1),
+				  slash ? path : ".", strerror(errno));
+	else
+		close(fd), unlink(probe.ptr);
+	ut_buf_dispose(&probe);
+	return rc;
+}
+
 int ut_fs_mkdirs(const char *dir)
 {
 	ut_buf b = UT_BUF_INIT;

@@ -18,6 +18,11 @@ int ut_fs_write_atomic(const char *path, const char *data, size_t len);
  * not be made. */
 int ut_fs_mkdirs(const char *dir);
 
+/* Whether a file can be created in the folder of `path` (tried: a file created and
+ * removed there, so that a read-only mount or a root-owned folder is found too). 0, or
+ * UT_EENV naming the folder and why. */
+int ut_fs_check_writable(const char *path);
+
 bool ut_fs_is_dir(const char *path);
 bool ut_fs_exists(const char *path);
 

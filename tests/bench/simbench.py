@@ -25,6 +25,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "sim"))
+import ujournal  # noqa: E402
+
 BENCH = os.path.dirname(os.path.realpath(__file__))
 ROOT = os.path.dirname(os.path.dirname(BENCH))
 SIM_WORKERS = 4
@@ -147,18 +150,22 @@ def journal_figures(path, suite, reset_s):
         header = fh.readline()
         if not header.startswith("{"):
             raise HarnessError(f"{path}:1: no journal header")
+        ids = json.loads(header).get("ids") or []
         for lineno, line in enumerate(fh, 2):
             if not line.endswith("\n"):
                 break               # a line cut by the stop: not a finished run
             try:
                 rec = json.loads(line)
-                ids, outcomes = rec["tests"], rec["outcomes"]
-            except (ValueError, KeyError) as e:
+                if rec.get("finished"):
+                    continue
+                ids_run = [ids[i] for i in ujournal.indices(rec["t"])]
+                outcomes = [ujournal.OUTCOMES[c] for c in rec["o"]]
+            except (ValueError, KeyError, IndexError) as e:
                 raise HarnessError(f"{path}:{lineno}: {e}")
             cost = reset_s + sum(suite["duration"].get(t, 0.0)
-                                 for t, o in zip(ids, outcomes) if o != "not-run")
+                                 for t, o in zip(ids_run, outcomes) if o != "not-run")
             runs += 1
-            execs += len(ids)
+            execs += len(ids_run)
             wall1 += cost
             key = ("batch", rec["batch"]) if rec.get("batch") is not None else ("run", runs)
             if key not in batches:
