@@ -110,6 +110,9 @@ int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
 		ut_errorf("cannot create '%s': %s", UT_CLI_STATE_DIR, strerror(errno));
 		return UT_EXIT_ENV;
 	}
+	rc = ut_cli_guard();
+	if (rc)
+		return rc;
 	if (cfg->runner.preset_inferred && cfg->path)
 		ut_infof("'%s' names no runner: running the tests with the '%s' preset, which "
 			 "their framework implies (set runner.preset or runner.command to choose)",
