@@ -51,7 +51,7 @@ static void print_run(const ut_journal *j, long run)
 	printf("      run %ld: %s: ", run, r->purpose ? r->purpose : "");
 	for (i = 0; i < r->n; i++) {
 		if (r->outcomes[i] != UT_OUT_PASS) {
-			printf("%s%s %s", fails++ ? ", " : "", r->ids[i], ut_outcome_name(r->outcomes[i]));
+			printf("%s%s %s", fails++ ? ", " : "", ut_cli_esc(r->ids[i]), ut_outcome_name(r->outcomes[i]));
 		}
 	}
 	printf("%s (%zu tests)\n", fails ? "" : "all passed", r->n);
@@ -62,7 +62,7 @@ static void print_edge(const ut_graph *g, const ut_edge *e, uint32_t other, cons
 	uint32_t k;
 	size_t i;
 
-	printf("  %s  %s, %s", g->tests[other].id,
+	printf("  %s  %s, %s", ut_cli_esc(g->tests[other].id),
 	       e->filtered_by ? "filtered" : ut_edge_status_name(e->status),
 	       ut_edge_origin_name(e->origin));
 	for (k = 0; k < e->nvalues; k++)
@@ -85,7 +85,7 @@ static void explain_text(const ut_graph *g, uint32_t t, const ut_journal *j)
 	size_t i;
 	bool any;
 
-	printf("%s\n  %s:%u, position %u in the original order%s\n", test->id, test->file,
+	printf("%s\n  %s:%u, position %u in the original order%s\n", ut_cli_esc(test->id), test->file,
 	       test->line, t + 1, test->flaky ? ", flaky (left out)" : "");
 	for (int pass = 0; pass < 3; pass++) {
 		static const char *const heads[] = {"depends on", "does not depend on",
@@ -119,7 +119,7 @@ static void explain_text(const ut_graph *g, uint32_t t, const ut_journal *j)
 	any = false;
 	for (i = 0; i < g->ntests; i++) {
 		if (in[i])
-			printf("%s %s", any ? "," : "", g->tests[i].id);
+			printf("%s %s", any ? "," : "", ut_cli_esc(g->tests[i].id));
 		any = any || in[i];
 	}
 	putchar('\n');
