@@ -174,6 +174,35 @@ START_TEST(environment_and_path)
 }
 END_TEST
 
+START_TEST(secrets_stay_out_of_the_environment)
+{
+	const char *argv[] = {"/usr/bin/env", NULL};
+	const char *pass[] = {"UT_PASSED_TOKEN", NULL};
+	const char *env[] = {"UT_SET_SECRET=configured", NULL};
+	ut_proc_opts o = {argv, NULL, env, 10, 0, 0, false, pass, false};
+
+	ck_assert_int_eq(setenv("GITHUB_TOKEN", "ghp_x", 1), 0);
+	ck_assert_int_eq(setenv("db_Password", "p", 1), 0);
+	ck_assert_int_eq(setenv("UT_PASSED_TOKEN", "passed", 1), 0);
+	ck_assert_int_eq(setenv("UT_SET_SECRET", "mine", 1), 0);
+	ck_assert_int_eq(setenv("UT_PLAIN", "plain", 1), 0);
+	ck_assert_int_eq(ut_proc_run(&res, &o), 0);
+	ck_assert_msg(!strstr(res.tail, "GITHUB_TOKEN") && !strstr(res.tail, "db_Password"), "%s",
+		      res.tail);
+	ck_assert_ptr_nonnull(strstr(res.tail, "UT_PASSED_TOKEN=passed\n"));
+	ck_assert_ptr_nonnull(strstr(res.tail, "UT_SET_SECRET=configured\n"));
+	ck_assert_ptr_nonnull(strstr(res.tail, "UT_PLAIN=plain\n"));
+	ut_proc_result_dispose(&res);
+	o.keep_secrets = true;
+	ck_assert_int_eq(ut_proc_run(&res, &o), 0);
+	ck_assert_ptr_nonnull(strstr(res.tail, "GITHUB_TOKEN=ghp_x\n"));
+	ck_assert(ut_proc_secret_name("CI_JOB_TOKEN=1") && ut_proc_secret_name("my_secret"));
+	ck_assert(!ut_proc_secret_name("TOKE") && !ut_proc_secret_name("PATH=/TOKEN"));
+	unsetenv("GITHUB_TOKEN");
+	unsetenv("db_Password");
+}
+END_TEST
+
 START_TEST(strays_do_not_hang_the_reader)
 {
 	const char *pidfile = fixture(2, "stray.pid");
@@ -262,6 +291,7 @@ Suite *process_suite(void)
 	tcase_add_test(tc, could_not_start);
 	tcase_add_test(tc, output_tail_is_bounded);
 	tcase_add_test(tc, environment_and_path);
+	tcase_add_test(tc, secrets_stay_out_of_the_environment);
 	tcase_add_test(tc, strays_do_not_hang_the_reader);
 	tcase_add_test(tc, interrupt_stops_runs);
 	tcase_add_test(tc, concurrent_runs);

@@ -26,8 +26,8 @@
 #define FILE_MAX ((size_t)1 << 20) /* a file of live groups is a few lines */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static char *path;             /* absolute; NULL while not tracking */
-static char marker[64];        /* "UNTANGLE_RUN=<pid>-<ns>", given to every child */
+static char *path;	/* absolute; NULL while not tracking */
+static char marker[64]; /* "UNTANGLE_RUN=<pid>-<ns>", given to every child */
 static UT_VEC(pid_t) live;
 
 /* Rewrites the file from `live` (temporary file + rename: the supervisor may read it at
@@ -168,10 +168,12 @@ int ut_proc_track(const char *file)
 	pthread_mutex_unlock(&lock);
 	/* the write end stays in untangle only (close-on-exec): its last close is our death */
 	if (pipe2(fds, O_CLOEXEC) < 0)
-		return ut_error_set(UT_EENV, "cannot start the supervisor: pipe: %s", strerror(errno));
+		return ut_error_set(UT_EENV, "cannot start the supervisor: pipe: %s",
+				    strerror(errno));
 	pid = fork();
 	if (pid < 0) {
-		rc = ut_error_set(UT_EENV, "cannot start the supervisor: fork: %s", strerror(errno));
+		rc =
+		    ut_error_set(UT_EENV, "cannot start the supervisor: fork: %s", strerror(errno));
 		goto done;
 	}
 	if (pid == 0)

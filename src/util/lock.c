@@ -36,12 +36,15 @@ static int busy(int fd, const char *path)
 	if (start > 0 && gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	if (pid <= 0)
-		return ut_error_set(UT_EENV, "'%s' is held by another untangle (it has not said "
-				    "who yet): only one may work on a project at a time", path);
-	return ut_error_set(UT_EENV, "'%s' is held by another untangle (pid %ld, `untangle %s`, "
+		return ut_error_set(UT_EENV,
+				    "'%s' is held by another untangle (it has not said "
+				    "who yet): only one may work on a project at a time",
+				    path);
+	return ut_error_set(UT_EENV,
+			    "'%s' is held by another untangle (pid %ld, `untangle %s`, "
 			    "since %s): only one may work on a project at a time; wait for it "
-			    "to end or stop it", path, pid, command && *command ? command : "?",
-			    when);
+			    "to end or stop it",
+			    path, pid, command && *command ? command : "?", when);
 }
 
 int ut_lock_take(int *out, const char *path, const char *command)
@@ -52,25 +55,26 @@ int ut_lock_take(int *out, const char *path, const char *command)
 	*out = -1;
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
 	if (fd < 0)
-		return ut_error_set(UT_EENV, "cannot open the lock '%s': %s", path, strerror(errno));
+		return ut_error_set(UT_EENV, "cannot open the lock '%s': %s", path,
+				    strerror(errno));
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		int rc;
 
 		if (errno == EINTR)
 			continue;
-		rc = errno == EWOULDBLOCK ? busy(fd, path)
-					  : ut_error_set(UT_EENV, "cannot lock '%s': %s", path,
-							 strerror(errno));
+		rc = errno == EWOULDBLOCK
+			 ? busy(fd, path)
+			 : ut_error_set(UT_EENV, "cannot lock '%s': %s", path, strerror(errno));
 		close(fd);
 		return rc;
 	}
-	n = snprintf(line, sizeof(line), "%ld %lld %s\n", (long)getpid(),
-		     (long long)time(NULL), command ? command : "");
+	n = snprintf(line, sizeof(line), "%ld %lld %s\n", (long)getpid(), (long long)time(NULL),
+		     command ? command : "");
 	if (n >= (int)sizeof(line))
 		n = (int)sizeof(line) - 1;
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, line, (size_t)n, 0) != n) {
-		int rc = ut_error_set(UT_EENV, "cannot write the lock '%s': %s", path,
-				      strerror(errno));
+		int rc =
+		    ut_error_set(UT_EENV, "cannot write the lock '%s': %s", path, strerror(errno));
 
 		close(fd);
 		return rc;
