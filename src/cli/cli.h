@@ -133,8 +133,9 @@ void ut_cli_set_command(const char *name);
 /* One untangle at a time on a project (guard.c): takes the lock UT_CLI_LOCK (the second
  * one is told who holds it), kills the runner processes a dead untangle left (recorded in
  * UT_CLI_PGROUPS) and records this one's from now on, with a supervisor that kills them
- * if untangle dies. Every command that runs tests or writes .untangle calls it (through
- * ut_cli_runner_new). Prints what goes wrong; returns the exit code (0, or 3). */
+ * if untangle dies. Creates .untangle. Every command that runs tests or writes .untangle
+ * calls it: detect and run through ut_cli_runner_new, check at its start; later calls do
+ * nothing. Prints what goes wrong; returns the exit code (0, or 3). */
 int ut_cli_guard(void);
 
 /* What untangle keeps in the project (DESIGN.md "Files it writes"), besides the graph. */

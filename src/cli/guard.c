@@ -1,5 +1,7 @@
 /* guard.c: one untangle at a time on a project, and no runner process that outlives it. */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
@@ -23,6 +25,10 @@ int ut_cli_guard(void)
 
 	if (lock_fd >= 0)
 		return UT_EXIT_OK;
+	if (mkdir(UT_CLI_STATE_DIR, 0777) < 0 && errno != EEXIST) {
+		ut_errorf("cannot create '%s': %s", UT_CLI_STATE_DIR, strerror(errno));
+		return UT_EXIT_ENV;
+	}
 	rc = ut_lock_take(&lock_fd, UT_CLI_LOCK, command);
 	if (rc == 0)
 		rc = ut_proc_kill_orphans(UT_CLI_PGROUPS, &killed);

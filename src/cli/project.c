@@ -106,11 +106,7 @@ int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
 	int rc;
 
 	*out = NULL;
-	if (mkdir(UT_CLI_STATE_DIR, 0777) < 0 && errno != EEXIST) {
-		ut_errorf("cannot create '%s': %s", UT_CLI_STATE_DIR, strerror(errno));
-		return UT_EXIT_ENV;
-	}
-	rc = ut_cli_guard();
+	rc = ut_cli_guard(); /* creates .untangle */
 	if (rc)
 		return rc;
 	if (cfg->runner.preset_inferred && cfg->path)
