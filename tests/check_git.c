@@ -34,7 +34,7 @@ static void setup(void)
 static void teardown(void)
 {
 	const char *argv[] = {"rm", "-rf", tmp, NULL};
-	ut_proc_opts o = {argv, NULL, NULL, 60, 0, 0, false};
+	ut_proc_opts o = {argv, NULL, NULL, 60, 0, 0, false, NULL, false};
 	ut_proc_result res;
 
 	ut_git_close(repo);
@@ -63,7 +63,7 @@ static const char *git(const char *dir, ...)
 	const char *env[] = {"GIT_AUTHOR_NAME=Check", "GIT_AUTHOR_EMAIL=check@example.com",
 			     "GIT_COMMITTER_NAME=Check", "GIT_COMMITTER_EMAIL=check@example.com",
 			     "GIT_CONFIG_NOSYSTEM=1", date, adate, home, NULL};
-	ut_proc_opts o = {argv, at(dir), env, 60, 0, 0, false};
+	ut_proc_opts o = {argv, at(dir), env, 60, 0, 0, false, NULL, false};
 	ut_proc_result res;
 	size_t n = 1;
 	va_list ap;

@@ -30,7 +30,7 @@ static void teardown(void)
 static int run_sh(const char *script, const char *arg, double timeout_s, bool kill_strays)
 {
 	const char *argv[] = {"/bin/sh", fixture(1, script), arg, NULL};
-	ut_proc_opts o = {argv, fixture_dir(), NULL, timeout_s, 0.3, 0, kill_strays};
+	ut_proc_opts o = {argv, fixture_dir(), NULL, timeout_s, 0.3, 0, kill_strays, NULL, false};
 
 	ut_proc_result_dispose(&res);
 	return ut_proc_run(&res, &o);
@@ -87,7 +87,7 @@ START_TEST(could_not_start)
 	const char *relative[] = {"./no/such/script", NULL};
 	const char *noexec[] = {fixture(1, "bin/exit3.sh"), NULL};
 	const char *ok[] = {"/bin/true", NULL};
-	ut_proc_opts o = {missing, NULL, NULL, 10, 0, 0, false};
+	ut_proc_opts o = {missing, NULL, NULL, 10, 0, 0, false, NULL, false};
 
 	ck_assert_int_eq(ut_proc_run(&res, &o), UT_EENV);
 	ck_assert_int_eq(res.state, UT_PROC_NOSTART);
@@ -124,7 +124,7 @@ END_TEST
 START_TEST(output_tail_is_bounded)
 {
 	const char *argv[] = {"/bin/sh", fixture(1, "bin/bigout.sh"), NULL};
-	ut_proc_opts o = {argv, NULL, NULL, 10, 0, 1000, false};
+	ut_proc_opts o = {argv, NULL, NULL, 10, 0, 1000, false, NULL, false};
 
 	ck_assert_int_eq(ut_proc_run(&res, &o), 0);
 	ck_assert_uint_eq(res.tail_len, 1000);
@@ -147,7 +147,7 @@ START_TEST(environment_and_path)
 	const char *argv[] = {"/bin/sh", "bin/env.sh", "it's \"quoted\"", "", "*", NULL};
 	const char *hello[] = {"hello", NULL};
 	const char *env[] = {"UT_FOO=first", "UT_FOO=bar baz", NULL, NULL};
-	ut_proc_opts o = {argv, fixture_dir(), env, 10, 0, 0, false};
+	ut_proc_opts o = {argv, fixture_dir(), env, 10, 0, 0, false, NULL, false};
 
 	ck_assert_int_eq(setenv("UT_KEEP", "kept", 1), 0);
 	ck_assert_int_eq(setenv("UT_FOO", "parent", 1), 0);
@@ -171,6 +171,35 @@ START_TEST(environment_and_path)
 
 	env[1] = "NOEQUALS";
 	ck_assert_int_eq(ut_proc_run(&res, &o), UT_EINPUT);
+}
+END_TEST
+
+START_TEST(secrets_stay_out_of_the_environment)
+{
+	const char *argv[] = {"/usr/bin/env", NULL};
+	const char *pass[] = {"UT_PASSED_TOKEN", NULL};
+	const char *env[] = {"UT_SET_SECRET=configured", NULL};
+	ut_proc_opts o = {argv, NULL, env, 10, 0, 0, false, pass, false};
+
+	ck_assert_int_eq(setenv("GITHUB_TOKEN", "ghp_x", 1), 0);
+	ck_assert_int_eq(setenv("db_Password", "p", 1), 0);
+	ck_assert_int_eq(setenv("UT_PASSED_TOKEN", "passed", 1), 0);
+	ck_assert_int_eq(setenv("UT_SET_SECRET", "mine", 1), 0);
+	ck_assert_int_eq(setenv("UT_PLAIN", "plain", 1), 0);
+	ck_assert_int_eq(ut_proc_run(&res, &o), 0);
+	ck_assert_msg(!strstr(res.tail, "GITHUB_TOKEN") && !strstr(res.tail, "db_Password"), "%s",
+		      res.tail);
+	ck_assert_ptr_nonnull(strstr(res.tail, "UT_PASSED_TOKEN=passed\n"));
+	ck_assert_ptr_nonnull(strstr(res.tail, "UT_SET_SECRET=configured\n"));
+	ck_assert_ptr_nonnull(strstr(res.tail, "UT_PLAIN=plain\n"));
+	ut_proc_result_dispose(&res);
+	o.keep_secrets = true;
+	ck_assert_int_eq(ut_proc_run(&res, &o), 0);
+	ck_assert_ptr_nonnull(strstr(res.tail, "GITHUB_TOKEN=ghp_x\n"));
+	ck_assert(ut_proc_secret_name("CI_JOB_TOKEN=1") && ut_proc_secret_name("my_secret"));
+	ck_assert(!ut_proc_secret_name("TOKE") && !ut_proc_secret_name("PATH=/TOKEN"));
+	unsetenv("GITHUB_TOKEN");
+	unsetenv("db_Password");
 }
 END_TEST
 
@@ -221,7 +250,7 @@ static void *echo_many(void *arg)
 {
 	char word[32];
 	const char *argv[] = {"/bin/echo", word, NULL};
-	ut_proc_opts o = {argv, NULL, NULL, 10, 0, 0, true};
+	ut_proc_opts o = {argv, NULL, NULL, 10, 0, 0, true, NULL, false};
 	ut_proc_result r;
 	long bad = 0;
 	int i;
@@ -262,6 +291,7 @@ Suite *process_suite(void)
 	tcase_add_test(tc, could_not_start);
 	tcase_add_test(tc, output_tail_is_bounded);
 	tcase_add_test(tc, environment_and_path);
+	tcase_add_test(tc, secrets_stay_out_of_the_environment);
 	tcase_add_test(tc, strays_do_not_hang_the_reader);
 	tcase_add_test(tc, interrupt_stops_runs);
 	tcase_add_test(tc, concurrent_runs);

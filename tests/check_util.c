@@ -2,12 +2,15 @@
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/jsonw.h"
+#include "util/lock.h"
 #include "util/map.h"
 
 Suite *util_suite(void);
@@ -158,6 +161,29 @@ START_TEST(utf8_validation)
 }
 END_TEST
 
+START_TEST(lock_names_its_holder)
+{
+	char dir[] = "/tmp/ut-lock-XXXXXX", path[64];
+	int first = -1, second = -1;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/lock", dir);
+	ck_assert_int_eq(ut_lock_take(&first, path, "detect"), 0);
+	ck_assert_int_ge(first, 0);
+	/* another open file description conflicts, even in the same process */
+	ck_assert_int_eq(ut_lock_take(&second, path, "check"), UT_EENV);
+	ck_assert_int_eq(second, -1);
+	ck_assert_msg(strstr(ut_error_message(), "`untangle detect`") &&
+			      strstr(ut_error_message(), "since ") && strstr(ut_error_message(), "pid "),
+		      "%s", ut_error_message());
+	close(first);
+	ck_assert_int_eq(ut_lock_take(&second, path, "check"), 0);
+	close(second);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -169,6 +195,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, map_put_get);
 	tcase_add_test(tc, json_writer_escapes_and_repairs_utf8);
 	tcase_add_test(tc, utf8_validation);
+	tcase_add_test(tc, lock_names_its_holder);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -104,6 +104,12 @@ void ut_cli_quiet(bool quiet);
 void ut_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ut_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ut_infof(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A test name or id as text output shows it: s itself when it holds no control byte, else
+ * a copy with newlines, tabs, carriage returns, other control bytes and DEL escaped (\n,
+ * \t, \r, \xNN) and backslashes doubled, so that a name can never break a line or drive
+ * the terminal. Use it wherever a name reaches text output (JSON escapes on its own).
+ * The copy lives until 16 more escaped copies are made; NULL gives "". */
+const char *ut_cli_esc(const char *s);
 /* Prints s on stdout in double quotes, with quotes, backslashes and control bytes escaped. */
 void ut_cli_print_quoted(const char *s);
 /* Prints the graph for Graphviz: every test, and the edges for which style(e, ctx, ...)
@@ -144,17 +150,32 @@ int ut_cli_features(ut_coverage *cov, const ut_graph *g, const ut_cli_project *p
 int ut_cli_candidates_opts(const ut_cli_project *p, const char **extract, const char **filter,
 			   ut_candidates_opts *co);
 
-/* While runs go on, SIGINT and SIGTERM call ut_proc_interrupt (signals.c). */
+/* SIGINT, SIGTERM, SIGHUP and SIGQUIT end untangle with exit code 130 (signals.c):
+ * at once, except between ut_cli_signals_catch and ut_cli_signals_restore, while runs go
+ * on, where they call ut_proc_interrupt and the command ends cleanly. main installs it. */
 typedef struct {
-	struct sigaction old_int, old_term;
+	bool was_deferred;
 } ut_cli_signals;
+void ut_cli_signals_install(void);
 void ut_cli_signals_catch(ut_cli_signals *s);
 void ut_cli_signals_restore(ut_cli_signals *s);
+
+/* The command under way ("detect"), as main dispatched it: the lock names it. */
+void ut_cli_set_command(const char *name);
+/* One untangle at a time on a project (guard.c): takes the lock UT_CLI_LOCK (the second
+ * one is told who holds it), kills the runner processes a dead untangle left (recorded in
+ * UT_CLI_PGROUPS) and records this one's from now on, with a supervisor that kills them
+ * if untangle dies. Creates .untangle. Every command that runs tests or writes .untangle
+ * calls it: detect and run through ut_cli_runner_new, check at its start; later calls do
+ * nothing. Prints what goes wrong; returns the exit code (0, or 3). */
+int ut_cli_guard(void);
 
 /* What untangle keeps in the project (DESIGN.md "Files it writes"), besides the graph. */
 #define UT_CLI_STATE_DIR ".untangle"
 #define UT_CLI_JOURNAL UT_CLI_STATE_DIR "/journal.jsonl"
 #define UT_CLI_TIMINGS UT_CLI_STATE_DIR "/timings.json" /* durations of the latest runs */
+#define UT_CLI_LOCK UT_CLI_STATE_DIR "/lock"       /* pid, start and command of the holder */
+#define UT_CLI_PGROUPS UT_CLI_STATE_DIR "/pgroups" /* the runner's live process groups */
 
 /* Creates .untangle (runner reports go to .untangle/tmp) and the project's runner. Prints
  * what goes wrong; returns the exit code (0 on success). */

@@ -105,7 +105,7 @@ static void print_text(const ut_graph *g, const ut_candidates_report *r, const c
 		if (e->filtered_by && !dropped)
 			continue;
 		printf("%-8s %s -> %s", e->filtered_by ? "dropped" : "kept",
-		       g->tests[e->dependent].id, g->tests[e->dependee].id);
+		       ut_cli_esc(g->tests[e->dependent].id), ut_cli_esc(g->tests[e->dependee].id));
 		if (e->origin == UT_ORIGIN_DECLARED)
 			printf("  (declared)");
 		for (k = 0; k < e->nvalues; k++) {

@@ -407,6 +407,8 @@ int cmd_check(int argc, char **argv)
 	if (!summary && getenv("GITHUB_STEP_SUMMARY") && *getenv("GITHUB_STEP_SUMMARY"))
 		summary = getenv("GITHUB_STEP_SUMMARY");
 	exit_code = ut_cli_project_load(&p, &common, NULL);
+	if (exit_code == 0)
+		exit_code = ut_cli_guard(); /* check writes .untangle even when nothing runs */
 	if (exit_code)
 		goto done;
 	if (!nworkers)

@@ -55,7 +55,7 @@ static void progress(void *ctx, const ut_detect_event *ev)
 
 		fprintf(stderr, "\r\033[K[%-20.*s] %ld runs, %ld candidates left, %s elapsed, ~%s left: %s%s",
 			done, "####################", ev->runs_done, ev->candidates_left, elapsed,
-			left, ev->passed ? "pass " : "FAIL ", ev->purpose);
+			left, ev->passed ? "pass " : "FAIL ", ut_cli_esc(ev->purpose));
 		fflush(stderr);
 		p->width = 1;
 		return;
@@ -67,8 +67,8 @@ static void progress(void *ctx, const ut_detect_event *ev)
 	}
 	fprintf(stderr, "untangle: run %ld%s [%s] %s: %s%s%s (%zu tests; %ld candidates left, %s)\n",
 		ev->run, ev->replayed ? " (journal)" : "", ut_detect_phase_name(ev->phase),
-		ev->purpose, ev->passed ? "pass" : "fail", ev->failed ? " at " : "",
-		ev->failed ? ev->failed : "", ev->tests, ev->candidates_left, elapsed);
+		ut_cli_esc(ev->purpose), ev->passed ? "pass" : "fail", ev->failed ? " at " : "",
+		ev->failed ? ut_cli_esc(ev->failed) : "", ev->tests, ev->candidates_left, elapsed);
 }
 
 /* The test ids in order: a journal is only valid for the suite it was written for. */
@@ -305,15 +305,16 @@ static void print_summary(const ut_graph *g, const ut_detect_stats *st,
 			const ut_edge *e = &g->edges.v[i];
 
 			if (e->status == UT_EDGE_MANIFEST)
-				printf("  %s -> %s  (%s)\n", g->tests[e->dependent].id,
-				       g->tests[e->dependee].id, ut_edge_origin_name(e->origin));
+				printf("  %s -> %s  (%s)\n", ut_cli_esc(g->tests[e->dependent].id),
+				       ut_cli_esc(g->tests[e->dependee].id),
+				       ut_edge_origin_name(e->origin));
 		}
 		for (i = 0; i < g->ntests; i++) {
 			if (g->tests[i].flaky)
-				printf("  flaky: %s\n", g->tests[i].id);
+				printf("  flaky: %s\n", ut_cli_esc(g->tests[i].id));
 			if (g->tests[i].failing)
 				printf("  never passed in the original order (a failing test, or an id "
-				       "the runner does not know): %s\n", g->tests[i].id);
+				       "the runner does not know): %s\n", ut_cli_esc(g->tests[i].id));
 		}
 		printf("graph written to %s\n", graph_path);
 		if (notes_ref)

@@ -52,7 +52,7 @@ static void print_run(const ut_journal *j, long run)
 		if (r->outcomes[i] != UT_OUT_PASS) {
 			const char *id = ut_journal_test_id(j, r->tests[i]);
 
-			printf("%s%s %s", fails++ ? ", " : "", id ? id : "?",
+			printf("%s%s %s", fails++ ? ", " : "", id ? ut_cli_esc(id) : "?",
 			       ut_outcome_name(r->outcomes[i]));
 		}
 	}
@@ -64,7 +64,7 @@ static void print_edge(const ut_graph *g, const ut_edge *e, uint32_t other, cons
 	uint32_t k;
 	size_t i;
 
-	printf("  %s  %s, %s", g->tests[other].id,
+	printf("  %s  %s, %s", ut_cli_esc(g->tests[other].id),
 	       e->filtered_by ? "filtered" : ut_edge_status_name(e->status),
 	       ut_edge_origin_name(e->origin));
 	for (k = 0; k < e->nvalues; k++)
@@ -88,7 +88,7 @@ static int explain_text(const ut_graph *g, uint32_t t, const ut_journal *j)
 	size_t i, len = 0, cap = 0;
 	bool any;
 
-	printf("%s\n  %s:%u, position %u in the original order%s\n", test->id, test->file,
+	printf("%s\n  %s:%u, position %u in the original order%s\n", ut_cli_esc(test->id), test->file,
 	       test->line, t + 1, test->flaky ? ", flaky (left out)" : "");
 	for (int pass = 0; pass < 3; pass++) {
 		static const char *const heads[] = {"depends on", "does not depend on",
@@ -119,7 +119,7 @@ static int explain_text(const ut_graph *g, uint32_t t, const ut_journal *j)
 	}
 	printf("schedule:");
 	for (i = 0; i < len; i++)
-		printf("%s %s", i ? "," : "", g->tests[in[i]].id);
+		printf("%s %s", i ? "," : "", ut_cli_esc(g->tests[in[i]].id));
 	putchar('\n');
 	ut_scheduler_dispose(&sched);
 	free(in);

@@ -151,7 +151,7 @@ int cmd_run(int argc, char **argv)
 	snprintf(label, sizeof(label), "%zu/%zu", k, n);
 	if (list) {
 		for (i = 0; i < sh->n; i++)
-			printf("%s\n", pl.g->tests[sh->tests[i]].id);
+			printf("%s\n", ut_cli_esc(pl.g->tests[sh->tests[i]].id));
 		goto done;
 	}
 	if (!sh->n) {

@@ -34,7 +34,7 @@ static void print_stats(const ut_cli_plan *pl, bool per_sink)
 		       "chain %.2f s", sp->makespan_s, sp->lower_bound_s,
 		       100.0 * ratio(sp->makespan_s, sp->lower_bound_s), sp->chain_s);
 		if (sp->chain_test >= 0)
-			printf(" (%s)", g->tests[sp->chain_test].id);
+			printf(" (%s)", ut_cli_esc(g->tests[sp->chain_test].id));
 		printf(", total %.2f s / %zu = %.2f s\n", sp->original_s, sp->nshards, sp->even_s);
 		printf("repeats: %zu test execution%s beyond one per test\n", sp->repeats,
 		       sp->repeats == 1 ? "" : "s");
@@ -64,7 +64,7 @@ static void print_text(const ut_cli_plan *pl, bool per_sink)
 			       i + 1, sp->nshards, sh->n, sh->n == 1 ? "" : "s", sh->cost_s,
 			       sh->repeats);
 		for (j = 0; j < sh->n; j++)
-			printf("  %s\n", pl->g->tests[sh->tests[j]].id);
+			printf("  %s\n", ut_cli_esc(pl->g->tests[sh->tests[j]].id));
 	}
 	print_stats(pl, per_sink);
 }

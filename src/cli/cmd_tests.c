@@ -40,7 +40,7 @@ static int print_lines(const ut_suite *s)
 		rc = ut_extract_test_counts(t, &submits, &uses);
 		if (rc < 0)
 			return rc;
-		printf("%3zu  %s  %s:%u  submits %zu, uses %zu values\n", t->index, t->id,
+		printf("%3zu  %s  %s:%u  submits %zu, uses %zu values\n", t->index, ut_cli_esc(t->id),
 		       t->file, t->line, submits, uses);
 	}
 	return 0;
@@ -53,7 +53,7 @@ static void print_actions(const ut_suite *s)
 	for (i = 0; i < s->tests.n; i++) {
 		const ut_test *t = &s->tests.v[i];
 
-		printf("%zu  %s\n    %s %s  %s:%u-%u\n", t->index, t->id, ut_lang_name(t->language),
+		printf("%zu  %s\n    %s %s  %s:%u-%u\n", t->index, ut_cli_esc(t->id), ut_lang_name(t->language),
 		       t->framework, t->file, t->line, t->end_line);
 		for (j = 0; j < t->nactions; j++) {
 			const ut_action *a = &t->actions[j];

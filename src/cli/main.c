@@ -79,5 +79,7 @@ int main(int argc, char **argv)
 		ut_errorf("'%s' is not an untangle command (see 'untangle --help')", argv[1]);
 		return UT_EXIT_INPUT;
 	}
+	ut_cli_signals_install();
+	ut_cli_set_command(cmd->name);
 	return cmd->run(argc - 1, argv + 1);
 }

@@ -1,6 +1,8 @@
 /* msg.c: the one family of messages on stderr, and the mapping to exit codes. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -107,6 +109,51 @@ void ut_cli_print_quoted(const char *s)
 			putchar(*s);
 	}
 	putchar('"');
+}
+
+#define ESC_SLOTS 16
+
+const char *ut_cli_esc(const char *s)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static char *slots[ESC_SLOTS];
+	static size_t next;
+	ut_buf b = UT_BUF_INIT;
+	const char *p;
+	char *out;
+
+	if (!s)
+		return "";
+	for (p = s; *p && (unsigned char)*p >= 0x20 && *p != 0x7f; p++)
+		;
+	if (!*p)
+		return s; /* nothing to escape: most names */
+	for (p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '\\')
+			ut_buf_puts(&b, "\\\\");
+		else if (c == '\n')
+			ut_buf_puts(&b, "\\n");
+		else if (c == '\r')
+			ut_buf_puts(&b, "\\r");
+		else if (c == '\t')
+			ut_buf_puts(&b, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			ut_buf_printf(&b, "\\x%02x", c);
+		else
+			ut_buf_putc(&b, (char)c);
+	}
+	out = b.failed ? NULL : ut_buf_detach(&b, NULL);
+	ut_buf_dispose(&b);
+	if (!out)
+		return "?"; /* out of memory: never the raw bytes */
+	pthread_mutex_lock(&lock);
+	free(slots[next]);
+	slots[next] = out;
+	next = (next + 1) % ESC_SLOTS;
+	pthread_mutex_unlock(&lock);
+	return out;
 }
 
 int ut_cli_stdout_sink(void *ctx, const char *p, size_t n)

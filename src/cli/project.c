@@ -106,10 +106,9 @@ int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
 	int rc;
 
 	*out = NULL;
-	if (mkdir(UT_CLI_STATE_DIR, 0777) < 0 && errno != EEXIST) {
-		ut_errorf("cannot create '%s': %s", UT_CLI_STATE_DIR, strerror(errno));
-		return UT_EXIT_ENV;
-	}
+	rc = ut_cli_guard(); /* creates .untangle */
+	if (rc)
+		return rc;
 	if (cfg->runner.preset_inferred && cfg->path)
 		ut_infof("'%s' names no runner: running the tests with the '%s' preset, which "
 			 "their framework implies (set runner.preset or runner.command to choose)",

@@ -120,10 +120,12 @@ static int get_env(loader *l, const ut_json *v, const char *key)
 	for (it = ut_json_first(v); it; it = ut_json_next(it)) {
 		ut_envvar *e = &l->cfg->runner.env[l->cfg->runner.nenv++];
 
-		if (!ut_json_is_string(it))
-			return fail(l, key, "expected an object of strings", NULL);
+		if (!ut_json_is_string(it) && !ut_json_is_null(it))
+			return fail(l, key, "expected an object of strings (or null: pass "
+				    "untangle's own value)", NULL);
 		e->name = ut_arena_strdup(&l->cfg->arena, ut_json_key(it));
-		e->value = ut_arena_strdup(&l->cfg->arena, ut_json_string(it));
+		e->value = ut_json_is_null(it) ? NULL
+					       : ut_arena_strdup(&l->cfg->arena, ut_json_string(it));
 	}
 	return 0;
 }

@@ -15,7 +15,7 @@ typedef struct {
 
 typedef struct {
 	const char *name;
-	const char *value;
+	const char *value; /* NULL (null in the file): untangle's own value passes through */
 } ut_envvar;
 
 typedef struct {

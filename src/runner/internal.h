@@ -3,6 +3,7 @@
 #define UT_RUNNER_INTERNAL_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "runner/junit.h"
 #include "util/arena.h"
@@ -46,5 +47,11 @@ int ut_template_check(const char *const *tmpl, size_t n, const char *key, int te
 		      size_t *reports);
 
 enum { UT_TESTS_REQUIRED, UT_TESTS_ALLOWED, UT_TESTS_FORBIDDEN };
+
+/* groups.c, for process.c: the "UNTANGLE_RUN=..." assignment every child gets, or NULL
+ * while groups are not tracked; a child's group started and reaped. Thread-safe. */
+const char *ut_proc__marker(void);
+void ut_proc__group_started(pid_t pgid);
+void ut_proc__group_reaped(pid_t pgid);
 
 #endif

@@ -12,10 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "runner/internal.h"
 #include "util/error.h"
 #include "util/banned.h"
 
@@ -34,6 +37,7 @@ typedef struct {
 	char **envp;
 	char **paths; /* exec candidates in PATH order */
 	size_t npaths;
+	pid_t parent;
 } launch;
 
 /* The child's report through the error pipe when it cannot exec. */
@@ -105,10 +109,40 @@ static void launch_dispose(launch *l)
 	free(l->paths);
 }
 
-/* The caller's environment with the overrides applied (a later override of a name wins). */
-static int build_env(launch *l, const char *const *env)
+static bool contains(const char *assignment, const char *word)
 {
-	size_t n = 0, k = 0, i;
+	size_t n = name_len(assignment), w = strlen(word), i;
+
+	for (i = 0; i + w <= n; i++)
+		if (strncasecmp(assignment + i, word, w) == 0)
+			return true;
+	return false;
+}
+
+bool ut_proc_secret_name(const char *name)
+{
+	return contains(name, "TOKEN") || contains(name, "SECRET") || contains(name, "PASSWORD");
+}
+
+static bool kept(const char *var, const ut_proc_opts *o)
+{
+	size_t i;
+
+	if (!ut_proc_secret_name(var) || o->keep_secrets)
+		return true;
+	for (i = 0; o->pass && o->pass[i]; i++)
+		if (same_name(var, o->pass[i]))
+			return true;
+	return false;
+}
+
+/* The caller's environment without its secrets (unless passed), with the overrides applied
+ * (a later override of a name wins) and the marker of the tracked groups. */
+static int build_env(launch *l, const ut_proc_opts *o)
+{
+	const char *const *env = o->env;
+	const char *marker = ut_proc__marker();
+	size_t n = 1, k = 0, i;
 
 	for (i = 0; environ && environ[i]; i++)
 		n++;
@@ -121,11 +155,14 @@ static int build_env(launch *l, const char *const *env)
 	if (!l->envp)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	for (i = 0; environ && environ[i]; i++)
-		if (!overridden(environ[i], env, 0))
+		if (!overridden(environ[i], env, 0) && (!marker || !same_name(environ[i], marker)) &&
+		    kept(environ[i], o))
 			l->envp[k++] = environ[i];
 	for (i = 0; env && env[i]; i++)
 		if (!overridden(env[i], env, i + 1))
 			l->envp[k++] = (char *)env[i];
+	if (marker)
+		l->envp[k++] = (char *)marker;
 	return 0;
 }
 
@@ -191,6 +228,11 @@ static void child(const launch *l, const ut_proc_opts *o, int out_fd, int err_fd
 	size_t i;
 
 	setpgid(0, 0);
+	/* dies with the thread that forked it, which waits for it: no orphan if untangle is
+	 * killed (its descendants are the supervisor's, groups.c) */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != l->parent)
+		_exit(127);
 	/* a fd the parent got as 0, 1 or 2 (its own were closed) must not be overwritten */
 	err_fd = fcntl(err_fd, F_DUPFD_CLOEXEC, 10);
 	out_fd = fcntl(out_fd, F_DUPFD_CLOEXEC, 10);
@@ -367,7 +409,7 @@ int ut_proc_run(ut_proc_result *out, const ut_proc_opts *o)
 {
 	size_t cap = o->tail_max ? o->tail_max : TAIL_DEFAULT;
 	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, status = 0, rc = 0;
-	launch l = {NULL, NULL, 0};
+	launch l = {NULL, NULL, 0, 0};
 	char ebuf[256];
 	start_error se;
 	double t0 = now_s();
@@ -389,7 +431,7 @@ int ut_proc_run(ut_proc_result *out, const ut_proc_opts *o)
 		rc = ut_error_set(UT_EINTR, "interrupted: '%s' not started", o->argv[0]);
 		goto done;
 	}
-	rc = build_env(&l, o->env);
+	rc = build_env(&l, o);
 	if (rc == 0)
 		rc = build_paths(&l, o->argv[0]);
 	if (rc < 0)
@@ -401,6 +443,7 @@ int ut_proc_run(ut_proc_result *out, const ut_proc_opts *o)
 		goto done;
 	}
 	t0 = now_s();
+	l.parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		rc = ut_error_set(UT_EENV, "cannot run '%s': fork: %s", o->argv[0],
@@ -411,6 +454,7 @@ int ut_proc_run(ut_proc_result *out, const ut_proc_opts *o)
 		child(&l, o, outp[1], errp[1]);
 	out->pid = pid;
 	setpgid(pid, pid); /* also here, so that the group exists before any kill(-pid) */
+	ut_proc__group_started(pid);
 	close(outp[1]);
 	close(errp[1]);
 	outp[1] = errp[1] = -1;
@@ -420,6 +464,7 @@ int ut_proc_run(ut_proc_result *out, const ut_proc_opts *o)
 	if (n == (ssize_t)sizeof(se)) {
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
+		ut_proc__group_reaped(pid);
 		out->pid = 0;
 		rc = start_failed(out, o, &se);
 		goto done;
@@ -429,6 +474,7 @@ int ut_proc_run(ut_proc_result *out, const ut_proc_opts *o)
 	watch(out, o, outp[0], &r, t0);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	ut_proc__group_reaped(pid);
 	if (WIFEXITED(status))
 		out->exit_code = WEXITSTATUS(status);
 	if (WIFSIGNALED(status))

@@ -23,6 +23,7 @@ struct ut_runner {
 	ut_arena arena;
 	const char **command, **reset, **env; /* templates; env as NAME=VALUE */
 	size_t ncommand, nreset, nenv;
+	const char **pass; /* names runner.env passes through (null values), NULL-terminated */
 	const char *root, *work, *runners;
 	double timeout_s;
 };
@@ -86,7 +87,7 @@ static int check_helpers(ut_runner *r, const char *preset)
 static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const char *work_dir)
 {
 	const char *const *cmd = cfg->runner.command.items;
-	size_t ncmd = cfg->runner.command.n, reports = 0, i;
+	size_t ncmd = cfg->runner.command.n, reports = 0, npass, i;
 	const char *preset = cfg->runner.preset;
 	int rc;
 
@@ -102,16 +103,22 @@ static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const 
 	if (rc == 0)
 		rc = ut_template_check(cfg->runner.reset.items, cfg->runner.reset.n, "runner.reset",
 				       UT_TESTS_ALLOWED, &reports);
-	r->nenv = cfg->runner.nenv;
-	r->env = ut_arena_alloc(&r->arena, (r->nenv + 1) * sizeof(char *));
-	if (!r->env)
+	r->env = ut_arena_alloc(&r->arena, (cfg->runner.nenv + 1) * sizeof(char *));
+	r->pass = ut_arena_alloc(&r->arena, (cfg->runner.nenv + 1) * sizeof(char *));
+	if (!r->env || !r->pass)
 		return ut_error_set(UT_ENOMEM, "out of memory");
-	for (i = 0; rc == 0 && i < r->nenv; i++) {
-		r->env[i] = ut_arena_printf(&r->arena, "%s=%s", cfg->runner.env[i].name,
-					    cfg->runner.env[i].value);
-		if (!r->env[i])
+	for (i = 0, npass = 0; rc == 0 && i < cfg->runner.nenv; i++) {
+		const ut_envvar *e = &cfg->runner.env[i];
+
+		if (!e->value) { /* null: untangle's own value, a secret included */
+			r->pass[npass++] = e->name;
+			continue;
+		}
+		r->env[r->nenv] = ut_arena_printf(&r->arena, "%s=%s", e->name, e->value);
+		if (!r->env[r->nenv])
 			return ut_error_set(UT_ENOMEM, "out of memory");
-		rc = ut_template_check(&r->env[i], 1, "runner.env", UT_TESTS_FORBIDDEN, &reports);
+		rc = ut_template_check(&r->env[r->nenv++], 1, "runner.env", UT_TESTS_FORBIDDEN,
+				       &reports);
 	}
 	if (rc < 0)
 		return rc;
@@ -327,8 +334,8 @@ static void clear_outcomes(ut_run_result *out)
 static int attempt(const ut_runner *r, const ut_template_vars *v, ut_arena *a,
 		   ut_run_result *out)
 {
-	ut_proc_opts ropts = {NULL, r->root, NULL, r->timeout_s, 0, 0, false};
-	ut_proc_opts copts = {NULL, r->root, NULL, r->timeout_s, 0, 0, true};
+	ut_proc_opts ropts = {NULL, r->root, NULL, r->timeout_s, 0, 0, false, r->pass, false};
+	ut_proc_opts copts = {NULL, r->root, NULL, r->timeout_s, 0, 0, true, r->pass, false};
 	int rc;
 
 	ropts.argv = ut_template_expand(a, r->reset, r->nreset, v);
@@ -397,7 +404,8 @@ int ut_runner_run(ut_runner *r, int worker, const char *const *ids, size_t n,
 	out->n = n;
 	for (i = 0; i < n; i++)
 		out->tests[i].outcome = UT_OUT_NOTRUN;
-	v.report = ut_arena_printf(&a, "%s/report-w%d.xml", r->work, worker);
+	/* the pid too: another untangle on the same folder must not share the file */
+	v.report = ut_arena_printf(&a, "%s/report-%ld-w%d.xml", r->work, (long)getpid(), worker);
 	if (!v.report) {
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;

@@ -16,13 +16,16 @@ typedef struct ut_runner ut_runner;
  * - The command is runner.command, or when that is empty the preset's (ut_runner_preset).
  * - Templates, in command, reset and env values: "{tests}" must be a whole element of
  *   command (or reset) and becomes one element per test id, in schedule order; "{report}"
- *   (the absolute path of the JUnit XML file the command must write: work_dir/report-wW.xml,
+ *   (the absolute path of the JUnit XML file the command must write: work_dir/report-PID-wW.xml,
  *   removed before each attempt), "{worker}" (the worker index) and "{runners}"
  *   (ut_runner_helpers_dir) may sit inside an element or an env value. Other braces stay
  *   as written.
  * - Children run with cwd = root_dir (the folder of untangle.json), so relative paths in
- *   command and reset are relative to it; env is the caller's environment with runner.env
- *   applied (PATH from runner.env also decides where argv[0] is found).
+ *   command and reset are relative to it; env is the caller's environment without its
+ *   secrets (ut_proc_secret_name: names holding TOKEN, SECRET or PASSWORD), with runner.env
+ *   applied: a name given a string is set to it (templates expanded), a name given null
+ *   keeps the caller's value, a secret included (PATH from runner.env also decides where
+ *   argv[0] is found).
  * - Reports go to work_dir (created when missing), one file per worker.
  * Returns UT_EINPUT (message names the key) when there is neither a command nor a preset,
  * when "{tests}" is missing from the command or not a whole element, or "{report}" appears
@@ -39,7 +42,8 @@ const char *const *ut_runner_command(const ut_runner *r);
 
 /* The command template of a preset ("pytest", "mocha", "junit4", "junit5", "testng"),
  * NULL-terminated, static; NULL for an unknown preset:
- *   pytest: python3 -m pytest -p no:randomly -p no:cacheprovider --junitxml={report} {tests}
+ *   pytest: python3 -m pytest -p no:randomly -p no:cacheprovider --junitxml={report} --
+ *           {tests}
  *   mocha:  node {runners}/mocha-ordered.js --report {report} -- {tests}
  *   junit4: java {runners}/OrderedRunner.java --report {report} -- {tests}
  *   junit5: java {runners}/OrderedPlatformRunner.java --report {report} -- {tests}

@@ -21,7 +21,7 @@
 
 static const char *const preset_pytest[] = {
 	"python3", "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider",
-	"--junitxml={report}", "{tests}", NULL};
+	"--junitxml={report}", "--", "{tests}", NULL}; /* --: an id may start with '-' */
 static const char *const preset_mocha[] = {
 	"node", "{runners}/mocha-ordered.js", "--report", "{report}", "--", "{tests}", NULL};
 static const char *const preset_junit4[] = {

@@ -1,0 +1,45 @@
+/* guard.c: one untangle at a time on a project, and no runner process that outlives it. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "runner/process.h"
+#include "util/error.h"
+#include "util/lock.h"
+#include "util/banned.h"
+
+static const char *command = "";
+static int lock_fd = -1;
+
+void ut_cli_set_command(const char *name)
+{
+	command = name ? name : "";
+}
+
+int ut_cli_guard(void)
+{
+	size_t killed = 0;
+	int rc;
+
+	if (lock_fd >= 0)
+		return UT_EXIT_OK;
+	if (mkdir(UT_CLI_STATE_DIR, 0777) < 0 && errno != EEXIST) {
+		ut_errorf("cannot create '%s': %s", UT_CLI_STATE_DIR, strerror(errno));
+		return UT_EXIT_ENV;
+	}
+	rc = ut_lock_take(&lock_fd, UT_CLI_LOCK, command);
+	if (rc == 0)
+		rc = ut_proc_kill_orphans(UT_CLI_PGROUPS, &killed);
+	if (rc == 0 && killed)
+		ut_warnf("stopped %zu runner process%s that an earlier untangle left running (%s)",
+			 killed, killed == 1 ? "" : "es", UT_CLI_PGROUPS);
+	if (rc == 0)
+		rc = ut_proc_track(UT_CLI_PGROUPS);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		return UT_EXIT_ENV;
+	}
+	return UT_EXIT_OK;
+}

@@ -1,0 +1,280 @@
+/* groups.c: no orphan runner: the process group of every child is recorded in a file while
+ * it lives, a supervisor process kills what is recorded when untangle dies (even by
+ * SIGKILL), and the next untangle kills what a dead one left behind. */
+#define _GNU_SOURCE /* pipe2 */
+#include "runner/process.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner/internal.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/fs.h"
+#include "util/vec.h"
+#include "util/banned.h"
+
+#define MARKER "UNTANGLE_RUN="
+#define FILE_MAX ((size_t)1 << 20) /* a file of live groups is a few lines */
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static char *path;	/* absolute; NULL while not tracking */
+static char marker[64]; /* "UNTANGLE_RUN=<pid>-<ns>", given to every child */
+static UT_VEC(pid_t) live;
+
+/* Rewrites the file from `live` (temporary file + rename: the supervisor may read it at
+ * any moment). Called with the lock held. Errors are not the child's: they are ignored,
+ * the supervisor and the next run then see the previous state. */
+static void save(void)
+{
+	ut_buf b = UT_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < live.n; i++)
+		ut_buf_printf(&b, "%ld %s\n", (long)live.v[i], marker + strlen(MARKER));
+	if (!b.failed)
+		(void)ut_fs_write_atomic(path, b.ptr ? b.ptr : "", b.len);
+	ut_buf_dispose(&b);
+}
+
+const char *ut_proc__marker(void)
+{
+	return path ? marker : NULL;
+}
+
+void ut_proc__group_started(pid_t pgid)
+{
+	pthread_mutex_lock(&lock);
+	if (path && ut_vec_push(&live, pgid) == 0)
+		save();
+	pthread_mutex_unlock(&lock);
+}
+
+void ut_proc__group_reaped(pid_t pgid)
+{
+	size_t i;
+
+	pthread_mutex_lock(&lock);
+	for (i = 0; path && i < live.n; i++) {
+		if (live.v[i] != pgid)
+			continue;
+		live.v[i] = live.v[--live.n];
+		save();
+		break;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+/* The supervisor, between fork and _exit: async-signal-safe calls only. Waits for the end
+ * of the pipe (untangle is gone, however it went), then kills every group in the file. */
+static void supervise(int rfd, const char *file)
+{
+	static char text[64 * 1024];
+	struct sigaction ign;
+	ssize_t n, got = 0;
+	int fd, i;
+	char c, *p;
+
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &ign, NULL);
+	sigaction(SIGTERM, &ign, NULL);
+	sigaction(SIGHUP, &ign, NULL);
+	sigaction(SIGQUIT, &ign, NULL);
+	setsid(); /* out of untangle's group and terminal: a kill of the group spares it */
+	fd = open("/dev/null", O_RDWR);
+	for (i = 0; i < 3 && fd >= 0; i++)
+		dup2(fd, i);
+	for (i = 3; i < 1024; i++)
+		if (i != rfd)
+			close(i);
+	do
+		n = read(rfd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	while (fd >= 0 && (n = read(fd, text + got, sizeof(text) - 1 - (size_t)got)) > 0)
+		got += n;
+	text[got] = '\0';
+	for (p = text; *p;) {
+		long pgid = 0;
+
+		while (*p >= '0' && *p <= '9')
+			pgid = pgid * 10 + (*p++ - '0');
+		if (pgid > 1)
+			kill((pid_t)-pgid, SIGKILL);
+		while (*p && *p != '\n')
+			p++;
+		if (*p)
+			p++;
+	}
+	_exit(0);
+}
+
+/* The whole content of a small file (NUL-terminated; *len excludes it), or NULL. */
+static char *slurp(const char *file, size_t max, size_t *len)
+{
+	ut_buf b = UT_BUF_INIT;
+
+	if (ut_fs_read(&b, file, max) < 0 || !b.ptr) {
+		ut_buf_dispose(&b);
+		return NULL;
+	}
+	return ut_buf_detach(&b, len);
+}
+
+/* file made absolute through its folder, which must exist (untangle may chdir later). */
+static char *absolute(const char *file)
+{
+	const char *base = ut_path_basename(file);
+	char *dir = strndup(file, (size_t)(base - file)), *real, *out;
+
+	real = realpath(*dir ? dir : ".", NULL);
+	out = real ? ut_path_join(real, base) : NULL;
+	if (!real)
+		ut_error_set(UT_EENV, "cannot resolve '%s': %s", file, strerror(errno));
+	else if (!out)
+		ut_error_set(UT_ENOMEM, "out of memory");
+	free(dir);
+	free(real);
+	return out;
+}
+
+int ut_proc_track(const char *file)
+{
+	char *abs = NULL;
+	struct timespec ts;
+	int fds[2] = {-1, -1}, rc = 0;
+	pid_t pid;
+
+	abs = absolute(file);
+	if (!abs)
+		return ut_error_code();
+	clock_gettime(CLOCK_REALTIME, &ts);
+	pthread_mutex_lock(&lock);
+	free(path);
+	path = abs;
+	live.n = 0;
+	snprintf(marker, sizeof(marker), MARKER "%ld-%ld%09ld", (long)getpid(), (long)ts.tv_sec,
+		 ts.tv_nsec);
+	save();
+	pthread_mutex_unlock(&lock);
+	/* the write end stays in untangle only (close-on-exec): its last close is our death */
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return ut_error_set(UT_EENV, "cannot start the supervisor: pipe: %s",
+				    strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		rc =
+		    ut_error_set(UT_EENV, "cannot start the supervisor: fork: %s", strerror(errno));
+		goto done;
+	}
+	if (pid == 0)
+		supervise(fds[0], abs);
+done:
+	close(fds[0]); /* fds[1] is kept open until untangle exits */
+	if (rc < 0)
+		close(fds[1]);
+	return rc;
+}
+
+/* Whether the process's environment (as it was started) holds one of the markers. */
+static bool marked(const char *pid, const char *const *markers, size_t n)
+{
+	char file[64], *env;
+	size_t len, off, i;
+	bool hit = false;
+
+	snprintf(file, sizeof(file), "/proc/%s/environ", pid);
+	env = slurp(file, (size_t)1 << 22, &len);
+	for (off = 0; env && off < len && !hit; off += strlen(env + off) + 1)
+		for (i = 0; i < n && !hit; i++)
+			hit = strcmp(env + off, markers[i]) == 0;
+	free(env);
+	return hit;
+}
+
+int ut_proc_kill_orphans(const char *file, size_t *killed)
+{
+	UT_VEC(char *) markers = {0};
+	UT_VEC(pid_t) victims = {0};
+	char *text = NULL, *line, *save_p = NULL;
+	struct dirent *de;
+	DIR *proc = NULL;
+	size_t len = 0, i;
+	int rc = 0, round;
+
+	*killed = 0;
+	text = slurp(file, FILE_MAX, &len);
+	if (!text)
+		return ut_error_code() == UT_ENOTFOUND ? 0 : ut_error_code();
+	for (line = strtok_r(text, "\n", &save_p); line; line = strtok_r(NULL, "\n", &save_p)) {
+		const char *token = strchr(line, ' ');
+		char *m;
+
+		if (!token || !token[1])
+			continue;
+		m = malloc(strlen(MARKER) + strlen(token + 1) + 1);
+		if (!m || ut_vec_push(&markers, m) < 0) {
+			free(m);
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			goto done;
+		}
+		memcpy(m, MARKER, strlen(MARKER));
+		memcpy(m + strlen(MARKER), token + 1, strlen(token + 1) + 1);
+	}
+	if (!markers.n)
+		goto done;
+	proc = opendir("/proc");
+	if (!proc) {
+		rc = ut_error_set(UT_EENV, "cannot list /proc: %s", strerror(errno));
+		goto done;
+	}
+	while ((de = readdir(proc))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
+		    strtol(de->d_name, NULL, 10) == (long)getpid())
+			continue;
+		if (marked(de->d_name, (const char *const *)markers.v, markers.n) &&
+		    ut_vec_push(&victims, (pid_t)strtol(de->d_name, NULL, 10)) < 0) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			goto done;
+		}
+	}
+	for (i = 0; i < victims.n; i++)
+		if (kill(victims.v[i], SIGKILL) == 0)
+			(*killed)++;
+	/* until they are gone: a runner still writing must not meet the next reset */
+	for (round = 0; round < 100; round++) {
+		bool alive = false;
+
+		for (i = 0; i < victims.n && !alive; i++) {
+			char stat[64], *s;
+			size_t n;
+
+			snprintf(stat, sizeof(stat), "/proc/%ld/stat", (long)victims.v[i]);
+			s = slurp(stat, 4096, &n);
+			alive = s && strstr(s, ") Z ") == NULL;
+			free(s);
+		}
+		if (!alive)
+			break;
+		usleep(20000);
+	}
+	ut_error_clear();
+done:
+	if (proc)
+		closedir(proc);
+	for (i = 0; i < markers.n; i++)
+		free(markers.v[i]);
+	ut_vec_free(&markers);
+	ut_vec_free(&victims);
+	free(text);
+	return rc;
+}
