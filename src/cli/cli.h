@@ -53,7 +53,17 @@ typedef struct {
 	bool json;
 	bool quiet;
 	const char *dir; /* -C DIR */
+	const char *jobs; /* --jobs N of the commands that parse the suite (UT_CLI_OPT_JOBS) */
 } ut_cli_common;
+
+/* The --jobs entry of the option table of a command that parses the suite. */
+#define UT_CLI_OPT_JOBS(common)                                                            \
+	{UT_OPT_VALUE, 'j', "jobs", "N",                                                   \
+	 "threads that parse the sources, 0 to 64 (default 0: one per CPU)", &(common).jobs}
+
+/* --jobs N (NULL: 0, one thread per CPU): 0 to 64. Prints and returns UT_EXIT_INPUT when
+ * bad. */
+int ut_cli_jobs(const char *arg, unsigned *out);
 
 typedef struct {
 	const char *name;
@@ -94,6 +104,7 @@ typedef struct {
 	ut_config cfg;
 	ut_diags diags;
 	ut_suite *suite;
+	unsigned jobs; /* parse threads from --jobs (0: one per CPU), for later parses */
 } ut_cli_project;
 
 /* Changes into -C DIR, loads untangle.json and parses the suite (PATHs from the command

@@ -423,6 +423,7 @@ int cmd_detect(int argc, char **argv)
 		{UT_OPT_FLAG, 0, "resume", NULL,
 		 "continue an interrupted detection from .untangle/journal.jsonl", &resume},
 		{UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest},
+		UT_CLI_OPT_JOBS(common),
 		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
 	};
 	ut_cli_project p;

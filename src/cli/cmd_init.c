@@ -76,6 +76,7 @@ int cmd_init(int argc, char **argv)
 	     &reset},
 	    {UT_OPT_FLAG, 0, "force", NULL, "replace an existing untangle.json", &force},
 	    {UT_OPT_REST, 0, NULL, "CMD", "the reset command, with --reset", &rest},
+	    UT_CLI_OPT_JOBS(common),
 	    {UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
 	};
 	ut_init_opts io;
@@ -101,10 +102,12 @@ int cmd_init(int argc, char **argv)
 		exit_code = UT_EXIT_INPUT;
 		goto done;
 	}
-	exit_code = ut_cli_chdir(&common);
+	memset(&io, 0, sizeof(io));
+	exit_code = ut_cli_jobs(common.jobs, &io.jobs);
+	if (exit_code == 0)
+		exit_code = ut_cli_chdir(&common);
 	if (exit_code)
 		goto done;
-	memset(&io, 0, sizeof(io));
 	io.config_path = UT_INIT_FILE;
 	io.force = force;
 	io.reset = (const char *const *)rest.items;

@@ -375,6 +375,7 @@ int cmd_minimize(int argc, char **argv)
 		 &coverage_path},
 		{UT_OPT_VALUE, 0, "time-limit", "S", "seconds the command may take to answer (default 60)", &limit},
 		{UT_OPT_LIST, 0, "keep", "TEST", "a test that must stay (repeatable)", &keep},
+		UT_CLI_OPT_JOBS(common),
 		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
 	};
 	ut_minimize_opts mo = {60.0, NULL, 0, false};

@@ -123,6 +123,7 @@ int cmd_run(int argc, char **argv)
 		{UT_OPT_VALUE, 'w', "worker", "W", "the worker index given to the runner as "
 		 "{worker} (default 0)", &worker},
 		{UT_OPT_FLAG, 0, "list", NULL, "print the shard's tests, run nothing", &list},
+		UT_CLI_OPT_JOBS(common),
 		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
 	};
 	ut_shard_opts so = {0};

@@ -225,6 +225,7 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 		 "list), lines (one file per list in --out)", &format},
 		{UT_OPT_VALUE, 'o', "out", "DIR", "where --format lines writes (default "
 		 DEFAULT_OUT ")", &out_dir},
+		UT_CLI_OPT_JOBS(common),
 		{UT_OPT_VALUE, 'n', "shards", "N", "the number of lists (CI jobs), 1 to 1024",
 		 &shards},
 		{UT_OPT_FLAG, 0, "per-sink", NULL,
@@ -239,7 +240,7 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 
 	memset(&pl, 0, sizeof(pl));
 	if (schedules) /* `schedules` has no --shards and no --per-sink */
-		opts[2] = opts[4];
+		opts[3] = opts[5];
 	rc = ut_cli_parse(ut_cli_find(name), opts, &common, argc, argv);
 	if (rc)
 		return rc < 0 ? UT_EXIT_OK : rc;

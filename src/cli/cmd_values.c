@@ -69,6 +69,7 @@ int cmd_values(int argc, char **argv)
 		{UT_OPT_VALUE, 'n', "limit", "N", "show the N most used values (default 30)", &limit_arg},
 		{UT_OPT_FLAG, 0, "all", NULL, "show every value", &all},
 		{UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest},
+		UT_CLI_OPT_JOBS(common),
 		{UT_OPT_REST, 0, NULL, NULL, NULL, NULL},
 	};
 	ut_cli_project p;

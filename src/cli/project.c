@@ -35,8 +35,12 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 		ut_errorf("%s", ut_error_message());
 		return ut_cli_exit_code(rc);
 	}
+	exit_code = ut_cli_jobs(common->jobs, &p->jobs);
+	if (exit_code)
+		return exit_code;
 	memset(&po, 0, sizeof(po));
 	po.root = ".";
+	po.jobs = p->jobs;
 	for (i = 0; paths && i < paths->n; i++)
 		paths->items[i] = strip_dot(paths->items[i]);
 	if (paths && paths->n) {
@@ -123,6 +127,19 @@ int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
 		ut_errorf("%s", ut_error_message());
 		return ut_cli_exit_code(rc);
 	}
+	return UT_EXIT_OK;
+}
+
+int ut_cli_jobs(const char *arg, unsigned *out)
+{
+	char *end = NULL;
+	long n = arg ? strtol(arg, &end, 10) : 0;
+
+	if (arg && (n < 0 || n > 64 || *end || end == arg)) {
+		ut_errorf("--jobs: '%s' is not a number from 0 to 64", arg);
+		return UT_EXIT_INPUT;
+	}
+	*out = (unsigned)n;
 	return UT_EXIT_OK;
 }
 
