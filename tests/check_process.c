@@ -15,6 +15,7 @@
 #include "check_runner.h"
 #include "runner/process.h"
 #include "util/error.h"
+#include "util/pool.h"
 
 Suite *process_suite(void);
 
@@ -279,6 +280,108 @@ START_TEST(concurrent_runs)
 }
 END_TEST
 
+/* ut_proc_call's children: what treesitter.c's trial parse does, allocation included. */
+static int child_allocates(void *arg)
+{
+	static const char msg[] = "from the child\n";
+	size_t i;
+	ssize_t w;
+
+	/* 3 MiB of 64-byte blocks: new slabs, so the pool's lock, in the child */
+	for (i = 0; i < 3u * 1024 * 1024 / 80; i++)
+		((char *)ut_pool_malloc(64))[0] = 1;
+	w = write(1, msg, sizeof(msg) - 1);
+	(void)w;
+	return (int)(intptr_t)arg;
+}
+
+static int child_aborts(void *arg)
+{
+	(void)arg;
+	abort();
+}
+
+static int child_hangs(void *arg)
+{
+	(void)arg;
+	sleep(30);
+	return 0;
+}
+
+START_TEST(call_runs_a_function_in_a_child)
+{
+	ut_proc_opts o = {NULL, NULL, NULL, 10, 0.3, 0, false, NULL, false};
+	char how[128];
+
+	ck_assert_int_eq(ut_proc_call(&res, &o, "trial", child_allocates, (void *)7), 0);
+	ck_assert_int_eq(res.state, UT_PROC_EXITED);
+	ck_assert_int_eq(res.exit_code, 7);
+	ck_assert_str_eq(res.tail, "from the child\n");
+	ut_proc_result_dispose(&res);
+	ck_assert_int_eq(ut_proc_call(&res, &o, "trial", child_aborts, NULL), 0);
+	ck_assert_int_eq(res.state, UT_PROC_SIGNALED);
+	ck_assert_int_eq(res.signal, SIGABRT);
+	ut_proc_result_dispose(&res);
+	o.timeout_s = 0.3;
+	ck_assert_int_eq(ut_proc_call(&res, &o, "trial", child_hangs, NULL), UT_ETIMEOUT);
+	ck_assert_int_eq(res.state, UT_PROC_TIMEOUT);
+	ck_assert(res.wall_s < 5);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "'trial' ran past its timeout"));
+	ck_assert_ptr_nonnull(strstr(ut_proc_describe(&res, how, sizeof(how)), "timed out"));
+	ut_proc_result_dispose(&res);
+	ut_proc_interrupt();
+	ck_assert_int_eq(ut_proc_call(&res, &o, "trial", child_allocates, NULL), UT_EINTR);
+	ck_assert_int_eq(res.state, UT_PROC_INTERRUPTED);
+	ut_proc_interrupt_clear();
+}
+END_TEST
+
+/* A fresh thread's first block cuts a slab under the pool's lock: children forked from
+ * other threads meanwhile must still get the lock (fork handlers), never hang. */
+static void *pool_user(void *arg)
+{
+	(void)arg;
+	ut_pool_free(ut_pool_malloc(32));
+	return NULL;
+}
+
+static void *call_many(void *arg)
+{
+	ut_proc_opts o = {NULL, NULL, NULL, 20, 0.3, 0, false, NULL, false};
+	ut_proc_result r;
+	long bad = 0;
+	int i;
+
+	(void)arg;
+	for (i = 0; i < 8; i++) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, pool_user, NULL) != 0)
+			bad++;
+		if (ut_proc_call(&r, &o, "trial", child_allocates, (void *)3) != 0 ||
+		    r.exit_code != 3)
+			bad++;
+		ut_proc_result_dispose(&r);
+		pthread_join(t, NULL);
+	}
+	return (void *)(intptr_t)bad;
+}
+
+START_TEST(calls_from_threads_using_the_pool)
+{
+	pthread_t t[4];
+	void *bad;
+	long i;
+
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, call_many, NULL), 0);
+	for (i = 0; i < 4; i++) {
+		pthread_join(t[i], &bad);
+		ck_assert_int_eq((intptr_t)bad, 0);
+	}
+}
+END_TEST
+
 Suite *process_suite(void)
 {
 	Suite *s = suite_create("process");
@@ -295,6 +398,8 @@ Suite *process_suite(void)
 	tcase_add_test(tc, strays_do_not_hang_the_reader);
 	tcase_add_test(tc, interrupt_stops_runs);
 	tcase_add_test(tc, concurrent_runs);
+	tcase_add_test(tc, call_runs_a_function_in_a_child);
+	tcase_add_test(tc, calls_from_threads_using_the_pool);
 	suite_add_tcase(s, tc);
 	return s;
 }

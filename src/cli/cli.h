@@ -81,7 +81,14 @@ typedef struct {
 	bool json;
 	bool quiet;
 	const char *dir; /* -C DIR */
+	long jobs; /* --jobs N of the commands that parse the suite (UT_CLI_OPT_JOBS); 0: a
+		      thread per CPU */
 } ut_cli_common;
+
+/* The --jobs entry of the option table of a command that parses the suite. */
+#define UT_CLI_OPT_JOBS(common)                                                            \
+	UT_OPT_INT_ROW('j', "jobs", "N", "threads that parse the sources (default 0: one per CPU)", \
+		       &(common).jobs, 0, 64)
 
 typedef struct {
 	const char *name;
@@ -132,6 +139,7 @@ typedef struct {
 	ut_config cfg;
 	ut_diags diags;
 	ut_suite *suite;
+	unsigned jobs; /* parse threads from --jobs (0: one per CPU), for later parses */
 } ut_cli_project;
 
 /* Changes into -C DIR, loads untangle.json and parses the suite (PATHs from the command

@@ -197,7 +197,7 @@ static int find_graph(base_graph *bgr, ut_git *repo, const ut_config *cfg, const
 
 /* The base version of the suite, from the commit's tree into a temporary folder. */
 static int parse_base(ut_suite **out, ut_git *repo, const char *commit, const char *prefix,
-		      const ut_config *cfg, char *tmp, size_t tmp_size)
+		      const ut_config *cfg, unsigned jobs, char *tmp, size_t tmp_size)
 {
 	ut_parse_opts po;
 	ut_diags diags;
@@ -224,6 +224,7 @@ static int parse_base(ut_suite **out, ut_git *repo, const char *commit, const ch
 		return git_exit((int)files);
 	memset(&po, 0, sizeof(po));
 	po.root = tmp;
+	po.jobs = jobs;
 	paths = calloc(cfg->suite.paths.n ? cfg->suite.paths.n : 1, sizeof(*paths));
 	for (size_t i = 0; paths && i < cfg->suite.paths.n; i++)
 		paths[i] = ut_path_join(tmp, cfg->suite.paths.items[i]);
@@ -355,6 +356,7 @@ int cmd_check(int argc, char **argv)
 		 "post a check run and a pull-request comment (GITHUB_TOKEN, GITHUB_REPOSITORY, "
 		 "GITHUB_EVENT_PATH)", &post),
 		UT_OPT_INT_ROW(0, "workers", "N", "parallel workers (detect.workers)", &nworkers, 1, 256),
+		UT_CLI_OPT_JOBS(common),
 		UT_OPT_END,
 	};
 	ut_cli_project p;
@@ -489,7 +491,7 @@ int cmd_check(int argc, char **argv)
 		if (rc == 0)
 			rc = ut_suite_new(&base_suite);
 	} else if (nchanges) {
-		exit_code = parse_base(&base_suite, repo, bgr.commit, prefix, &p.cfg, tmp,
+		exit_code = parse_base(&base_suite, repo, bgr.commit, prefix, &p.cfg, p.jobs, tmp,
 				       sizeof(tmp));
 		if (exit_code)
 			goto done;

@@ -486,6 +486,7 @@ int cmd_detect(int argc, char **argv)
 		 "start over, keeping an unfinished journal as .untangle/journal.jsonl.N.bak",
 		 &fresh),
 		UT_OPT_ROW(UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest),
+		UT_CLI_OPT_JOBS(common),
 		UT_OPT_END,
 	};
 	ut_cli_project p;

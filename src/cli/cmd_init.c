@@ -75,6 +75,7 @@ int cmd_init(int argc, char **argv)
 	     &reset),
 	    UT_OPT_ROW(UT_OPT_FLAG, 0, "force", NULL, "replace an existing untangle.json", &force),
 	    UT_OPT_ROW(UT_OPT_REST, 0, NULL, "CMD", "the reset command, with --reset", &rest),
+	    UT_CLI_OPT_JOBS(common),
 	    UT_OPT_END,
 	};
 	ut_init_opts io;
@@ -97,10 +98,11 @@ int cmd_init(int argc, char **argv)
 		exit_code = UT_EXIT_INPUT;
 		goto done;
 	}
+	memset(&io, 0, sizeof(io));
+	io.jobs = (unsigned)common.jobs;
 	exit_code = ut_cli_chdir(&common);
 	if (exit_code)
 		goto done;
-	memset(&io, 0, sizeof(io));
 	io.config_path = UT_INIT_FILE;
 	io.force = force;
 	io.reset = (const char *const *)rest.items;

@@ -123,6 +123,7 @@ int cmd_run(int argc, char **argv)
 		UT_OPT_INT_ROW('w', "worker", "W", "the worker index given to the runner as "
 		 "{worker} (default 0)", &w, 0, 255),
 		UT_OPT_ROW(UT_OPT_FLAG, 0, "list", NULL, "print the shard's tests, run nothing", &list),
+		UT_CLI_OPT_JOBS(common),
 		UT_OPT_END,
 	};
 	ut_shard_opts so = {0};

@@ -35,8 +35,10 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 		ut_errorf("%s", ut_error_message());
 		return ut_cli_exit_code(rc);
 	}
+	p->jobs = (unsigned)common->jobs;
 	memset(&po, 0, sizeof(po));
 	po.root = ".";
+	po.jobs = p->jobs;
 	for (i = 0; paths && i < paths->n; i++)
 		paths->items[i] = strip_dot(paths->items[i]);
 	if (paths && paths->n) {

@@ -128,6 +128,7 @@ int ut_init_survey(ut_init **out, const ut_init_opts *opts, ut_diags *diags)
 	memset(&po, 0, sizeof(po));
 	po.root = ".";
 	po.language = UT_LANG_NONE;
+	po.jobs = opts->jobs;
 	rc = ut_parse_suite(&suite, &po, diags);
 	if (rc < 0)
 		goto done;

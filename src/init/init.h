@@ -17,6 +17,7 @@ typedef struct {
 	size_t nreset;
 	bool probe_python; /* for the pytest preset, check that python3 imports pytest
 			      (a child process); off in unit tests */
+	unsigned jobs;	   /* parse threads (ut_parse_opts.jobs): 0 one per CPU, 1 this one */
 } ut_init_opts;
 
 /* One value proposed for values.ignore. */

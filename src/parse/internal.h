@@ -258,12 +258,16 @@ typedef struct {
 	bool read;       /* read f->path from disk into f->src */
 	size_t max;      /* a larger file is skipped */
 	ut_diags diags;  /* what reading and parsing it said, in order */
-	int rc;          /* 1 parsed, 0 skipped (diags say why), < 0 failed */
+	int rc;          /* 1 parsed, 0 skipped (diags say why), < 0 failed; 2 while
+			    it waits for the other threads to end (ut_ts_forks) */
 	char error[256]; /* the message of a failure */
 } ut_load;
 
-/* Reads and parses every job's file, on `threads` threads: the calling one with ts, the
- * others with parsers of their own. */
+/* Reads and parses every job's file, on `threads` threads (0: one per CPU this process
+ * may run on): the calling one with ts, the others with parsers of their own. Files whose
+ * parse forks (ut_ts_forks) are parsed by the calling thread once the others have ended:
+ * a child forked while another thread holds a lock inside malloc (the sanitizers'
+ * allocators have no fork handlers) would wait for it forever. */
 void ut_load_files(ut_load *jobs, size_t n, unsigned threads, ut_ts *ts);
 
 /* Per-language discovery: appends the tests of the files of `lang` to the suite, in that

@@ -21,8 +21,10 @@ typedef struct {
 	const char *testng_xml;   /* the TestNG suite file, relative to the root; NULL: a
 				     testng.xml at the root or in src/test/resources, if any */
 	size_t max_file_size;     /* larger files are skipped with a warning; 0 = 16 MiB */
-	unsigned jobs;            /* threads that read and parse files; 0 or 1 = this one.
-				     The result is the same whatever the number. */
+	unsigned jobs;            /* threads that read and parse files: 1 = this one only,
+				     0 = one per CPU the process may run on (its affinity
+				     mask), at most 64. The result is the same whatever the
+				     number (tests, ids, order, warnings and their order). */
 } ut_parse_opts;
 
 /* Parses the suite. Problems with single files (syntax errors, binary content, invalid

@@ -117,6 +117,8 @@ void ut_ts_free(ut_ts *ts);
 int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, const char *src,
 		size_t len, ut_diags *diags);
 void ut_syn_tree_free(ut_syn_tree *t);
+/* True when ut_ts_parse forks a child (a trial parse) for a source of len bytes. */
+bool ut_ts_forks(size_t len);
 
 static inline bool ut_syn_is(const ut_syn *n, ut_role r)
 {

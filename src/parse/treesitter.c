@@ -2,16 +2,14 @@
  * flat array, matches our queries (grammars/queries/<language>.scm, see query.h) over it
  * and keeps the captured nodes as the role tree of syntax.h. This is the only file that
  * includes tree-sitter's header. */
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <tree_sitter/api.h>
-#include <unistd.h>
 
 #include "parse/query.h"
 #include "parse/syntax.h"
+#include "runner/process.h"
 #include "util/error.h"
 #include "util/jsonw.h"
 #include "util/pool.h"
@@ -142,33 +140,73 @@ void ut_syn_tree_free(ut_syn_tree *t)
 
 /* libtree-sitter 0.20.7 (Debian 12) frees memory twice when a tree nests 65,535 levels
  * deep (fixed upstream in 0.20.8). Every level takes at least two bytes, so only larger
- * files can trigger it: those are parsed once in a child process first, and a file that
- * kills the child is skipped instead of the whole run. */
+ * files can trigger it: those are parsed once in a child process first (the process
+ * module's ut_proc_call: its own process group, a time limit, the interrupt), and a file
+ * that kills the child is skipped instead of the whole run. The child allocates: a fork
+ * while another thread holds an allocator's lock would leave the child waiting for it
+ * forever. glibc's malloc and util/pool.c have fork handlers, the sanitizers' allocators
+ * do not (a 30 s hang in one run of three under ASan), so ut_load_files parses these
+ * files only once its other threads have ended (ut_ts_forks). */
 #define UT_TS_DEPTH_BUG_BYTES (2u * 65535u)
+/* the trial parse's limit: the parser's own, plus time to start and to free the tree */
+#define UT_TRIAL_TIMEOUT_S (UT_PARSE_TIMEOUT_US / 1e6 + 10.0)
 
-static bool parse_survives(TSParser *parser, const char *src, uint32_t len)
+typedef struct {
+	TSParser *parser;
+	const char *src;
+	uint32_t len;
+} trial;
+
+bool ut_ts_forks(size_t len)
 {
-	pid_t pid;
-	int status = 0;
-
-	pid = fork();
-	if (pid < 0)
-		return true; /* cannot check: parse and hope */
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_WRONLY);
-		TSTree *tree;
-
-		if (devnull >= 0)
-			dup2(devnull, STDERR_FILENO);
-		tree = ts_parser_parse_string(parser, NULL, src, len);
-		if (tree)
-			ts_tree_delete(tree);
-		_exit(0);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	return len >= UT_TS_DEPTH_BUG_BYTES;
 }
+
+static int trial_parse(void *arg)
+{
+	const trial *t = arg;
+	TSTree *tree = ts_parser_parse_string(t->parser, NULL, t->src, t->len);
+
+	if (tree)
+		ts_tree_delete(tree);
+	return 0;
+}
+
+/* 0 when the parse survives, UT_EINPUT (message set) when it crashes or hangs,
+ * UT_EINTR when interrupted; a child that cannot start is not a verdict (0). */
+static int parse_survives(TSParser *parser, const char *path, const char *src, uint32_t len)
+{
+	trial t = {parser, src, len};
+	ut_proc_opts po;
+	ut_proc_result res;
+	char how[128];
+	int rc;
+
+	memset(&po, 0, sizeof(po));
+	po.timeout_s = UT_TRIAL_TIMEOUT_S;
+	po.grace_s = 0.5;
+	po.tail_max = 4096;
+	rc = ut_proc_call(&res, &po, "tree-sitter", trial_parse, &t);
+	if (rc == UT_EINTR || rc == UT_ENOMEM)
+		goto done;
+	if (res.state == UT_PROC_NOSTART) {
+		rc = 0; /* cannot check: parse and hope */
+		goto done;
+	}
+	if (res.state == UT_PROC_EXITED && res.exit_code == 0) {
+		rc = 0;
+		goto done;
+	}
+	rc = ut_error_set(UT_EINPUT, "%s: the parser failed on it in a trial run (%s); "
+			  "tree-sitter 0.20.7 fails at 65,535 levels of nesting", path,
+			  ut_proc_describe(&res, how, sizeof(how)));
+done:
+	ut_proc_result_dispose(&res);
+	return rc;
+}
+
+/* Nodes of the flat copy kept for the next file: a 100 KB source has about 40,000. */
+#define UT_FLAT_KEEP ((size_t)1 << 17)
 
 /* Real test code nests a few dozen levels. Trees nested thousands of levels deep are
  * not analysed: the limit keeps a hostile file from stalling a run. */
@@ -421,10 +459,10 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 				  ut_lang_name(lang));
 		goto done;
 	}
-	if (len >= UT_TS_DEPTH_BUG_BYTES && !parse_survives(ts->parser, src, (uint32_t)len)) {
-		rc = ut_error_set(UT_EINPUT, "%s: nested too deeply for the parser "
-				  "(tree-sitter 0.20.7 fails at 65,535 levels)", path);
-		goto done;
+	if (ut_ts_forks(len)) {
+		rc = parse_survives(ts->parser, path, src, (uint32_t)len);
+		if (rc < 0)
+			goto done;
 	}
 	tree = ts_parser_parse_string(ts->parser, NULL, src, (uint32_t)len);
 	if (!tree) {
@@ -455,6 +493,12 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 	tree = NULL;
 	ut_query_match(ts->q[lang], ts->flat.v, ts->flat.n);
 	rc = keep(t, ts);
+	/* the copy is reused from file to file, but one large file's must not stay with the
+	 * thread for the rest of the run (32 bytes a node, a node every 3 to 10 bytes) */
+	if (ts->flat.cap > UT_FLAT_KEEP) {
+		ut_vec_free(&ts->flat);
+		ut_vec_free(&ts->stack);
+	}
 done:
 	if (tree)
 		ts_tree_delete(tree);

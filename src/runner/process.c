@@ -392,6 +392,32 @@ static void watch(ut_proc_result *out, const ut_proc_opts *o, int fd, ring *r, d
 		kill(-pid, SIGKILL); /* descendants that outlived the child or ignored SIGTERM */
 }
 
+/* The parent's side once the child runs: its output, its deadline, its status. */
+static int wait_child(ut_proc_result *out, const ut_proc_opts *o, const char *name, int fd,
+		      ring *r, double t0)
+{
+	int status = 0;
+
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	out->state = UT_PROC_EXITED;
+	watch(out, o, fd, r, t0);
+	while (waitpid(out->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	ut_proc__group_reaped(out->pid);
+	if (WIFEXITED(status))
+		out->exit_code = WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		out->signal = WTERMSIG(status);
+	if (out->state == UT_PROC_EXITED && WIFSIGNALED(status))
+		out->state = UT_PROC_SIGNALED;
+	if (out->state == UT_PROC_TIMEOUT)
+		return ut_error_set(UT_ETIMEOUT, "'%s' ran past its timeout of %g s and was stopped",
+				    name, o->timeout_s);
+	if (out->state == UT_PROC_INTERRUPTED)
+		return ut_error_set(UT_EINTR, "interrupted: '%s' was stopped", name);
+	return 0;
+}
+
 static int start_failed(ut_proc_result *out, const ut_proc_opts *o, const start_error *e)
 {
 	char buf[256];
@@ -403,6 +429,21 @@ static int start_failed(ut_proc_result *out, const ut_proc_opts *o, const start_
 		return ut_error_set(UT_EENV, "cannot run '%s': cannot change to directory '%s': %s",
 				    o->argv[0], o->cwd, text);
 	return ut_error_set(UT_EENV, "cannot run '%s': %s", o->argv[0], text);
+}
+
+/* The result's wall time and tail, whatever happened: rc, or UT_ENOMEM for a lost tail. */
+static int finish(ut_proc_result *out, ring *r, int rc, double t0)
+{
+	out->wall_s = now_s() - t0;
+	if (r->data)
+		ring_finish(r, out);
+	free(r->data);
+	r->data = NULL;
+	if (!out->tail && rc == 0)
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	if (!out->tail)
+		out->tail = calloc(1, 1);
+	return rc;
 }
 
 int ut_proc_run(ut_proc_result *out, const ut_proc_opts *o)
@@ -469,32 +510,9 @@ int ut_proc_run(ut_proc_result *out, const ut_proc_opts *o)
 		rc = start_failed(out, o, &se);
 		goto done;
 	}
-	fcntl(outp[0], F_SETFL, fcntl(outp[0], F_GETFL) | O_NONBLOCK);
-	out->state = UT_PROC_EXITED;
-	watch(out, o, outp[0], &r, t0);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	ut_proc__group_reaped(pid);
-	if (WIFEXITED(status))
-		out->exit_code = WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		out->signal = WTERMSIG(status);
-	if (out->state == UT_PROC_EXITED && WIFSIGNALED(status))
-		out->state = UT_PROC_SIGNALED;
-	if (out->state == UT_PROC_TIMEOUT)
-		rc = ut_error_set(UT_ETIMEOUT, "'%s' ran past its timeout of %g s and was stopped",
-				  o->argv[0], o->timeout_s);
-	else if (out->state == UT_PROC_INTERRUPTED)
-		rc = ut_error_set(UT_EINTR, "interrupted: '%s' was stopped", o->argv[0]);
+	rc = wait_child(out, o, o->argv[0], outp[0], &r, t0);
 done:
-	out->wall_s = now_s() - t0;
-	if (r.data)
-		ring_finish(&r, out);
-	free(r.data);
-	if (!out->tail && rc == 0)
-		rc = ut_error_set(UT_ENOMEM, "out of memory");
-	if (!out->tail)
-		out->tail = calloc(1, 1);
+	rc = finish(out, &r, rc, t0);
 	launch_dispose(&l);
 	if (outp[0] >= 0)
 		close(outp[0]);
@@ -504,6 +522,75 @@ done:
 		close(errp[0]);
 	if (errp[1] >= 0)
 		close(errp[1]);
+	return rc;
+}
+
+/* The child of ut_proc_call: set up as child() does, then the function instead of exec. */
+static void call_child(int (*fn)(void *arg), void *arg, int out_fd)
+{
+	struct sigaction dfl;
+	sigset_t none;
+	int null_fd;
+
+	setpgid(0, 0);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGPIPE, &dfl, NULL);
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+	null_fd = open("/dev/null", O_RDONLY);
+	if (null_fd < 0 || dup2(null_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
+		_exit(127);
+	_exit(fn(arg) & 0xff);
+}
+
+int ut_proc_call(ut_proc_result *out, const ut_proc_opts *o, const char *name,
+		 int (*fn)(void *arg), void *arg)
+{
+	int outp[2] = {-1, -1}, rc = 0;
+	ring r = {NULL, 0, 0, 0, 0};
+	char ebuf[256];
+	double t0 = now_s();
+	pid_t pid;
+
+	memset(out, 0, sizeof(*out));
+	out->exit_code = -1;
+	rc = ring_init(&r, o->tail_max ? o->tail_max : TAIL_DEFAULT);
+	if (rc < 0)
+		goto done;
+	if (atomic_load(&interrupted)) {
+		out->state = UT_PROC_INTERRUPTED;
+		rc = ut_error_set(UT_EINTR, "interrupted: '%s' not started", name);
+		goto done;
+	}
+	if (pipe2(outp, O_CLOEXEC) < 0) {
+		rc = ut_error_set(UT_EENV, "cannot run '%s': pipe: %s", name,
+				  strerror_r(errno, ebuf, sizeof(ebuf)));
+		goto done;
+	}
+	pid = fork();
+	if (pid < 0) {
+		out->state = UT_PROC_NOSTART;
+		out->start_errno = errno;
+		rc = ut_error_set(UT_EENV, "cannot run '%s': fork: %s", name,
+				  strerror_r(errno, ebuf, sizeof(ebuf)));
+		goto done;
+	}
+	if (pid == 0)
+		call_child(fn, arg, outp[1]);
+	out->pid = pid;
+	setpgid(pid, pid);
+	close(outp[1]);
+	outp[1] = -1;
+	rc = wait_child(out, o, name, outp[0], &r, t0);
+done:
+	rc = finish(out, &r, rc, t0);
+	if (outp[0] >= 0)
+		close(outp[0]);
+	if (outp[1] >= 0)
+		close(outp[1]);
 	return rc;
 }
 

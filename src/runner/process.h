@@ -63,6 +63,18 @@ typedef struct {
  * Thread-safe: any number of runs may go on at once in different threads. */
 int ut_proc_run(ut_proc_result *out, const ut_proc_opts *opts);
 
+/* Runs fn(arg) in a forked child, as ut_proc_run runs a program: its own process group,
+ * stdin /dev/null, output into out->tail, opts->timeout_s, grace_s, tail_max and the
+ * interrupt honoured (argv, cwd and env are not used); the child exits with fn's return
+ * value. name stands for the program in messages. For work that may crash or hang on
+ * hostile input (treesitter.c's trial parse). The child is a copy of the caller: when
+ * other threads run, fn must not take a lock they may hold, allocators' included (glibc's
+ * malloc and util/pool.c have fork handlers, the sanitizers' allocators do not); safest
+ * is to call it while no other thread runs. Same return codes as ut_proc_run (UT_EENV
+ * when fork fails). */
+int ut_proc_call(ut_proc_result *out, const ut_proc_opts *opts, const char *name,
+		 int (*fn)(void *arg), void *arg);
+
 /* Frees the tail. Accepts NULL. */
 void ut_proc_result_dispose(ut_proc_result *res);
 

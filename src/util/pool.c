@@ -40,6 +40,27 @@ static _Thread_local cache mine;
 /* Every slab, so that they stay reachable (leak checkers) when their thread has ended. */
 static slab *slabs;
 static pthread_mutex_t slabs_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+/* The lock is the pool's only shared state. A child forked while another thread held it
+ * would wait for it forever at its first new slab (treesitter.c parses in a child while
+ * other threads parse): fork takes it first and both sides let it go. The free lists are
+ * per thread, so the forking thread's own are consistent in the child. */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&slabs_lock);
+}
+
+static void fork_release(void)
+{
+	pthread_mutex_unlock(&slabs_lock);
+}
+
+static void fork_handlers(void)
+{
+	if (pthread_atfork(fork_prepare, fork_release, fork_release) != 0)
+		abort(); /* only ENOMEM; the pool aborts when memory runs out */
+}
 
 static void *need(void *p)
 {
@@ -55,6 +76,9 @@ static void *cut(size_t bytes)
 	if (mine.left < bytes) {
 		slab *s = need(malloc(sizeof(slab) + SLAB));
 
+		/* registered before the lock is first taken: no fork can find it held
+		 * without a handler */
+		pthread_once(&fork_once, fork_handlers);
 		pthread_mutex_lock(&slabs_lock);
 		s->next = slabs;
 		slabs = s;

@@ -2,13 +2,17 @@
 """measure.py: times `untangle tests` on one generated suite and checks it against the targets.
 
     measure.py --bin UNTANGLE --dir SUITE --lang NAME --tests N --files F --bytes B
-               [--runs R] [--cpu C] [--min-rate 20000] [--max-mb 300]
+               [--runs R] [--cpu C] [--cores LIST] [--min-rate 20000] [--max-mb 300]
 
 Runs `untangle tests --json -C SUITE` and `untangle tests --actions -C SUITE` R times each (output
 to /dev/null), pinned to CPU C with taskset when it is available, and takes each run's
 wall time and peak RSS from wait4(). First checks that the JSON output holds exactly N
 tests. Prints one line per output mode; exits 1 when a target is missed or the count is
 wrong, 2 when untangle fails.
+
+With --cores LIST (taskset's form, e.g. 0-1), `untangle tests --json` is then run R times
+pinned to those cores with its default --jobs (one thread per core it may use) and its
+best wall time is compared with the one-core best: the target is at most 60% of it.
 """
 
 import argparse
@@ -61,6 +65,7 @@ def main():
     ap.add_argument("--bytes", required=True, type=int)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--cpu", default="0")
+    ap.add_argument("--cores", default="")
     ap.add_argument("--min-rate", type=float, default=20000.0)
     ap.add_argument("--max-mb", type=float, default=300.0)
     args = ap.parse_args()
@@ -75,6 +80,7 @@ def main():
         ok = False
 
     pin = ["taskset", "-c", args.cpu] if shutil.which("taskset") else []
+    one_core = {}
     with open(os.devnull, "wb") as null:
         for mode, extra in (("json", ["--json"]), ("text", ["--actions"])):
             argv = pin + [args.bin, "tests"] + extra + ["-C", args.dir]
@@ -88,6 +94,7 @@ def main():
             wall = min(r[0] for r in runs)
             cpu = min(r[1] for r in runs)
             mb = max(r[2] for r in runs)
+            one_core[mode] = wall
             rate = args.tests / wall
             good = rate >= args.min_rate and mb < args.max_mb
             ok = ok and good
@@ -96,6 +103,23 @@ def main():
                   % (args.lang, mode, found, args.files, args.bytes / 1e6, wall, cpu, rate,
                      args.tests / cpu if cpu else 0.0, mb,
                      "PASS" if good else "FAIL"))
+        if args.cores and pin:
+            argv = ["taskset", "-c", args.cores, args.bin, "tests", "--json", "-C", args.dir]
+            runs = []
+            for _ in range(args.runs):
+                wall, cpu, mb, code = run_once(argv, null)
+                if code != 0:
+                    print("%-10s cores %s: untangle exited %d" % (args.lang, args.cores, code))
+                    return 2
+                runs.append((wall, cpu, mb))
+            wall = min(r[0] for r in runs)
+            share = wall / one_core["json"]
+            good = share <= 0.60
+            ok = ok and good
+            print("%-10s json on cores %s: wall %6.2f s  cpu %6.2f s | %7.0f tests/s | "
+                  "%3.0f%% of one core's wall | peak %6.1f MB | %s"
+                  % (args.lang, args.cores, wall, min(r[1] for r in runs), args.tests / wall,
+                     100 * share, max(r[2] for r in runs), "PASS" if good else "FAIL"))
     return 0 if ok else 1
 
 
