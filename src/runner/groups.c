@@ -188,10 +188,12 @@ done:
 /* Whether the process's environment (as it was started) holds one of the markers. */
 static bool marked(const char *pid, const char *const *markers, size_t n)
 {
-	char file[64], *env;
+	char file[sizeof("/proc//environ") + 256], *env;
 	size_t len, off, i;
 	bool hit = false;
 
+	if (strlen(pid) > 255)
+		return false;
 	snprintf(file, sizeof(file), "/proc/%s/environ", pid);
 	env = slurp(file, (size_t)1 << 22, &len);
 	for (off = 0; env && off < len && !hit; off += strlen(env + off) + 1)
