@@ -55,6 +55,17 @@ int dx_original_order(dx_ctx *c, const dx_job *extra, size_t nextra, dx_result *
 		for (i = 0; i < c->g->ntests; i++)
 			passes[i] += res[k].outcomes[i] == UT_OUT_PASS;
 	}
+	for (i = 0, k = 0; i < c->g->ntests; i++)
+		k += c->excluded[i] == DX_IN && passes[i] > 0;
+	if (k == 0 && c->g->ntests > 0) {
+		/* nothing passed: the application, the browser or the runner's set-up is broken,
+		 * and a graph of "failing" tests would say nothing */
+		rc = ut_error_set(UT_EENV, "no test passed in the original order (run %ld: %s): the "
+				  "application, the browser or the tests' set-up is not working; fix "
+				  "it, then run 'untangle detect --fresh'",
+				  res[0].run, res[0].detail);
+		goto done;
+	}
 	for (i = 0; i < c->g->ntests; i++) {
 		if (passes[i] == runs || c->excluded[i] != DX_IN)
 			continue;
