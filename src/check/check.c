@@ -74,15 +74,6 @@ static int source(ck_sources *s, const char *file, const ut_buf **out)
 	return 0;
 }
 
-static uint64_t mix(uint64_t h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
 /* The test's lines, blank space left out; with `unnamed`, every occurrence of its name
  * too, so that a renamed test hashes as before. */
 static int body_hash(ck_sources *s, const ut_test *t, bool unnamed, uint64_t *out)
@@ -91,7 +82,7 @@ static int body_hash(ck_sources *s, const ut_test *t, bool unnamed, uint64_t *ou
 	const char *p, *end, *name = t->name ? t->name : "";
 	size_t nlen = strlen(name);
 	unsigned line = 1;
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = UT_HASH_BASIS;
 	int rc = source(s, t->file, &b);
 
 	if (rc < 0)
@@ -113,8 +104,7 @@ static int body_hash(ck_sources *s, const ut_test *t, bool unnamed, uint64_t *ou
 			p += nlen - 1;
 			continue;
 		}
-		h ^= (unsigned char)*p;
-		h *= 1099511628211ull;
+		h = ut_hash_more(h, p, 1);
 	}
 	*out = h;
 	return 0;
@@ -123,23 +113,23 @@ static int body_hash(ck_sources *s, const ut_test *t, bool unnamed, uint64_t *ou
 /* What the test does: its actions, without their lines. */
 static uint64_t actions_hash(const ut_test *t)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = UT_HASH_BASIS;
 
 	for (size_t i = 0; i < t->nactions; i++) {
 		const ut_action *a = &t->actions[i];
 		char head[8] = {(char)('0' + a->kind), (char)('0' + a->setup), '|'};
 
-		h = mix(h, head, 3);
+		h = ut_hash_more(h, head, 3);
 		if (a->file)
-			h = mix(h, a->file, strlen(a->file) + 1);
+			h = ut_hash_more(h, a->file, strlen(a->file) + 1);
 		if (a->via)
-			h = mix(h, a->via, strlen(a->via) + 1);
+			h = ut_hash_more(h, a->via, strlen(a->via) + 1);
 		for (size_t k = 0; k < a->nvalues; k++)
-			h = mix(h, a->values[k], strlen(a->values[k]) + 1);
-		h = mix(h, "#", 1);
+			h = ut_hash_more(h, a->values[k], strlen(a->values[k]) + 1);
+		h = ut_hash_more(h, "#", 1);
 		for (size_t k = 0; k < a->nunresolved; k++)
-			h = mix(h, a->unresolved[k], strlen(a->unresolved[k]) + 1);
-		h = mix(h, ";", 1);
+			h = ut_hash_more(h, a->unresolved[k], strlen(a->unresolved[k]) + 1);
+		h = ut_hash_more(h, ";", 1);
 	}
 	return h;
 }

@@ -79,7 +79,7 @@ static char *suite_fingerprint(const ut_graph *g)
 	char *out = malloc(32);
 
 	for (i = 0; i < g->ntests; i++)
-		h = h * 1099511628211ULL ^ ut_hash(g->tests[i].id, strlen(g->tests[i].id));
+		h = ut_hash_seq(h, g->tests[i].id);
 	if (out)
 		snprintf(out, 32, "%zu-%016llx", g->ntests, (unsigned long long)h);
 	return out;

@@ -11,6 +11,7 @@
 #include "graph/graph_json.h"
 #include "minimize/minimize.h"
 #include "nlp/nlp.h"
+#include "util/clock.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/jsonw.h"
@@ -342,14 +343,6 @@ static int failed(int rc)
 	return ut_cli_exit_code(rc);
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 int cmd_minimize(int argc, char **argv)
 {
 	ut_cli_common common = {0};
@@ -376,7 +369,7 @@ int cmd_minimize(int argc, char **argv)
 	bool *estimated = NULL;
 	ut_buf out = UT_BUF_INIT;
 	report rep;
-	double started = now_s(), limit_s;
+	double started = ut_clock_mono(), limit_s;
 	int rc, exit_code = UT_EXIT_OK;
 
 	memset(&r, 0, sizeof(r));
@@ -422,7 +415,7 @@ int cmd_minimize(int argc, char **argv)
 	 * a little and takes time to free (20,000 tests x 100,000 elements: 4.4 s to read,
 	 * 1 s past the timeout, 3.5 s after it). */
 	limit_s = mo.time_limit_s;
-	mo.time_limit_s = 0.95 * limit_s - 2 * (now_s() - started);
+	mo.time_limit_s = 0.95 * limit_s - 2 * (ut_clock_mono() - started);
 	if (mo.time_limit_s < 0.01)
 		mo.time_limit_s = 0.01;
 	rc = ut_minimize_run(g, &cov, dur, estimated, timings.fallback_s, &mo, &r);

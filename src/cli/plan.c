@@ -7,16 +7,9 @@
 
 #include "cli/cli.h"
 #include "graph/graph_json.h"
+#include "util/clock.h"
 #include "util/error.h"
 #include "util/banned.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void list_ids(const char *const *ids, size_t shown, size_t n)
 {
@@ -101,9 +94,9 @@ int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shar
 		ut_warnf("%zu of %zu tests have no duration in %s or the graph: counted as %.2f s "
 			 "(the median of the others)", pl->timings.fallback, pl->g->ntests,
 			 UT_CLI_TIMINGS, pl->timings.fallback_s);
-	t0 = now_s();
+	t0 = ut_clock_mono();
 	rc = ut_shard_plan_build(&pl->plan, pl->g, pl->durations, opts);
-	pl->plan_s = now_s() - t0;
+	pl->plan_s = ut_clock_mono() - t0;
 	if (rc < 0)
 		goto fail;
 	if (pl->plan.unproven)

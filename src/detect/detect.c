@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/clock.h"
 #include "util/error.h"
 #include "util/banned.h"
 
@@ -120,7 +121,7 @@ int dx_ctx_init(dx_ctx *c, ut_graph *g, ut_runner *runner, ut_journal *journal,
 	c->journal = journal;
 	c->opts = opts;
 	c->stats = stats;
-	c->t0 = dx_now();
+	c->t0 = ut_clock_mono();
 	c->workers = opts->workers < 1 ? 1 : opts->workers > DX_MAX_WORKERS ? DX_MAX_WORKERS
 									       : opts->workers;
 	c->excluded = calloc(n, 1);
@@ -187,7 +188,7 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 	g->stats.schedules_run = stats->schedules_run;
 	g->stats.test_executions = stats->test_executions;
 done:
-	stats->wall_s = dx_now() - c.t0;
+	stats->wall_s = ut_clock_mono() - c.t0;
 	g->stats.wall_s = stats->wall_s;
 	dx_ctx_dispose(&c);
 	return rc;

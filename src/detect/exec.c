@@ -9,18 +9,11 @@
 #include <time.h>
 #include <pthread.h>
 
+#include "util/clock.h"
 #include "util/error.h"
 #include "util/banned.h"
 
 #define DX_TAIL_KEPT 4096     /* output kept in the journal for runs that did not pass */
-
-double dx_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void dx_mark_flaky(dx_ctx *c, uint32_t test)
 {
@@ -106,7 +99,7 @@ static void emit(dx_ctx *c, const char *purpose, const dx_result *r, size_t n, b
 
 		ev.candidates_left += ut_edge_active(e) && e->status == UT_EDGE_CANDIDATE;
 	}
-	ev.elapsed_s = dx_now() - c->t0;
+	ev.elapsed_s = ut_clock_mono() - c->t0;
 	ev.mean_run_s = c->new_runs ? c->new_run_wall / (double)c->new_runs : 0;
 	c->opts->progress(c->opts->progress_ctx, &ev);
 }

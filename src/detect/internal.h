@@ -105,8 +105,6 @@ int dx_run_batch(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out);
  * leaving out the edge skip (NULL: none), in original order. */
 int dx_schedule(dx_ctx *c, uint32_t test, const ut_edge *skip, dx_sched *out);
 
-double dx_now(void);
-
 /* The evidence store (evidence.c). */
 int dx_evidence_init(dx_ctx *c);
 void dx_evidence_free(dx_ctx *c);

@@ -90,12 +90,6 @@ static char *hex(ut_arena *a, uint64_t h)
 	return ut_arena_printf(a, "%016llx", (unsigned long long)h);
 }
 
-static uint64_t mix(uint64_t h, const char *s)
-{
-	s = s ? s : "";
-	return (h * 1099511628211ULL) ^ ut_hash(s, strlen(s) + 1);
-}
-
 /* The lines [line, end_line] of text. */
 static uint64_t body_hash(const ut_buf *text, unsigned line, unsigned end_line)
 {
@@ -144,17 +138,17 @@ int ut_journal_fingerprint(ut_journal_header *h, ut_arena *a, const ut_graph *g,
 	h->ids = ids;
 	h->bodies = bodies;
 	for (i = 0; i < cfg->values.ignore.n; i++)
-		hv = mix(hv, cfg->values.ignore.items[i]);
+		hv = ut_hash_seq(hv, cfg->values.ignore.items[i]);
 	h->ignore = hex(a, hv);
-	hv = mix(0, cfg->runner.preset);
+	hv = ut_hash_seq(0, cfg->runner.preset);
 	for (i = 0; i < cfg->runner.command.n; i++)
-		hv = mix(hv, cfg->runner.command.items[i]);
-	hv = mix(hv, "\001reset");
+		hv = ut_hash_seq(hv, cfg->runner.command.items[i]);
+	hv = ut_hash_seq(hv, "\001reset");
 	for (i = 0; i < cfg->runner.reset.n; i++)
-		hv = mix(hv, cfg->runner.reset.items[i]);
-	hv = mix(hv, "\001env");
+		hv = ut_hash_seq(hv, cfg->runner.reset.items[i]);
+	hv = ut_hash_seq(hv, "\001env");
 	for (i = 0; i < cfg->runner.nenv; i++)
-		hv = mix(mix(hv, cfg->runner.env[i].name), cfg->runner.env[i].value);
+		hv = ut_hash_seq(ut_hash_seq(hv, cfg->runner.env[i].name), cfg->runner.env[i].value);
 	h->runner = hex(a, hv);
 	if (rc == 0 && (!h->ignore || !h->runner))
 		rc = ut_error_set(UT_ENOMEM, "out of memory");

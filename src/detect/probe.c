@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/clock.h"
 #include "util/error.h"
 #include "util/banned.h"
 
@@ -41,7 +42,7 @@ int ut_detect_probe(ut_graph *g, ut_runner *runner, ut_journal *journal,
 		res[i].outcomes = NULL;
 	}
 done:
-	stats->wall_s += dx_now() - c.t0;
+	stats->wall_s += ut_clock_mono() - c.t0;
 	dx_results_free(res, res ? m : 0);
 	dx_ctx_dispose(&c);
 	free(dj);

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "minimize/internal.h"
+#include "util/clock.h"
 #include "util/error.h"
 #include "util/banned.h"
 
@@ -141,7 +142,7 @@ done:
 int ut_solver_greedy(const ut_solver_problem *p, ut_solver_result *out)
 {
 	size_t nclauses = ut_solver_nclauses(p), i;
-	struct timespec t0, t1;
+	double t0 = ut_clock_mono();
 	ut_solver_index x;
 	bool have_index = false;
 	uint32_t *stack = malloc((p->nvars + 1) * sizeof(*stack));
@@ -149,7 +150,6 @@ int ut_solver_greedy(const ut_solver_problem *p, ut_solver_result *out)
 	state s = {&x, calloc(nclauses + 1, sizeof(uint32_t)), nclauses};
 	int rc = UT_ENOMEM;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(out, 0, sizeof(*out));
 	out->chosen = calloc(p->nvars + 1, sizeof(*out->chosen));
 	if (!stack || !h.v || !s.count || !out->chosen || ut_solver_index_build(&x, p) < 0)
@@ -190,8 +190,7 @@ done:
 		ut_solver_result_dispose(out);
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	out->seconds = ut_clock_mono() - t0;
 	if (have_index)
 		ut_solver_index_dispose(&x);
 	free(stack);

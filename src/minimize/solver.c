@@ -9,6 +9,7 @@
 #include <z3.h>
 
 #include "minimize/internal.h"
+#include "util/clock.h"
 #include "util/error.h"
 #include "util/banned.h"
 
@@ -20,14 +21,6 @@ const char *ut_solver_version(void)
 	Z3_get_version(&major, &minor, &build, &rev);
 	snprintf(buf, sizeof(buf), "Z3 %u.%u.%u", major, minor, build);
 	return buf;
-}
-
-static double since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
 static char *copy(const char *s)
@@ -125,7 +118,7 @@ static bool read_model(Z3_context c, Z3_optimize o, const ut_solver_problem *p,
 
 int ut_solver_solve(const ut_solver_problem *p, double time_limit_s, ut_solver_result *out)
 {
-	struct timespec t0;
+	double t0 = ut_clock_mono();
 	Z3_config cfg = NULL;
 	Z3_context c = NULL;
 	Z3_optimize o = NULL;
@@ -137,7 +130,6 @@ int ut_solver_solve(const ut_solver_problem *p, double time_limit_s, ut_solver_r
 	size_t i;
 	int rc = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(out, 0, sizeof(*out));
 	out->status = UT_SOLVE_UNKNOWN;
 	out->chosen = calloc(p->nvars + 1, sizeof(*out->chosen));
@@ -160,7 +152,7 @@ int ut_solver_solve(const ut_solver_problem *p, double time_limit_s, ut_solver_r
 	}
 	if (time_limit_s > 0) {
 		/* Building the problem counts against the limit, so Z3 gets what is left. */
-		double left = time_limit_s - since(&t0);
+		double left = time_limit_s - (ut_clock_mono() - t0);
 		unsigned ms = left * 1000.0 >= 1.0 ? (unsigned)fmin(left * 1000.0, 4e9) : 1;
 
 		params = Z3_mk_params(c);
@@ -207,6 +199,6 @@ done:
 	free(var);
 	free(scratch);
 	free(forced);
-	out->seconds = since(&t0);
+	out->seconds = ut_clock_mono() - t0;
 	return rc;
 }

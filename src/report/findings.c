@@ -1,5 +1,6 @@
 /* findings.c: the findings of a check, ordered most important first. */
 #include "report/findings.h"
+#include "util/map.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -212,15 +213,11 @@ const char *ut_finding_title(const ut_finding *f)
 	return f->title && *f->title ? f->title : ut_finding_kind_title(f->kind);
 }
 
+/* FNV-1a over s and a separator 0xff, so that ("ab", "c") and ("a", "bc") differ */
 static uint64_t fnv(uint64_t h, const char *s)
 {
-	for (; s && *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	/* a separator, so that ("ab", "c") and ("a", "bc") differ */
-	h ^= 0xff;
-	return h * 1099511628211ULL;
+	h = ut_hash_more(h, s ? s : "", s ? strlen(s) : 0);
+	return ut_hash_more(h, "\xff", 1);
 }
 
 static uint64_t mix(uint64_t x)
@@ -234,7 +231,7 @@ static uint64_t mix(uint64_t x)
 
 void ut_finding_fingerprint(const ut_finding *f, char out[33])
 {
-	uint64_t h[2] = {1469598103934665603ULL, 0x9e3779b97f4a7c15ULL};
+	uint64_t h[2] = {UT_HASH_BASIS, 0x9e3779b97f4a7c15ULL};
 	uint64_t rel[2] = {0, 0};
 	size_t i;
 	int k;

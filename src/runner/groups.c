@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "runner/internal.h"
+#include "util/clock.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -150,20 +151,17 @@ static char *absolute(const char *file)
 int ut_proc_track(const char *file)
 {
 	char *abs = NULL;
-	struct timespec ts;
 	int fds[2] = {-1, -1}, rc = 0;
 	pid_t pid;
 
 	abs = absolute(file);
 	if (!abs)
 		return ut_error_code();
-	clock_gettime(CLOCK_REALTIME, &ts);
 	pthread_mutex_lock(&lock);
 	free(path);
 	path = abs;
 	live.n = 0;
-	snprintf(marker, sizeof(marker), MARKER "%ld-%ld%09ld", (long)getpid(), (long)ts.tv_sec,
-		 ts.tv_nsec);
+	snprintf(marker, sizeof(marker), MARKER "%ld-%.9f", (long)getpid(), ut_clock_wall());
 	save();
 	pthread_mutex_unlock(&lock);
 	/* the write end stays in untangle only (close-on-exec): its last close is our death */

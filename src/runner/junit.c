@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/clock.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/xml.h"
@@ -353,20 +354,12 @@ int ut_junit_parse(ut_junit **out, const char *data, size_t len, const char *nam
 	return finish(&r, out);
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Between chunks: 0, UT_EINTR (ut_proc_interrupt) or UT_ETIMEOUT (past the budget). */
 static int may_go_on(const char *path, const ut_junit_limits *lim, double t0)
 {
 	if (ut_proc_interrupted())
 		return ut_error_set(UT_EINTR, "interrupted while reading '%s'", path);
-	if (lim->timeout_s > 0 && mono_s() - t0 > lim->timeout_s)
+	if (lim->timeout_s > 0 && ut_clock_mono() - t0 > lim->timeout_s)
 		return ut_error_set(UT_ETIMEOUT, "'%s' was not read within %g s (the run's timeout)",
 				    path, lim->timeout_s);
 	return 0;
@@ -375,7 +368,7 @@ static int may_go_on(const char *path, const ut_junit_limits *lim, double t0)
 int ut_junit_read_limited(ut_junit **out, const char *path, const ut_junit_limits *lim)
 {
 	size_t max = lim->max_bytes ? lim->max_bytes : UT_JUNIT_MAX_BYTES, total = 0;
-	double t0 = mono_s();
+	double t0 = ut_clock_mono();
 	reader r;
 	struct stat st;
 	int fd = -1, e;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "runner/internal.h"
+#include "util/clock.h"
 #include "util/error.h"
 #include "util/banned.h"
 
@@ -65,14 +66,6 @@ bool ut_proc_interrupted(void)
 void ut_proc_interrupt_clear(void)
 {
 	atomic_store(&interrupted, 0);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static size_t name_len(const char *assignment)
@@ -357,7 +350,7 @@ static void watch(ut_proc_result *out, const ut_proc_opts *o, int fd, ring *r, d
 	int wait_ms;
 
 	for (;;) {
-		now = now_s();
+		now = ut_clock_mono();
 		if (!exited && has_exited(pid)) {
 			exited = true;
 			exit_at = now;
@@ -434,7 +427,7 @@ static int start_failed(ut_proc_result *out, const ut_proc_opts *o, const start_
 /* The result's wall time and tail, whatever happened: rc, or UT_ENOMEM for a lost tail. */
 static int finish(ut_proc_result *out, ring *r, int rc, double t0)
 {
-	out->wall_s = now_s() - t0;
+	out->wall_s = ut_clock_mono() - t0;
 	if (r->data)
 		ring_finish(r, out);
 	free(r->data);
@@ -453,7 +446,7 @@ int ut_proc_run(ut_proc_result *out, const ut_proc_opts *o)
 	launch l = {NULL, NULL, 0, 0};
 	char ebuf[256];
 	start_error se;
-	double t0 = now_s();
+	double t0 = ut_clock_mono();
 	ring r = {NULL, 0, 0, 0, 0};
 	ssize_t n;
 	pid_t pid;
@@ -483,7 +476,7 @@ int ut_proc_run(ut_proc_result *out, const ut_proc_opts *o)
 				  strerror_r(errno, ebuf, sizeof(ebuf)));
 		goto done;
 	}
-	t0 = now_s();
+	t0 = ut_clock_mono();
 	l.parent = getpid();
 	pid = fork();
 	if (pid < 0) {
@@ -552,7 +545,7 @@ int ut_proc_call(ut_proc_result *out, const ut_proc_opts *o, const char *name,
 	int outp[2] = {-1, -1}, rc = 0;
 	ring r = {NULL, 0, 0, 0, 0};
 	char ebuf[256];
-	double t0 = now_s();
+	double t0 = ut_clock_mono();
 	pid_t pid;
 
 	memset(out, 0, sizeof(*out));

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "runner/internal.h"
+#include "util/clock.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -27,14 +28,6 @@ struct ut_runner {
 	const char *root, *work, *runners;
 	double timeout_s;
 };
-
-static double wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static const char **copy_list(ut_arena *a, const char *const *items, size_t n)
 {
@@ -390,7 +383,7 @@ int ut_runner_run(ut_runner *r, int worker, const char *const *ids, size_t n,
 
 	memset(out, 0, sizeof(*out));
 	out->worker = worker;
-	out->start = wall_now();
+	out->start = ut_clock_wall();
 	out->status = UT_RUN_NO_REPORT;
 	if (n == 0 || !ids || worker < 0) {
 		rc = ut_error_set(UT_EINPUT, "nothing to run (%zu tests, worker %d)", n, worker);
@@ -423,7 +416,7 @@ done:
 	if (!out->proc.tail)
 		out->proc.tail = calloc(1, 1);
 	ut_arena_dispose(&a);
-	out->end = wall_now();
+	out->end = ut_clock_wall();
 	return rc;
 }
 

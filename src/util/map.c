@@ -7,16 +7,31 @@
 #include "util/error.h"
 #include "util/banned.h"
 
-uint64_t ut_hash(const char *s, size_t n)
+#define FNV_PRIME 1099511628211ULL
+
+uint64_t ut_hash_more(uint64_t h, const void *data, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL;
+	const unsigned char *p = data;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
+		h ^= p[i];
+		h *= FNV_PRIME;
 	}
+	return h;
+}
+
+uint64_t ut_hash(const char *s, size_t n)
+{
+	uint64_t h = ut_hash_more(UT_HASH_BASIS, s, n);
+
 	return h ? h : 1;
+}
+
+uint64_t ut_hash_seq(uint64_t h, const char *s)
+{
+	s = s ? s : "";
+	return (h * FNV_PRIME) ^ ut_hash(s, strlen(s) + 1);
 }
 
 void ut_map_dispose(ut_map *m)
