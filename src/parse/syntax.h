@@ -154,8 +154,6 @@ static inline const char *ut_syn_text(const ut_syn_tree *t, const ut_syn *n, siz
 	*len = n->end - n->start;
 	return t->src + n->start;
 }
-/* True when the node's text equals s. */
-bool ut_syn_text_eq(const ut_syn_tree *t, const ut_syn *n, const char *s);
 /* The 1-based line of a byte offset of the source. */
 unsigned ut_syn_line_at(const ut_syn_tree *t, uint32_t offset);
 /* The line the node starts on and the line it ends on. */

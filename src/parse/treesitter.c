@@ -532,13 +532,6 @@ const ut_syn *ut_syn_find(const ut_syn *n, ut_role r, uint64_t stop)
 	return NULL;
 }
 
-bool ut_syn_text_eq(const ut_syn_tree *t, const ut_syn *n, const char *s)
-{
-	size_t len = n->end - n->start;
-
-	return strlen(s) == len && memcmp(t->src + n->start, s, len) == 0;
-}
-
 unsigned ut_syn_line_at(const ut_syn_tree *t, uint32_t offset)
 {
 	size_t lo = 0, hi = t->nlines;

@@ -44,13 +44,3 @@ void ut_diags_add(ut_diags *d, ut_diag_level level, const char *file, unsigned l
 	if (!item.message || (file && !item.file) || ut_vec_push(&d->items, item) < 0)
 		d->dropped++;
 }
-
-size_t ut_diags_count(const ut_diags *d, ut_diag_level level)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < d->items.n; i++)
-		if (d->items.v[i].level == level)
-			n++;
-	return n;
-}

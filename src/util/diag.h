@@ -29,6 +29,5 @@ void ut_diags_dispose(ut_diags *d);
  * out of memory it only counts. */
 void ut_diags_add(ut_diags *d, ut_diag_level level, const char *file, unsigned line,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-size_t ut_diags_count(const ut_diags *d, ut_diag_level level);
 
 #endif
