@@ -2,6 +2,7 @@
 #include "post/github.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -204,36 +205,47 @@ static void put_query(ut_buf *out, const char *s)
 	}
 }
 
-/* The check run of this post among the head commit's runs of that name (its external_id). */
-static int find_check_run(ctx *c, long *id)
+/* The "id" of the first object of the list that a GET of path returns (under key; NULL: the
+ * list itself) whose string field equals needle (exact) or contains it: 1 with *id set, 0 when
+ * there is none, < 0 on error. */
+static int find_id(ctx *c, const char *path, const char *key, const char *field,
+		   const char *needle, bool exact, long *id)
 {
-	ut_buf path = UT_BUF_INIT;
 	ut_http_response resp;
 	ut_json *doc = NULL;
 	const ut_json *r;
 	int rc;
 
 	ut_http_response_init(&resp);
-	ut_buf_printf(&path, "/repos/%s/commits/", c->o->repository);
-	put_query(&path, c->sha);
-	ut_buf_puts(&path, "/check-runs?per_page=100&check_name=");
-	put_query(&path, c->o->check_name ? c->o->check_name : "untangle");
-	rc = request(c, "GET", path.ptr, NULL, &resp, NULL, NULL);
+	rc = request(c, "GET", path, NULL, &resp, NULL, NULL);
 	if (!rc && ut_json_parse(&doc, resp.body.ptr, resp.body.len, "response"))
-		rc = fail(c, UT_EENV, "github: GET %s: %s", path.ptr, ut_error_message());
-	for (r = rc ? NULL : ut_json_first(ut_json_get(doc, "check_runs")); r; r = ut_json_next(r)) {
-		const char *ext = ut_json_string(ut_json_get(r, "external_id"));
-		const ut_json *v = ut_json_get(r, "id");
+		rc = fail(c, UT_EENV, "github: GET %s: %s", path, ut_error_message());
+	for (r = rc ? NULL : ut_json_first(key ? ut_json_get(doc, key) : doc); r;
+	     r = ut_json_next(r)) {
+		const char *text = ut_json_string(ut_json_get(r, field));
 
-		if (ext && !strcmp(ext, c->external_id) && ut_json_is_number(v) &&
-		    ut_json_number(v) >= 1) {
-			*id = (long)ut_json_number(v);
+		if (text && (exact ? !strcmp(text, needle) : strstr(text, needle) != NULL) &&
+		    ut_json_whole(ut_json_get(r, "id"), 1, LONG_MAX, id)) {
 			rc = 1;
 			break;
 		}
 	}
 	ut_json_free(doc);
 	ut_http_response_dispose(&resp);
+	return rc;
+}
+
+/* The check run of this post among the head commit's runs of that name (its external_id). */
+static int find_check_run(ctx *c, long *id)
+{
+	ut_buf path = UT_BUF_INIT;
+	int rc;
+
+	ut_buf_printf(&path, "/repos/%s/commits/", c->o->repository);
+	put_query(&path, c->sha);
+	ut_buf_puts(&path, "/check-runs?per_page=100&check_name=");
+	put_query(&path, c->o->check_name ? c->o->check_name : "untangle");
+	rc = find_id(c, path.ptr, "check_runs", "external_id", c->external_id, true, id);
 	ut_buf_dispose(&path);
 	return rc;
 }
@@ -248,31 +260,12 @@ static void comment_marker(ut_buf *out, const ctx *c)
 static int find_comment(ctx *c, long *id)
 {
 	ut_buf path = UT_BUF_INIT, marker = UT_BUF_INIT;
-	ut_http_response resp;
-	ut_json *doc = NULL;
-	const ut_json *r;
 	int rc;
 
-	ut_http_response_init(&resp);
 	comment_marker(&marker, c);
 	ut_buf_printf(&path, "/repos/%s/issues/%ld/comments?per_page=100&since=%s",
 		      c->o->repository, c->pr, c->since);
-	rc = request(c, "GET", path.ptr, NULL, &resp, NULL, NULL);
-	if (!rc && ut_json_parse(&doc, resp.body.ptr, resp.body.len, "response"))
-		rc = fail(c, UT_EENV, "github: GET %s: %s", path.ptr, ut_error_message());
-	for (r = rc ? NULL : ut_json_first(doc); r; r = ut_json_next(r)) {
-		const char *body = ut_json_string(ut_json_get(r, "body"));
-		const ut_json *v = ut_json_get(r, "id");
-
-		if (body && strstr(body, marker.ptr) && ut_json_is_number(v) &&
-		    ut_json_number(v) >= 1) {
-			*id = (long)ut_json_number(v);
-			rc = 1;
-			break;
-		}
-	}
-	ut_json_free(doc);
-	ut_http_response_dispose(&resp);
+	rc = find_id(c, path.ptr, NULL, "body", marker.ptr, false, id);
 	ut_buf_dispose(&path);
 	ut_buf_dispose(&marker);
 	return rc;
@@ -286,12 +279,8 @@ static int created_id(ctx *c, const ut_http_response *r, const char *what, long 
 	int rc = ut_json_parse(&doc, r->body.ptr, r->body.len, "response");
 
 	id = rc ? NULL : ut_json_get(doc, "id");
-	if (!id || !ut_json_is_number(id) || ut_json_number(id) < 1) {
+	if (!ut_json_whole(id, 1, LONG_MAX, out))
 		rc = fail(c, UT_EENV, "github: the %s GitHub created has no id", what);
-		goto done;
-	}
-	*out = (long)ut_json_number(id);
-done:
 	ut_json_free(doc);
 	return rc;
 }
@@ -422,8 +411,7 @@ static int read_event(ctx *c, long *pr, ut_buf *sha)
 		}
 		pull = ut_json_get(doc, "pull_request");
 		num = ut_json_get(pull, "number");
-		if (ut_json_is_number(num) && ut_json_number(num) >= 1)
-			*pr = (long)ut_json_number(num);
+		ut_json_whole(num, 1, LONG_MAX, pr);
 		head = ut_json_string(ut_json_get(ut_json_get(pull, "head"), "sha"));
 	}
 	if (!head)
