@@ -20,33 +20,24 @@ static void explain_json(const ut_name_info *info)
 
 	ut_jsonw_init(&w, &out, true);
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "name");
-	ut_jsonw_str(&w, info->name);
+	ut_jsonw_kstr(&w, "name", info->name);
 	ut_jsonw_key(&w, "tokens");
 	ut_jsonw_arr_begin(&w);
 	for (i = 0; i < info->ntokens; i++) {
 		const ut_nlp_token *t = &info->tokens[i];
 
 		ut_jsonw_obj_begin(&w);
-		ut_jsonw_key(&w, "text");
-		ut_jsonw_str(&w, t->text);
-		ut_jsonw_key(&w, "lemma");
-		ut_jsonw_str(&w, t->lemma);
-		ut_jsonw_key(&w, "tag");
-		ut_jsonw_str(&w, ut_nlp_tag_name(t->tag));
-		ut_jsonw_key(&w, "stop");
-		ut_jsonw_str(&w, t->stop);
+		ut_jsonw_kstr(&w, "text", t->text);
+		ut_jsonw_kstr(&w, "lemma", t->lemma);
+		ut_jsonw_kstr(&w, "tag", ut_nlp_tag_name(t->tag));
+		ut_jsonw_kstr(&w, "stop", t->stop);
 		ut_jsonw_obj_end(&w);
 	}
 	ut_jsonw_arr_end(&w);
-	ut_jsonw_key(&w, "verb");
-	ut_jsonw_str(&w, info->verb);
-	ut_jsonw_key(&w, "class");
-	ut_jsonw_str(&w, ut_verb_class_name(info->verb_class));
-	ut_jsonw_key(&w, "why");
-	ut_jsonw_str(&w, info->verb_reason);
-	ut_jsonw_key(&w, "dobj");
-	ut_jsonw_str(&w, info->dobj);
+	ut_jsonw_kstr(&w, "verb", info->verb);
+	ut_jsonw_kstr(&w, "class", ut_verb_class_name(info->verb_class));
+	ut_jsonw_kstr(&w, "why", info->verb_reason);
+	ut_jsonw_kstr(&w, "dobj", info->dobj);
 	ut_jsonw_key(&w, "nouns");
 	ut_jsonw_arr_begin(&w);
 	for (i = 0; i < info->nnouns; i++)

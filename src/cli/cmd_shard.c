@@ -168,8 +168,7 @@ static int print_github(const ut_cli_plan *pl)
 			continue;
 		snprintf(name, sizeof(name), "%zu/%zu", i + 1, sp->nshards);
 		ut_jsonw_obj_begin(&w);
-		ut_jsonw_key(&w, "shard");
-		ut_jsonw_str(&w, name);
+		ut_jsonw_kstr(&w, "shard", name);
 		key_int(&w, "tests", sp->shards[i].n);
 		key_double(&w, "estimate_s", sp->shards[i].cost_s);
 		ut_jsonw_obj_end(&w);

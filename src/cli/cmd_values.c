@@ -31,26 +31,19 @@ static int write_json(ut_buf *out, const ut_value_stats *st, size_t limit)
 
 	ut_jsonw_init(&w, out, true);
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "tests");
-	ut_jsonw_int(&w, (long long)st->ntests);
+	ut_jsonw_kint(&w, "tests", (long long)st->ntests);
 	ut_jsonw_key(&w, "values");
 	ut_jsonw_arr_begin(&w);
 	for (i = 0; i < st->n && i < limit; i++) {
 		const ut_value_stat *v = &st->v[i];
 
 		ut_jsonw_obj_begin(&w);
-		ut_jsonw_key(&w, "value");
-		ut_jsonw_str(&w, v->value);
-		ut_jsonw_key(&w, "users");
-		ut_jsonw_int(&w, (long long)v->users);
-		ut_jsonw_key(&w, "submitters");
-		ut_jsonw_int(&w, (long long)v->submitters);
-		ut_jsonw_key(&w, "setup_only_users");
-		ut_jsonw_int(&w, (long long)v->setup_users);
-		ut_jsonw_key(&w, "dependency_free");
-		ut_jsonw_bool(&w, v->dependency_free);
-		ut_jsonw_key(&w, "ignored");
-		ut_jsonw_bool(&w, v->ignored);
+		ut_jsonw_kstr(&w, "value", v->value);
+		ut_jsonw_kint(&w, "users", (long long)v->users);
+		ut_jsonw_kint(&w, "submitters", (long long)v->submitters);
+		ut_jsonw_kint(&w, "setup_only_users", (long long)v->setup_users);
+		ut_jsonw_kbool(&w, "dependency_free", v->dependency_free);
+		ut_jsonw_kbool(&w, "ignored", v->ignored);
 		ut_jsonw_obj_end(&w);
 	}
 	ut_jsonw_arr_end(&w);

@@ -35,19 +35,15 @@ int cmd_version(int argc, char **argv)
 
 		ut_jsonw_init(&w, &out, true);
 		ut_jsonw_obj_begin(&w);
-		ut_jsonw_key(&w, "version");
-		ut_jsonw_str(&w, UT_VERSION);
+		ut_jsonw_kstr(&w, "version", UT_VERSION);
 		ut_jsonw_key(&w, "libraries");
 		ut_jsonw_arr_begin(&w);
 		for (i = 0; i < 6; i++)
 			ut_jsonw_str(&w, libs[i]);
 		ut_jsonw_arr_end(&w);
-		ut_jsonw_key(&w, "wordnet_data");
-		ut_jsonw_bool(&w, ut_wordnet_available());
-		ut_jsonw_key(&w, "runner_helpers");
-		ut_jsonw_str(&w, ut_runner_helpers_dir());
-		ut_jsonw_key(&w, "runner_helpers_from");
-		ut_jsonw_str(&w, ut_runner_helpers_origin());
+		ut_jsonw_kbool(&w, "wordnet_data", ut_wordnet_available());
+		ut_jsonw_kstr(&w, "runner_helpers", ut_runner_helpers_dir());
+		ut_jsonw_kstr(&w, "runner_helpers_from", ut_runner_helpers_origin());
 		ut_jsonw_obj_end(&w);
 		fwrite(out.ptr, 1, out.len, stdout);
 		ut_buf_dispose(&out);

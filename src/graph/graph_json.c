@@ -20,28 +20,21 @@ static void write_test(ut_jsonw *w, const ut_graph *g, size_t i)
 	const ut_graph_test *t = &g->tests[i];
 
 	ut_jsonw_obj_begin(w);
-	ut_jsonw_key(w, "id");
-	ut_jsonw_str(w, t->id);
-	ut_jsonw_key(w, "name");
-	ut_jsonw_str(w, t->name);
-	ut_jsonw_key(w, "file");
-	ut_jsonw_str(w, t->file);
-	ut_jsonw_key(w, "line");
-	ut_jsonw_int(w, t->line);
-	ut_jsonw_key(w, "index");
-	ut_jsonw_int(w, (long long)i);
+	ut_jsonw_kstr(w, "id", t->id);
+	ut_jsonw_kstr(w, "name", t->name);
+	ut_jsonw_kstr(w, "file", t->file);
+	ut_jsonw_kint(w, "line", t->line);
+	ut_jsonw_kint(w, "index", (long long)i);
 	ut_jsonw_key(w, "duration_s");
 	if (t->duration_s >= 0)
 		ut_jsonw_double(w, t->duration_s);
 	else
 		ut_jsonw_null(w);
 	if (t->flaky) {
-		ut_jsonw_key(w, "flaky");
-		ut_jsonw_bool(w, true);
+		ut_jsonw_kbool(w, "flaky", true);
 	}
 	if (t->failing) {
-		ut_jsonw_key(w, "failing");
-		ut_jsonw_bool(w, true);
+		ut_jsonw_kbool(w, "failing", true);
 	}
 	ut_jsonw_obj_end(w);
 }
@@ -53,14 +46,10 @@ static void write_edge(ut_jsonw *w, const ut_graph *g, const ut_edge *e)
 	bool any_setup = false;
 
 	ut_jsonw_obj_begin(w);
-	ut_jsonw_key(w, "dependent");
-	ut_jsonw_str(w, g->tests[e->dependent].id);
-	ut_jsonw_key(w, "dependee");
-	ut_jsonw_str(w, g->tests[e->dependee].id);
-	ut_jsonw_key(w, "status");
-	ut_jsonw_str(w, ut_edge_status_name(e->status));
-	ut_jsonw_key(w, "origin");
-	ut_jsonw_str(w, ut_edge_origin_name(e->origin));
+	ut_jsonw_kstr(w, "dependent", g->tests[e->dependent].id);
+	ut_jsonw_kstr(w, "dependee", g->tests[e->dependee].id);
+	ut_jsonw_kstr(w, "status", ut_edge_status_name(e->status));
+	ut_jsonw_kstr(w, "origin", ut_edge_origin_name(e->origin));
 	ut_jsonw_key(w, "values");
 	ut_jsonw_arr_begin(w);
 	for (k = 0; k < e->nvalues; k++) {
@@ -78,12 +67,10 @@ static void write_edge(ut_jsonw *w, const ut_graph *g, const ut_edge *e)
 		ut_jsonw_arr_end(w);
 	}
 	if (e->filtered_by) {
-		ut_jsonw_key(w, "filtered_by");
-		ut_jsonw_str(w, e->filtered_by);
+		ut_jsonw_kstr(w, "filtered_by", e->filtered_by);
 	}
 	if (e->reason) {
-		ut_jsonw_key(w, "reason");
-		ut_jsonw_str(w, e->reason);
+		ut_jsonw_kstr(w, "reason", e->reason);
 	}
 	ut_jsonw_key(w, "evidence");
 	ut_jsonw_arr_begin(w);
@@ -119,21 +106,15 @@ int ut_graph_write_json(ut_buf *out, const ut_graph *g)
 
 	ut_jsonw_init(&w, out, true);
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "version");
-	ut_jsonw_int(&w, GRAPH_VERSION);
-	ut_jsonw_key(&w, "commit");
-	ut_jsonw_str(&w, g->commit);
+	ut_jsonw_kint(&w, "version", GRAPH_VERSION);
+	ut_jsonw_kstr(&w, "commit", g->commit);
 	ut_graph_write_members(&w, g);
 	ut_jsonw_key(&w, "stats");
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "strategy");
-	ut_jsonw_str(&w, g->stats.strategy);
-	ut_jsonw_key(&w, "schedules_run");
-	ut_jsonw_int(&w, g->stats.schedules_run);
-	ut_jsonw_key(&w, "test_executions");
-	ut_jsonw_int(&w, g->stats.test_executions);
-	ut_jsonw_key(&w, "wall_s");
-	ut_jsonw_double(&w, g->stats.wall_s);
+	ut_jsonw_kstr(&w, "strategy", g->stats.strategy);
+	ut_jsonw_kint(&w, "schedules_run", g->stats.schedules_run);
+	ut_jsonw_kint(&w, "test_executions", g->stats.test_executions);
+	ut_jsonw_kdouble(&w, "wall_s", g->stats.wall_s);
 	ut_jsonw_obj_end(&w);
 	ut_jsonw_obj_end(&w);
 	ut_buf_putc(out, '\n');

@@ -174,16 +174,14 @@ int ut_init_config_json(const ut_init *in, ut_buf *out)
 			ut_jsonw_strs(&w, &in->path, 1);
 		}
 		if (in->language) {
-			ut_jsonw_key(&w, "language");
-			ut_jsonw_str(&w, in->language);
+			ut_jsonw_kstr(&w, "language", in->language);
 		}
 		ut_jsonw_obj_end(&w);
 	}
 	ut_jsonw_key(&w, "runner");
 	ut_jsonw_obj_begin(&w);
 	if (in->preset) {
-		ut_jsonw_key(&w, "preset");
-		ut_jsonw_str(&w, in->preset);
+		ut_jsonw_kstr(&w, "preset", in->preset);
 	} else {
 		/* nothing runs these tests in a given order yet: the user writes the command */
 		ut_jsonw_key(&w, "command");
@@ -196,8 +194,7 @@ int ut_init_config_json(const ut_init *in, ut_buf *out)
 	if (in->python_path) {
 		ut_jsonw_key(&w, "env");
 		ut_jsonw_obj_begin(&w);
-		ut_jsonw_key(&w, "PATH");
-		ut_jsonw_str(&w, in->python_path);
+		ut_jsonw_kstr(&w, "PATH", in->python_path);
 		ut_jsonw_obj_end(&w);
 	}
 	ut_jsonw_obj_end(&w);
@@ -213,15 +210,6 @@ int ut_init_config_json(const ut_init *in, ut_buf *out)
 	return out->failed ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }
 
-static void key_str(ut_jsonw *w, const char *key, const char *value)
-{
-	ut_jsonw_key(w, key);
-	if (value)
-		ut_jsonw_str(w, value);
-	else
-		ut_jsonw_null(w);
-}
-
 int ut_init_survey_json(const ut_init *in, ut_buf *out)
 {
 	ut_jsonw w;
@@ -229,26 +217,22 @@ int ut_init_survey_json(const ut_init *in, ut_buf *out)
 
 	ut_jsonw_init(&w, out, true);
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "tests");
-	ut_jsonw_int(&w, (long long)in->ntests);
-	ut_jsonw_key(&w, "files");
-	ut_jsonw_int(&w, (long long)in->nfiles);
-	key_str(&w, "languages", in->languages);
-	key_str(&w, "framework", in->framework);
-	key_str(&w, "preset", in->preset);
-	key_str(&w, "path", in->path);
-	key_str(&w, "python_path", in->python_path);
+	ut_jsonw_kint(&w, "tests", (long long)in->ntests);
+	ut_jsonw_kint(&w, "files", (long long)in->nfiles);
+	ut_jsonw_kstr(&w, "languages", in->languages);
+	ut_jsonw_kstr(&w, "framework", in->framework);
+	ut_jsonw_kstr(&w, "preset", in->preset);
+	ut_jsonw_kstr(&w, "path", in->path);
+	ut_jsonw_kstr(&w, "python_path", in->python_path);
 	ut_jsonw_key(&w, "reset");
 	ut_jsonw_strs(&w, in->reset, in->nreset);
 	ut_jsonw_key(&w, "values_ignore");
 	ut_jsonw_arr_begin(&w);
 	for (i = 0; i < in->nvalues; i++) {
 		ut_jsonw_obj_begin(&w);
-		key_str(&w, "value", in->values[i].value);
-		ut_jsonw_key(&w, "submitters");
-		ut_jsonw_int(&w, (long long)in->values[i].submitters);
-		ut_jsonw_key(&w, "users");
-		ut_jsonw_int(&w, (long long)in->values[i].users);
+		ut_jsonw_kstr(&w, "value", in->values[i].value);
+		ut_jsonw_kint(&w, "submitters", (long long)in->values[i].submitters);
+		ut_jsonw_kint(&w, "users", (long long)in->values[i].users);
 		ut_jsonw_obj_end(&w);
 	}
 	ut_jsonw_arr_end(&w);

@@ -8,13 +8,10 @@
 static void write_action(ut_jsonw *w, const ut_action *a)
 {
 	ut_jsonw_obj_begin(w);
-	ut_jsonw_key(w, "kind");
-	ut_jsonw_str(w, ut_action_kind_name(a->kind));
-	ut_jsonw_key(w, "line");
-	ut_jsonw_int(w, a->line);
+	ut_jsonw_kstr(w, "kind", ut_action_kind_name(a->kind));
+	ut_jsonw_kint(w, "line", a->line);
 	if (a->file) {
-		ut_jsonw_key(w, "file");
-		ut_jsonw_str(w, a->file);
+		ut_jsonw_kstr(w, "file", a->file);
 	}
 	ut_jsonw_key(w, "values");
 	ut_jsonw_strs(w, a->values, a->nvalues);
@@ -23,12 +20,10 @@ static void write_action(ut_jsonw *w, const ut_action *a)
 		ut_jsonw_strs(w, a->unresolved, a->nunresolved);
 	}
 	if (a->setup) {
-		ut_jsonw_key(w, "setup");
-		ut_jsonw_bool(w, true);
+		ut_jsonw_kbool(w, "setup", true);
 	}
 	if (a->via) {
-		ut_jsonw_key(w, "via");
-		ut_jsonw_str(w, a->via);
+		ut_jsonw_kstr(w, "via", a->via);
 	}
 	ut_jsonw_obj_end(w);
 }
@@ -46,22 +41,14 @@ int ut_suite_write_json(ut_buf *out, const ut_suite *s, const ut_diags *diags, b
 		const ut_test *t = &s->tests.v[i];
 
 		ut_jsonw_obj_begin(&w);
-		ut_jsonw_key(&w, "id");
-		ut_jsonw_str(&w, t->id);
-		ut_jsonw_key(&w, "name");
-		ut_jsonw_str(&w, t->name);
-		ut_jsonw_key(&w, "file");
-		ut_jsonw_str(&w, t->file);
-		ut_jsonw_key(&w, "line");
-		ut_jsonw_int(&w, t->line);
-		ut_jsonw_key(&w, "end_line");
-		ut_jsonw_int(&w, t->end_line);
-		ut_jsonw_key(&w, "index");
-		ut_jsonw_int(&w, (long long)t->index);
-		ut_jsonw_key(&w, "language");
-		ut_jsonw_str(&w, ut_lang_name(t->language));
-		ut_jsonw_key(&w, "framework");
-		ut_jsonw_str(&w, t->framework);
+		ut_jsonw_kstr(&w, "id", t->id);
+		ut_jsonw_kstr(&w, "name", t->name);
+		ut_jsonw_kstr(&w, "file", t->file);
+		ut_jsonw_kint(&w, "line", t->line);
+		ut_jsonw_kint(&w, "end_line", t->end_line);
+		ut_jsonw_kint(&w, "index", (long long)t->index);
+		ut_jsonw_kstr(&w, "language", ut_lang_name(t->language));
+		ut_jsonw_kstr(&w, "framework", t->framework);
 		if (t->ndepends) {
 			ut_jsonw_key(&w, "depends_on");
 			ut_jsonw_arr_begin(&w);
@@ -84,12 +71,9 @@ int ut_suite_write_json(ut_buf *out, const ut_suite *s, const ut_diags *diags, b
 		const ut_diag *d = &diags->items.v[i];
 
 		ut_jsonw_obj_begin(&w);
-		ut_jsonw_key(&w, "file");
-		ut_jsonw_str(&w, d->file);
-		ut_jsonw_key(&w, "line");
-		ut_jsonw_int(&w, d->line);
-		ut_jsonw_key(&w, "message");
-		ut_jsonw_str(&w, d->message);
+		ut_jsonw_kstr(&w, "file", d->file);
+		ut_jsonw_kint(&w, "line", d->line);
+		ut_jsonw_kstr(&w, "message", d->message);
 		ut_jsonw_obj_end(&w);
 	}
 	ut_jsonw_arr_end(&w);

@@ -308,23 +308,17 @@ static void annotation(ut_jsonw *w, ut_buf *tmp, const ut_finding *f)
 	size_t i;
 
 	ut_jsonw_obj_begin(w);
-	ut_jsonw_key(w, "path");
-	ut_jsonw_str(w, f->file);
-	ut_jsonw_key(w, "start_line");
-	ut_jsonw_int(w, line);
-	ut_jsonw_key(w, "end_line");
-	ut_jsonw_int(w, f->end_line > line ? f->end_line : line);
-	ut_jsonw_key(w, "annotation_level");
-	ut_jsonw_str(w, levels[f->severity]);
+	ut_jsonw_kstr(w, "path", f->file);
+	ut_jsonw_kint(w, "start_line", line);
+	ut_jsonw_kint(w, "end_line", f->end_line > line ? f->end_line : line);
+	ut_jsonw_kstr(w, "annotation_level", levels[f->severity]);
 	ut_buf_clear(tmp);
 	put_cut(tmp, ut_finding_title(f), TITLE_MAX, "...");
-	ut_jsonw_key(w, "title");
-	ut_jsonw_str(w, tmp->ptr);
+	ut_jsonw_kstr(w, "title", tmp->ptr);
 	ut_buf_clear(tmp);
 	ut_buf_printf(tmp, "%.1000s: ", f->test);
 	put_cut(tmp, f->message, MESSAGE_MAX - tmp->len, "...");
-	ut_jsonw_key(w, "message");
-	ut_jsonw_str(w, tmp->ptr);
+	ut_jsonw_kstr(w, "message", tmp->ptr);
 	ut_buf_clear(tmp);
 	for (i = 0; i < f->nrelated; i++)
 		ut_buf_printf(tmp, "%s%.1000s", i ? ", " : "depends on: ", f->related[i].id);
@@ -332,8 +326,7 @@ static void annotation(ut_jsonw *w, ut_buf *tmp, const ut_finding *f)
 		ut_buf_printf(tmp, "%s%ld", i ? " " : (tmp->len ? "\nruns: " : "runs: "),
 			      f->evidence[i]);
 	if (tmp->len && tmp->len <= MESSAGE_MAX) {
-		ut_jsonw_key(w, "raw_details");
-		ut_jsonw_str(w, tmp->ptr);
+		ut_jsonw_kstr(w, "raw_details", tmp->ptr);
 	}
 	ut_jsonw_obj_end(w);
 }
@@ -358,25 +351,18 @@ static void check_run_body(ut_buf *out, const ctx *c, const post *p, bool create
 	ut_jsonw_init(&w, out, false);
 	ut_jsonw_obj_begin(&w);
 	if (create) {
-		ut_jsonw_key(&w, "name");
-		ut_jsonw_str(&w, c->o->check_name ? c->o->check_name : "untangle");
-		ut_jsonw_key(&w, "head_sha");
-		ut_jsonw_str(&w, c->sha);
-		ut_jsonw_key(&w, "external_id");
-		ut_jsonw_str(&w, c->external_id);
+		ut_jsonw_kstr(&w, "name", c->o->check_name ? c->o->check_name : "untangle");
+		ut_jsonw_kstr(&w, "head_sha", c->sha);
+		ut_jsonw_kstr(&w, "external_id", c->external_id);
 	}
-	ut_jsonw_key(&w, "status");
-	ut_jsonw_str(&w, to == p->nann ? "completed" : "in_progress");
+	ut_jsonw_kstr(&w, "status", to == p->nann ? "completed" : "in_progress");
 	if (to == p->nann) {
-		ut_jsonw_key(&w, "conclusion");
-		ut_jsonw_str(&w, p->fs->count[UT_SEVERITY_ERROR] ? "failure" : "success");
+		ut_jsonw_kstr(&w, "conclusion", p->fs->count[UT_SEVERITY_ERROR] ? "failure" : "success");
 	}
 	ut_jsonw_key(&w, "output");
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "title");
-	ut_jsonw_str(&w, p->title);
-	ut_jsonw_key(&w, "summary");
-	ut_jsonw_str(&w, p->summary.ptr);
+	ut_jsonw_kstr(&w, "title", p->title);
+	ut_jsonw_kstr(&w, "summary", p->summary.ptr);
 	ut_jsonw_key(&w, "annotations");
 	ut_jsonw_arr_begin(&w);
 	for (i = from; i < to; i++)
@@ -583,8 +569,7 @@ int ut_github_post(ut_github_result *out, const ut_github_opts *o, const ut_find
 		put_cut(&text, summary ? summary : "", UT_GITHUB_MAX_TEXT - marker.len,
 			"\n\n(summary cut at GitHub's limit)\n");
 		ut_buf_put(&text, marker.ptr, marker.len);
-		ut_jsonw_key(&w, "body");
-		ut_jsonw_str(&w, text.ptr);
+		ut_jsonw_kstr(&w, "body", text.ptr);
 		if (text.failed || marker.failed)
 			body.failed = true;
 		ut_buf_dispose(&marker);

@@ -20,12 +20,9 @@ static void tests(ut_jsonw *w, const ut_finding_test *v, size_t n)
 	ut_jsonw_arr_begin(w);
 	for (size_t i = 0; i < n; i++) {
 		ut_jsonw_obj_begin(w);
-		ut_jsonw_key(w, "id");
-		ut_jsonw_str(w, v[i].id);
-		ut_jsonw_key(w, "file");
-		ut_jsonw_str(w, v[i].file);
-		ut_jsonw_key(w, "line");
-		ut_jsonw_int(w, v[i].line);
+		ut_jsonw_kstr(w, "id", v[i].id);
+		ut_jsonw_kstr(w, "file", v[i].file);
+		ut_jsonw_kint(w, "line", v[i].line);
 		ut_jsonw_obj_end(w);
 	}
 	ut_jsonw_arr_end(w);
@@ -37,24 +34,15 @@ static void write_finding(ut_jsonw *w, const ut_finding *f)
 
 	ut_finding_fingerprint(f, fp);
 	ut_jsonw_obj_begin(w);
-	ut_jsonw_key(w, "kind");
-	ut_jsonw_str(w, ut_finding_kind_name(f->kind));
-	ut_jsonw_key(w, "severity");
-	ut_jsonw_str(w, ut_severity_name(f->severity));
-	ut_jsonw_key(w, "test");
-	ut_jsonw_str(w, f->test);
-	ut_jsonw_key(w, "file");
-	ut_jsonw_str(w, f->file);
-	ut_jsonw_key(w, "line");
-	ut_jsonw_int(w, f->line);
-	ut_jsonw_key(w, "end_line");
-	ut_jsonw_int(w, f->end_line);
-	ut_jsonw_key(w, "title");
-	ut_jsonw_str(w, ut_finding_title(f));
-	ut_jsonw_key(w, "message");
-	ut_jsonw_str(w, f->message);
-	ut_jsonw_key(w, "fingerprint");
-	ut_jsonw_str(w, fp);
+	ut_jsonw_kstr(w, "kind", ut_finding_kind_name(f->kind));
+	ut_jsonw_kstr(w, "severity", ut_severity_name(f->severity));
+	ut_jsonw_kstr(w, "test", f->test);
+	ut_jsonw_kstr(w, "file", f->file);
+	ut_jsonw_kint(w, "line", f->line);
+	ut_jsonw_kint(w, "end_line", f->end_line);
+	ut_jsonw_kstr(w, "title", ut_finding_title(f));
+	ut_jsonw_kstr(w, "message", f->message);
+	ut_jsonw_kstr(w, "fingerprint", fp);
 	ut_jsonw_key(w, "related");
 	tests(w, f->related, f->nrelated);
 	if (f->ndependents) { /* a root cause only: other findings keep their old form */
@@ -93,16 +81,12 @@ int ut_report_json(ut_buf *out, const ut_findings *fs)
 
 	ut_jsonw_init(&w, out, true);
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "version");
-	ut_jsonw_int(&w, FINDINGS_VERSION);
+	ut_jsonw_kint(&w, "version", FINDINGS_VERSION);
 	ut_jsonw_key(&w, "summary");
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "errors");
-	ut_jsonw_int(&w, (long long)fs->count[UT_SEVERITY_ERROR]);
-	ut_jsonw_key(&w, "warnings");
-	ut_jsonw_int(&w, (long long)fs->count[UT_SEVERITY_WARNING]);
-	ut_jsonw_key(&w, "notices");
-	ut_jsonw_int(&w, (long long)fs->count[UT_SEVERITY_NOTICE]);
+	ut_jsonw_kint(&w, "errors", (long long)fs->count[UT_SEVERITY_ERROR]);
+	ut_jsonw_kint(&w, "warnings", (long long)fs->count[UT_SEVERITY_WARNING]);
+	ut_jsonw_kint(&w, "notices", (long long)fs->count[UT_SEVERITY_NOTICE]);
 	ut_jsonw_obj_end(&w);
 	ut_jsonw_key(&w, "findings");
 	ut_jsonw_arr_begin(&w);

@@ -51,18 +51,14 @@ static void physical(ut_jsonw *w, ut_buf *tmp, const char *file, unsigned line, 
 	ut_jsonw_key(w, "artifactLocation");
 	ut_jsonw_obj_begin(w);
 	uri(tmp, file);
-	ut_jsonw_key(w, "uri");
-	ut_jsonw_str(w, tmp->ptr);
-	ut_jsonw_key(w, "uriBaseId");
-	ut_jsonw_str(w, "%SRCROOT%");
+	ut_jsonw_kstr(w, "uri", tmp->ptr);
+	ut_jsonw_kstr(w, "uriBaseId", "%SRCROOT%");
 	ut_jsonw_obj_end(w);
 	if (line) {
 		ut_jsonw_key(w, "region");
 		ut_jsonw_obj_begin(w);
-		ut_jsonw_key(w, "startLine");
-		ut_jsonw_int(w, line);
-		ut_jsonw_key(w, "endLine");
-		ut_jsonw_int(w, end >= line ? end : line);
+		ut_jsonw_kint(w, "startLine", line);
+		ut_jsonw_kint(w, "endLine", end >= line ? end : line);
 		ut_jsonw_obj_end(w);
 	}
 	ut_jsonw_obj_end(w);
@@ -73,10 +69,8 @@ static void logical(ut_jsonw *w, const char *id)
 	ut_jsonw_key(w, "logicalLocations");
 	ut_jsonw_arr_begin(w);
 	ut_jsonw_obj_begin(w);
-	ut_jsonw_key(w, "fullyQualifiedName");
-	ut_jsonw_str(w, id);
-	ut_jsonw_key(w, "kind");
-	ut_jsonw_str(w, "function");
+	ut_jsonw_kstr(w, "fullyQualifiedName", id);
+	ut_jsonw_kstr(w, "kind", "function");
 	ut_jsonw_obj_end(w);
 	ut_jsonw_arr_end(w);
 }
@@ -89,24 +83,19 @@ static void rules(ut_jsonw *w)
 	ut_jsonw_arr_begin(w);
 	for (k = 0; k < UT_FINDING_NKINDS; k++) {
 		ut_jsonw_obj_begin(w);
-		ut_jsonw_key(w, "id");
-		ut_jsonw_str(w, ut_finding_kind_name((ut_finding_kind)k));
-		ut_jsonw_key(w, "name");
-		ut_jsonw_str(w, ut_finding_kind_title((ut_finding_kind)k));
+		ut_jsonw_kstr(w, "id", ut_finding_kind_name((ut_finding_kind)k));
+		ut_jsonw_kstr(w, "name", ut_finding_kind_title((ut_finding_kind)k));
 		ut_jsonw_key(w, "shortDescription");
 		ut_jsonw_obj_begin(w);
-		ut_jsonw_key(w, "text");
-		ut_jsonw_str(w, ut_finding_kind_title((ut_finding_kind)k));
+		ut_jsonw_kstr(w, "text", ut_finding_kind_title((ut_finding_kind)k));
 		ut_jsonw_obj_end(w);
 		ut_jsonw_key(w, "fullDescription");
 		ut_jsonw_obj_begin(w);
-		ut_jsonw_key(w, "text");
-		ut_jsonw_str(w, descriptions[k]);
+		ut_jsonw_kstr(w, "text", descriptions[k]);
 		ut_jsonw_obj_end(w);
 		ut_jsonw_key(w, "defaultConfiguration");
 		ut_jsonw_obj_begin(w);
-		ut_jsonw_key(w, "level");
-		ut_jsonw_str(w, levels[ut_finding_kind_severity((ut_finding_kind)k)]);
+		ut_jsonw_kstr(w, "level", levels[ut_finding_kind_severity((ut_finding_kind)k)]);
 		ut_jsonw_obj_end(w);
 		ut_jsonw_obj_end(w);
 	}
@@ -119,12 +108,9 @@ static void result(ut_jsonw *w, ut_buf *tmp, const ut_finding *f)
 	size_t i;
 
 	ut_jsonw_obj_begin(w);
-	ut_jsonw_key(w, "ruleId");
-	ut_jsonw_str(w, ut_finding_kind_name(f->kind));
-	ut_jsonw_key(w, "ruleIndex");
-	ut_jsonw_int(w, f->kind);
-	ut_jsonw_key(w, "level");
-	ut_jsonw_str(w, levels[f->severity]);
+	ut_jsonw_kstr(w, "ruleId", ut_finding_kind_name(f->kind));
+	ut_jsonw_kint(w, "ruleIndex", f->kind);
+	ut_jsonw_kstr(w, "level", levels[f->severity]);
 	ut_jsonw_key(w, "message");
 	ut_jsonw_obj_begin(w);
 	ut_jsonw_key(w, "text");
@@ -148,15 +134,13 @@ static void result(ut_jsonw *w, ut_buf *tmp, const ut_finding *f)
 							  : &f->dependents[i - f->nrelated];
 
 		ut_jsonw_obj_begin(w);
-		ut_jsonw_key(w, "id");
-		ut_jsonw_int(w, (long long)i);
+		ut_jsonw_kint(w, "id", (long long)i);
 		if (r->file)
 			physical(w, tmp, r->file, r->line, r->line);
 		logical(w, r->id);
 		ut_jsonw_key(w, "message");
 		ut_jsonw_obj_begin(w);
-		ut_jsonw_key(w, "text");
-		ut_jsonw_str(w, r->id);
+		ut_jsonw_kstr(w, "text", r->id);
 		ut_jsonw_obj_end(w);
 		ut_jsonw_obj_end(w);
 	}
@@ -164,15 +148,12 @@ static void result(ut_jsonw *w, ut_buf *tmp, const ut_finding *f)
 	ut_finding_fingerprint(f, fp);
 	ut_jsonw_key(w, "partialFingerprints");
 	ut_jsonw_obj_begin(w);
-	ut_jsonw_key(w, "untangle/v1");
-	ut_jsonw_str(w, fp);
+	ut_jsonw_kstr(w, "untangle/v1", fp);
 	ut_jsonw_obj_end(w);
 	ut_jsonw_key(w, "properties");
 	ut_jsonw_obj_begin(w);
-	ut_jsonw_key(w, "test");
-	ut_jsonw_str(w, f->test);
-	ut_jsonw_key(w, "title");
-	ut_jsonw_str(w, ut_finding_title(f));
+	ut_jsonw_kstr(w, "test", f->test);
+	ut_jsonw_kstr(w, "title", ut_finding_title(f));
 	ut_jsonw_key(w, "evidence");
 	ut_report__evidence(w, f);
 	ut_jsonw_obj_end(w);
@@ -187,10 +168,8 @@ int ut_report_sarif(ut_buf *out, const ut_findings *fs)
 
 	ut_jsonw_init(&w, out, true);
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "$schema");
-	ut_jsonw_str(&w, SARIF_SCHEMA);
-	ut_jsonw_key(&w, "version");
-	ut_jsonw_str(&w, "2.1.0");
+	ut_jsonw_kstr(&w, "$schema", SARIF_SCHEMA);
+	ut_jsonw_kstr(&w, "version", "2.1.0");
 	ut_jsonw_key(&w, "runs");
 	ut_jsonw_arr_begin(&w);
 	ut_jsonw_obj_begin(&w);
@@ -198,10 +177,8 @@ int ut_report_sarif(ut_buf *out, const ut_findings *fs)
 	ut_jsonw_obj_begin(&w);
 	ut_jsonw_key(&w, "driver");
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "name");
-	ut_jsonw_str(&w, "untangle");
-	ut_jsonw_key(&w, "version");
-	ut_jsonw_str(&w, UT_VERSION);
+	ut_jsonw_kstr(&w, "name", "untangle");
+	ut_jsonw_kstr(&w, "version", UT_VERSION);
 	rules(&w);
 	ut_jsonw_obj_end(&w);
 	ut_jsonw_obj_end(&w);

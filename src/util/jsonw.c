@@ -247,6 +247,30 @@ void ut_jsonw_null(ut_jsonw *w)
 	ut_buf_puts(w->out, "null");
 }
 
+void ut_jsonw_kstr(ut_jsonw *w, const char *key, const char *s)
+{
+	ut_jsonw_key(w, key);
+	ut_jsonw_str(w, s);
+}
+
+void ut_jsonw_kint(ut_jsonw *w, const char *key, long long v)
+{
+	ut_jsonw_key(w, key);
+	ut_jsonw_int(w, v);
+}
+
+void ut_jsonw_kdouble(ut_jsonw *w, const char *key, double v)
+{
+	ut_jsonw_key(w, key);
+	ut_jsonw_double(w, v);
+}
+
+void ut_jsonw_kbool(ut_jsonw *w, const char *key, bool v)
+{
+	ut_jsonw_key(w, key);
+	ut_jsonw_bool(w, v);
+}
+
 void ut_jsonw_strs(ut_jsonw *w, const char *const *v, size_t n)
 {
 	size_t i;

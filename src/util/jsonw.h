@@ -35,6 +35,11 @@ void ut_jsonw_double(ut_jsonw *w, double v);
 void ut_jsonw_fixed(ut_jsonw *w, double v, int decimals);
 void ut_jsonw_bool(ut_jsonw *w, bool v);
 void ut_jsonw_null(ut_jsonw *w);
+/* A member of an object: the key, then the value as above. */
+void ut_jsonw_kstr(ut_jsonw *w, const char *key, const char *s);
+void ut_jsonw_kint(ut_jsonw *w, const char *key, long long v);
+void ut_jsonw_kdouble(ut_jsonw *w, const char *key, double v);
+void ut_jsonw_kbool(ut_jsonw *w, const char *key, bool v);
 
 /* Appends s[0..n) to out as the body of a JSON string (no quotes). */
 void ut_json_escape(ut_buf *out, const char *s, size_t n);
