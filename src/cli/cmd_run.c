@@ -107,67 +107,30 @@ static void explain_no_report(const ut_run_result *res)
 	ut_errorf("the runner left no usable report (%s): %s", ut_run_status_name(res->status),
 		  res->report_error ? res->report_error : "no reason given");
 	if (len)
-		fprintf(stderr, "untangle: the end of its output:\n%s%s\n",
-			len > keep ? "..." : "", tail + (len > keep ? len - keep : 0));
+		ut_detailf("the end of its output:\n%s%s", len > keep ? "..." : "",
+			   tail + (len > keep ? len - keep : 0));
 }
 
-int cmd_run(int argc, char **argv)
+/* Runs the shard on worker w after one reset and prints its outcomes; the exit code. */
+static int run_shard(const ut_cli_plan *pl, const ut_shard *sh, const char *label, long w,
+		     bool json)
 {
-	ut_cli_common common = {0};
-	const char *shard = NULL;
-	long w = 0;
-	bool list = false;
-	ut_opt opts[] = {
-		UT_OPT_REQUIRED(UT_OPT_VALUE, 's', "shard", "K/N", "the shard to run: K of N ('untangle shard "
-		 "--shards N' shows them)", &shard),
-		UT_OPT_INT_ROW('w', "worker", "W", "the worker index given to the runner as "
-		 "{worker} (default 0)", &w, 0, 255),
-		UT_OPT_ROW(UT_OPT_FLAG, 0, "list", NULL, "print the shard's tests, run nothing", &list),
-		UT_CLI_OPT_JOBS(common),
-		UT_OPT_END,
-	};
-	ut_shard_opts so = {0};
-	ut_cli_plan pl;
 	ut_cli_signals sigs;
 	ut_runner *runner = NULL;
 	ut_run_result res;
-	const ut_shard *sh;
-	const char **ids = NULL;
-	char label[64];
-	size_t k = 0, n = 0, i;
+	const char **ids = malloc(sh->n * sizeof(*ids));
+	size_t i;
 	tally t;
-	int rc, exit_code;
+	int rc = 0, exit_code;
 
-	memset(&pl, 0, sizeof(pl));
 	memset(&res, 0, sizeof(res));
-	if (!ut_cli_parse("run", opts, &common, argc, argv, &exit_code))
-		return exit_code;
-	if (ut_cli_parse_shard(shard, &k, &n))
-		return UT_EXIT_INPUT;
-	so.nshards = n;
-	exit_code = ut_cli_plan_load(&pl, &common, &so);
-	if (exit_code)
-		goto done;
-	sh = &pl.plan.shards[k - 1];
-	snprintf(label, sizeof(label), "%zu/%zu", k, n);
-	if (list) {
-		for (i = 0; i < sh->n; i++)
-			printf("%s\n", ut_cli_esc(pl.g->tests[sh->tests[i]].id));
-		goto done;
-	}
-	if (!sh->n) {
-		ut_infof("shard %s is empty: the graph has fewer independent lists than %zu shards",
-			 label, n);
-		goto done;
-	}
-	ids = malloc(sh->n * sizeof(*ids));
 	if (!ids) {
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto fail;
 	}
 	for (i = 0; i < sh->n; i++)
-		ids[i] = pl.g->tests[sh->tests[i]].id;
-	exit_code = ut_cli_runner_new(&runner, &pl.p.cfg);
+		ids[i] = pl->g->tests[sh->tests[i]].id;
+	exit_code = ut_cli_runner_new(&runner, &pl->p.cfg);
 	if (exit_code)
 		goto done;
 	ut_infof("shard %s: %zu tests, about %.1f s, on worker %ld", label, sh->n, sh->cost_s, w);
@@ -187,10 +150,10 @@ int cmd_run(int argc, char **argv)
 		goto done;
 	}
 	count(&t, &res);
-	if (common.json)
-		rc = print_json(sh, pl.g, &res, &t, label);
+	if (json)
+		rc = print_json(sh, pl->g, &res, &t, label);
 	else
-		print_text(sh, pl.g, &res, &t, label);
+		print_text(sh, pl->g, &res, &t, label);
 	if (rc < 0)
 		goto fail;
 	exit_code = t.failed || t.notrun ? UT_EXIT_FOUND : UT_EXIT_OK;
@@ -202,6 +165,52 @@ done:
 	ut_run_result_dispose(&res);
 	ut_runner_free(runner);
 	free(ids);
+	return exit_code;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	ut_cli_common common = {0};
+	const char *shard = NULL;
+	long w = 0;
+	bool list = false;
+	ut_opt opts[] = {
+		UT_OPT_REQUIRED(UT_OPT_VALUE, 's', "shard", "K/N", "the shard to run: K of N ('untangle shard "
+		 "--shards N' shows them)", &shard),
+		UT_OPT_INT_ROW('w', "worker", "W", "the worker index given to the runner as "
+		 "{worker} (default 0)", &w, 0, 255),
+		UT_OPT_ROW(UT_OPT_FLAG, 0, "list", NULL, "print the shard's tests, run nothing", &list),
+		UT_CLI_OPT_JOBS(common),
+		UT_OPT_END,
+	};
+	ut_shard_opts so = {0};
+	ut_cli_plan pl;
+	const ut_shard *sh;
+	char label[64];
+	size_t k = 0, n = 0, i;
+	int exit_code;
+
+	memset(&pl, 0, sizeof(pl));
+	if (!ut_cli_parse("run", opts, &common, argc, argv, &exit_code))
+		return exit_code;
+	if (ut_cli_parse_shard(shard, &k, &n))
+		return UT_EXIT_INPUT;
+	so.nshards = n;
+	exit_code = ut_cli_plan_load(&pl, &common, &so);
+	if (exit_code)
+		goto done;
+	sh = &pl.plan.shards[k - 1];
+	snprintf(label, sizeof(label), "%zu/%zu", k, n);
+	if (list) {
+		for (i = 0; i < sh->n; i++)
+			printf("%s\n", ut_cli_esc(pl.g->tests[sh->tests[i]].id));
+	} else if (!sh->n) {
+		ut_infof("shard %s is empty: the graph has fewer independent lists than %zu shards",
+			 label, n);
+	} else {
+		exit_code = run_shard(&pl, sh, label, w, common.json);
+	}
+done:
 	ut_cli_plan_dispose(&pl);
 	return exit_code;
 }
