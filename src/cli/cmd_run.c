@@ -6,39 +6,15 @@
 
 #include "cli/cli.h"
 #include "runner/runner.h"
+#include "runner/tally.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/jsonw.h"
 #include "util/banned.h"
 
 
-typedef struct {
-	size_t passed, failed, notrun, skipped;
-} tally;
-
-/* Skipped is the test's own choice; a test the runner did not run counts as failing. */
-static bool failing(ut_outcome o)
-{
-	return o == UT_OUT_FAIL || o == UT_OUT_ERROR || o == UT_OUT_NOTRUN;
-}
-
-static void count(tally *t, const ut_run_result *res)
-{
-	size_t i;
-
-	memset(t, 0, sizeof(*t));
-	for (i = 0; i < res->n; i++) {
-		switch (res->tests[i].outcome) {
-		case UT_OUT_PASS: t->passed++; break;
-		case UT_OUT_SKIPPED: t->skipped++; break;
-		case UT_OUT_NOTRUN: t->notrun++; break;
-		default: t->failed++; break;
-		}
-	}
-}
-
 static void print_text(const ut_shard *sh, const ut_graph *g, const ut_run_result *res,
-		       const tally *t, const char *label)
+		       const ut_run_tally *t, const char *label)
 {
 	size_t i;
 
@@ -46,7 +22,7 @@ static void print_text(const ut_shard *sh, const ut_graph *g, const ut_run_resul
 		const ut_test_result *r = &res->tests[i];
 
 		printf("%-7s %s (%.2f s)%s%s\n",
-		       r->outcome == UT_OUT_PASS ? "pass" : failing(r->outcome) ? "FAIL" : "skip",
+		       r->outcome == UT_OUT_PASS ? "pass" : ut_outcome_fails_job(r->outcome) ? "FAIL" : "skip",
 		       g->tests[sh->tests[i]].id, r->duration_s, r->message ? ": " : "",
 		       r->message ? r->message : "");
 	}
@@ -55,7 +31,7 @@ static void print_text(const ut_shard *sh, const ut_graph *g, const ut_run_resul
 }
 
 static int print_json(const ut_shard *sh, const ut_graph *g, const ut_run_result *res,
-		      const tally *t, const char *label)
+		      const ut_run_tally *t, const char *label)
 {
 	ut_buf out = UT_BUF_INIT;
 	ut_jsonw w;
@@ -120,7 +96,7 @@ static int run_shard(const ut_cli_plan *pl, const ut_shard *sh, const char *labe
 	ut_run_result res;
 	const char **ids = malloc(sh->n * sizeof(*ids));
 	size_t i;
-	tally t;
+	ut_run_tally t;
 	int rc = 0, exit_code;
 
 	memset(&res, 0, sizeof(res));
@@ -149,14 +125,14 @@ static int run_shard(const ut_cli_plan *pl, const ut_shard *sh, const char *labe
 		exit_code = UT_EXIT_ENV;
 		goto done;
 	}
-	count(&t, &res);
+	ut_run_tally_count(&t, &res);
 	if (json)
 		rc = print_json(sh, pl->g, &res, &t, label);
 	else
 		print_text(sh, pl->g, &res, &t, label);
 	if (rc < 0)
 		goto fail;
-	exit_code = t.failed || t.notrun ? UT_EXIT_FOUND : UT_EXIT_OK;
+	exit_code = ut_run_tally_fails_job(&t) ? UT_EXIT_FOUND : UT_EXIT_OK;
 	goto done;
 fail:
 	ut_errorf("%s", ut_error_message());
