@@ -63,7 +63,7 @@ enum {
 };
 
 typedef struct {
-	ut_detect_strategy strategy;
+	ut_detect_strategy strategy; /* UT_STRATEGY_FAST (0, the default) or _TEDD */
 	/* NULL: validate every test. Otherwise (strategy fast only) one UT_REVALIDATE_* per
 	 * test: the original order is not run, tests the graph marks flaky or failing stay
 	 * left out, and at the end the schedule of every test that was verified or searched
