@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check_runner.h"
+#include "json/json.h"
 #include "runner/runner.h"
 #include "runner/tally.h"
 #include "util/buf.h"
@@ -428,12 +429,15 @@ START_TEST(presets_fill_the_command)
 END_TEST
 
 /* untangle run's verdict: a failing and a not-run test fail the job, a skipped one does
- * not. */
+ * not; its JSON report. */
 START_TEST(tally_counts_what_fails_a_job)
 {
 	ut_run_tally t;
 	ut_test_result only[2] = {{.outcome = UT_OUT_PASS}, {.outcome = UT_OUT_SKIPPED}};
 	ut_run_result two = {.n = 2, .tests = only};
+	ut_buf json = UT_BUF_INIT;
+	ut_json *doc = NULL;
+	const ut_json *test;
 
 	setenv("FAKE_FAIL", "t.py::it's \"b\" [x y]", 1);
 	setenv("FAKE_OMIT", "t.py::c", 1);
@@ -446,6 +450,18 @@ START_TEST(tally_counts_what_fails_a_job)
 	ck_assert(ut_run_tally_fails_job(&t));
 	ck_assert(ut_outcome_fails_job(result.tests[2].outcome)); /* not run */
 	ck_assert(!ut_outcome_fails_job(UT_OUT_SKIPPED));
+	ck_assert_int_eq(ut_run_json(&json, "2/3", ids, &result, &t), 0);
+	ck_assert_int_eq(ut_json_parse(&doc, json.ptr, json.len, "run"), 0);
+	ck_assert_str_eq(ut_json_string(ut_json_get(doc, "shard")), "2/3");
+	ck_assert_str_eq(ut_json_string(ut_json_get(doc, "status")), "ok");
+	ck_assert(ut_json_number(ut_json_get(doc, "not_run")) == 1);
+	test = ut_json_next(ut_json_first(ut_json_get(doc, "tests")));
+	ck_assert_str_eq(ut_json_string(ut_json_get(test, "id")), ids[1]);
+	ck_assert_str_eq(ut_json_string(ut_json_get(test, "outcome")), "fail");
+	ck_assert_str_eq(ut_json_string(ut_json_get(test, "message")),
+			 "AssertionError: it's \"b\" [x y] failed");
+	ut_json_free(doc);
+	ut_buf_dispose(&json);
 	ut_run_tally_count(&t, &two);
 	ck_assert_uint_eq(t.passed, 1);
 	ck_assert_uint_eq(t.skipped, 1);

@@ -9,7 +9,6 @@
 #include "runner/tally.h"
 #include "util/buf.h"
 #include "util/error.h"
-#include "util/jsonw.h"
 #include "util/banned.h"
 
 
@@ -20,58 +19,26 @@ static void print_text(const ut_shard *sh, const ut_graph *g, const ut_run_resul
 
 	for (i = 0; i < res->n; i++) {
 		const ut_test_result *r = &res->tests[i];
+		const char *word = r->outcome == UT_OUT_PASS ? "pass"
+				   : ut_outcome_fails_job(r->outcome) ? "FAIL" : "skip";
 
-		printf("%-7s %s (%.2f s)%s%s\n",
-		       r->outcome == UT_OUT_PASS ? "pass" : ut_outcome_fails_job(r->outcome) ? "FAIL" : "skip",
-		       g->tests[sh->tests[i]].id, r->duration_s, r->message ? ": " : "",
-		       r->message ? r->message : "");
+		printf("%-7s %s (%.2f s)%s%s\n", word, ut_cli_esc(g->tests[sh->tests[i]].id),
+		       r->duration_s, r->message ? ": " : "", r->message ? r->message : "");
 	}
 	printf("shard %s: %zu passed, %zu failed, %zu not run, %zu skipped, in %.1f s\n", label,
 	       t->passed, t->failed, t->notrun, t->skipped, res->end - res->start);
 }
 
-static int print_json(const ut_shard *sh, const ut_graph *g, const ut_run_result *res,
-		      const ut_run_tally *t, const char *label)
+static int print_json(const char *const *ids, const ut_run_result *res, const ut_run_tally *t,
+		      const char *label)
 {
 	ut_buf out = UT_BUF_INIT;
-	ut_jsonw w;
-	size_t i;
+	int rc = ut_run_json(&out, label, ids, res, t);
 
-	ut_jsonw_init(&w, &out, true);
-	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "shard");
-	ut_jsonw_str(&w, label);
-	ut_jsonw_key(&w, "status");
-	ut_jsonw_str(&w, ut_run_status_name(res->status));
-	ut_jsonw_key(&w, "passed");
-	ut_jsonw_int(&w, (long long)t->passed);
-	ut_jsonw_key(&w, "failed");
-	ut_jsonw_int(&w, (long long)t->failed);
-	ut_jsonw_key(&w, "not_run");
-	ut_jsonw_int(&w, (long long)t->notrun);
-	ut_jsonw_key(&w, "skipped");
-	ut_jsonw_int(&w, (long long)t->skipped);
-	ut_jsonw_key(&w, "wall_s");
-	ut_jsonw_fixed(&w, res->end - res->start, 3);
-	ut_jsonw_key(&w, "tests");
-	ut_jsonw_arr_begin(&w);
-	for (i = 0; i < res->n; i++) {
-		ut_jsonw_obj_begin(&w);
-		ut_jsonw_key(&w, "id");
-		ut_jsonw_str(&w, g->tests[sh->tests[i]].id);
-		ut_jsonw_key(&w, "outcome");
-		ut_jsonw_str(&w, ut_outcome_name(res->tests[i].outcome));
-		ut_jsonw_key(&w, "duration_s");
-		ut_jsonw_fixed(&w, res->tests[i].duration_s, 3);
-		if (res->tests[i].message) {
-			ut_jsonw_key(&w, "message");
-			ut_jsonw_str(&w, res->tests[i].message);
-		}
-		ut_jsonw_obj_end(&w);
-	}
-	ut_jsonw_arr_end(&w);
-	ut_jsonw_obj_end(&w);
-	return ut_cli_emit(&out);
+	if (rc == 0)
+		rc = ut_cli_emit(&out);
+	ut_buf_dispose(&out);
+	return rc;
 }
 
 /* The runner ran but left no usable report: say why, with the end of its output. */
@@ -127,7 +94,7 @@ static int run_shard(const ut_cli_plan *pl, const ut_shard *sh, const char *labe
 	}
 	ut_run_tally_count(&t, &res);
 	if (json)
-		rc = print_json(sh, pl->g, &res, &t, label);
+		rc = print_json(ids, &res, &t, label);
 	else
 		print_text(sh, pl->g, &res, &t, label);
 	if (rc < 0)

@@ -1,4 +1,5 @@
-/* tally.h: a run's outcomes counted the way `untangle run` reports them to a CI job. */
+/* tally.h: a run's outcomes counted the way `untangle run` reports them to a CI job, and
+ * that report as JSON. */
 #ifndef UT_RUNNER_TALLY_H
 #define UT_RUNNER_TALLY_H
 
@@ -6,6 +7,7 @@
 #include <stddef.h>
 
 #include "runner/runner.h"
+#include "util/buf.h"
 
 typedef struct {
 	size_t passed;
@@ -23,5 +25,11 @@ void ut_run_tally_count(ut_run_tally *out, const ut_run_result *res);
 
 /* Whether a test of the tally fails the job. */
 bool ut_run_tally_fails_job(const ut_run_tally *t);
+
+/* Appends `untangle run --json`'s report (no final newline): the shard's label, the
+ * run's status, the counts of t, the wall time and per test (ids[i] for res->tests[i])
+ * its outcome, duration and message. 0, or UT_ENOMEM. */
+int ut_run_json(ut_buf *out, const char *label, const char *const *ids,
+		const ut_run_result *res, const ut_run_tally *t);
 
 #endif
