@@ -8,7 +8,10 @@
 #include <unistd.h>
 
 #include "graph/timings.h"
+#include "json/json.h"
 #include "minimize/minimize.h"
+#include "minimize/report.h"
+#include "util/buf.h"
 #include "util/error.h"
 
 Suite *minimize_suite(void);
@@ -254,6 +257,63 @@ START_TEST(features_come_from_names_pages_and_elements)
 }
 END_TEST
 
+/* The JSON report: each removed element names the kept test that covers it, each element
+ * of an obsolete test another eligible test (kept or not). */
+static const ut_json *entry(const ut_json *doc, const char *list, const char *id)
+{
+	for (const ut_json *t = ut_json_first(ut_json_get(doc, list)); t; t = ut_json_next(t))
+		if (!strcmp(ut_json_string(ut_json_get(t, "id")), id))
+			return t;
+	ck_abort_msg("%s not in %s", id, list);
+	return NULL;
+}
+
+static const char *first_of(const ut_json *t, const char *key, const char *element)
+{
+	return ut_json_string(ut_json_first(ut_json_get(ut_json_get(t, key), element)));
+}
+
+START_TEST(the_json_report_names_a_witness_per_element)
+{
+	ut_graph *g = thesis_graph();
+	ut_coverage c;
+	ut_minimize_result r;
+	ut_minimize_report rep;
+	ut_buf b = UT_BUF_INIT;
+	ut_json *doc = NULL;
+	const ut_json *t4, *t3;
+	size_t n = 0;
+
+	thesis_coverage(&c);
+	run(g, &c, true, &r);
+	rep = (ut_minimize_report){g, &c, &r, "coverage.json"};
+	ck_assert_int_eq(ut_minimize_report_json(&b, &rep), 0);
+	ck_assert_int_eq(ut_json_parse(&doc, b.ptr, b.len, "report"), 0);
+	ck_assert_str_eq(ut_json_string(ut_json_get(ut_json_get(doc, "result"), "status")),
+			 "optimal");
+	ck_assert_str_eq(ut_json_string(ut_json_get(ut_json_get(doc, "coverage"), "path")),
+			 "coverage.json");
+	for (const ut_json *t = ut_json_first(ut_json_get(doc, "kept")); t; t = ut_json_next(t))
+		n++;
+	ck_assert_uint_eq(n, 4);
+	/* t4 (e1, e2, e5) was removed: t1, t2 and t3 are kept and cover them */
+	t4 = entry(doc, "removed", "s.py::t4");
+	ck_assert_str_eq(first_of(t4, "covered_by", "e1"), "s.py::t1");
+	ck_assert_str_eq(first_of(t4, "covered_by", "e2"), "s.py::t2");
+	ck_assert_str_eq(first_of(t4, "covered_by", "e5"), "s.py::t3");
+	/* t3 is obsolete: its e5 is also t4's, which was removed but counts as evidence */
+	t3 = entry(doc, "obsolete", "s.py::t3");
+	ck_assert_str_eq(first_of(t3, "evidence", "e1"), "s.py::t1");
+	ck_assert_str_eq(first_of(t3, "evidence", "e5"), "s.py::t4");
+	ck_assert_int_eq(ut_minimize_witness(&rep, 5, 5, false), -1); /* e6: t6 alone */
+	ut_json_free(doc);
+	ut_buf_dispose(&b);
+	ut_minimize_result_dispose(&r);
+	ut_coverage_dispose(&c);
+	ut_graph_free(g);
+}
+END_TEST
+
 Suite *minimize_suite(void)
 {
 	Suite *s = suite_create("minimize");
@@ -264,6 +324,7 @@ Suite *minimize_suite(void)
 	tcase_add_test(tc, coverage_files_name_the_line_of_what_is_wrong);
 	tcase_add_test(tc, durations_fall_back_to_timings_then_the_median);
 	tcase_add_test(tc, features_come_from_names_pages_and_elements);
+	tcase_add_test(tc, the_json_report_names_a_witness_per_element);
 	suite_add_tcase(s, tc);
 	return s;
 }

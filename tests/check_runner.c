@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "check_runner.h"
+#include "json/json.h"
 #include "runner/runner.h"
+#include "runner/tally.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -426,6 +428,50 @@ START_TEST(presets_fill_the_command)
 }
 END_TEST
 
+/* untangle run's verdict: a failing and a not-run test fail the job, a skipped one does
+ * not; its JSON report. */
+START_TEST(tally_counts_what_fails_a_job)
+{
+	ut_run_tally t;
+	ut_test_result only[2] = {{.outcome = UT_OUT_PASS}, {.outcome = UT_OUT_SKIPPED}};
+	ut_run_result two = {.n = 2, .tests = only};
+	ut_buf json = UT_BUF_INIT;
+	ut_json *doc = NULL;
+	const ut_json *test;
+
+	setenv("FAKE_FAIL", "t.py::it's \"b\" [x y]", 1);
+	setenv("FAKE_OMIT", "t.py::c", 1);
+	ck_assert_int_eq(run(0, 3), 0);
+	ut_run_tally_count(&t, &result);
+	ck_assert_uint_eq(t.passed, 1);
+	ck_assert_uint_eq(t.failed, 1);
+	ck_assert_uint_eq(t.notrun, 1);
+	ck_assert_uint_eq(t.skipped, 0);
+	ck_assert(ut_run_tally_fails_job(&t));
+	ck_assert(ut_outcome_fails_job(result.tests[2].outcome)); /* not run */
+	ck_assert(!ut_outcome_fails_job(UT_OUT_SKIPPED));
+	ck_assert_int_eq(ut_run_json(&json, "2/3", ids, &result, &t), 0);
+	ck_assert_int_eq(ut_json_parse(&doc, json.ptr, json.len, "run"), 0);
+	ck_assert_str_eq(ut_json_string(ut_json_get(doc, "shard")), "2/3");
+	ck_assert_str_eq(ut_json_string(ut_json_get(doc, "status")), "ok");
+	ck_assert(ut_json_number(ut_json_get(doc, "not_run")) == 1);
+	test = ut_json_next(ut_json_first(ut_json_get(doc, "tests")));
+	ck_assert_str_eq(ut_json_string(ut_json_get(test, "id")), ids[1]);
+	ck_assert_str_eq(ut_json_string(ut_json_get(test, "outcome")), "fail");
+	ck_assert_str_eq(ut_json_string(ut_json_get(test, "message")),
+			 "AssertionError: it's \"b\" [x y] failed");
+	ut_json_free(doc);
+	ut_buf_dispose(&json);
+	ut_run_tally_count(&t, &two);
+	ck_assert_uint_eq(t.passed, 1);
+	ck_assert_uint_eq(t.skipped, 1);
+	ck_assert(!ut_run_tally_fails_job(&t));
+	only[1].outcome = UT_OUT_NOTRUN;
+	ut_run_tally_count(&t, &two);
+	ck_assert(ut_run_tally_fails_job(&t));
+}
+END_TEST
+
 Suite *runner_suite(void)
 {
 	Suite *s = suite_create("runner");
@@ -444,6 +490,7 @@ Suite *runner_suite(void)
 	tcase_add_test(tc, command_that_cannot_start);
 	tcase_add_test(tc, configuration_errors);
 	tcase_add_test(tc, presets_fill_the_command);
+	tcase_add_test(tc, tally_counts_what_fails_a_job);
 	suite_add_tcase(s, tc);
 	return s;
 }

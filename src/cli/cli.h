@@ -111,6 +111,9 @@ void ut_cli_quiet(bool quiet);
 void ut_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ut_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ut_infof(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* More lines of an error just printed ("untangle: " and the text): shown even with --quiet,
+ * as the error is. */
+void ut_detailf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A test name or id as text output shows it: s itself when it holds no control byte, else
  * a copy with newlines, tabs, carriage returns, other control bytes and DEL escaped (\n,
  * \t, \r, \xNN) and backslashes doubled, so that a name can never break a line or drive

@@ -537,7 +537,7 @@ int cmd_check(int argc, char **argv)
 			ut_map_put(&prog.index, ck.graph->tests[i].id, strlen(ck.graph->tests[i].id),
 				   (void *)(i + 1));
 		memset(&dopts, 0, sizeof(dopts));
-		dopts.strategy = "fast";
+		dopts.strategy = UT_STRATEGY_FAST;
 		dopts.revalidate = ck.revalidate;
 		dopts.workers = (int)nworkers;
 		dopts.progress = progress;

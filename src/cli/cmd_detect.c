@@ -11,14 +11,12 @@
 
 #include "cli/cli.h"
 #include "detect/detect.h"
+#include "detect/project.h"
 #include "filter/candidates.h"
 #include "graph/graph_json.h"
 #include "minimize/minimize.h"
 #include "util/buf.h"
 #include "util/error.h"
-#include "util/fs.h"
-#include "util/jsonw.h"
-#include "util/map.h"
 #include "vcs/git.h"
 #include "util/banned.h"
 
@@ -71,43 +69,6 @@ static void progress(void *ctx, const ut_detect_event *ev)
 		ev->failed ? ut_cli_esc(ev->failed) : "", ev->tests, ev->candidates_left, elapsed);
 }
 
-/* The test ids in order: a journal is only valid for the suite it was written for. */
-static char *suite_fingerprint(const ut_graph *g)
-{
-	uint64_t h = 0;
-	size_t i;
-	char *out = malloc(32);
-
-	for (i = 0; i < g->ntests; i++)
-		h = ut_hash_seq(h, g->tests[i].id);
-	if (out)
-		snprintf(out, 32, "%zu-%016llx", g->ntests, (unsigned long long)h);
-	return out;
-}
-
-/* The folders of the graph (a temporary file, then a rename) and of the journal, when
- * they exist: found before any run, not after all of them. */
-static int check_writable(const char *graph)
-{
-	const char *paths[] = {graph, UT_CLI_JOURNAL};
-	int rc = 0;
-
-	for (size_t i = 0; i < 2 && rc == 0; i++) {
-		const char *slash = strrchr(paths[i], '/');
-		char dir[PATH_MAX], why[1100];
-
-		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - paths[i]) : 1,
-			 slash ? paths[i] : ".");
-		if (!ut_fs_is_dir(dir) || ut_fs_check_writable(paths[i]) == 0)
-			continue;
-		snprintf(why, sizeof(why), "%s", ut_error_message());
-		rc = ut_error_set(UT_EENV, "%s: '%s' could not be written; make the folder "
-				  "writable, then run 'untangle detect' again (with --resume to "
-				  "continue a detection)", why, paths[i]);
-	}
-	return rc;
-}
-
 /* What --resume reuses, and a warning for what changed since the journal was written. */
 static void journal_resumed(const ut_journal *j, const ut_graph *g)
 {
@@ -137,29 +98,6 @@ static void journal_resumed(const ut_journal *j, const ut_graph *g)
 		ut_warnf("--resume: the runner's command, reset or env changed since the journal "
 			 "was written: recorded outcomes are reused; if the change alters what tests "
 			 "do, start over with 'untangle detect --fresh'");
-}
-
-static int write_timings(const ut_graph *g)
-{
-	ut_buf out = UT_BUF_INIT;
-	ut_jsonw w;
-	size_t i;
-	int rc;
-
-	ut_jsonw_init(&w, &out, true);
-	ut_jsonw_obj_begin(&w);
-	for (i = 0; i < g->ntests; i++) {
-		if (g->tests[i].duration_s < 0)
-			continue;
-		ut_jsonw_key(&w, g->tests[i].id);
-		ut_jsonw_double(&w, g->tests[i].duration_s);
-	}
-	ut_jsonw_obj_end(&w);
-	ut_buf_putc(&out, '\n');
-	rc = out.failed ? ut_error_set(UT_ENOMEM, "out of memory")
-			: ut_fs_write_atomic(UT_CLI_TIMINGS, out.ptr, out.len);
-	ut_buf_dispose(&out);
-	return rc;
 }
 
 /* The suite's folders as paths in the repository (the project, cwd ending in '/', may be a
@@ -266,145 +204,75 @@ static int write_note(ut_git *git, const char *notes_ref, const char *head, cons
 	return rc;
 }
 
-/* notes_ref is NULL when no note was written. */
-static void print_summary(const ut_graph *g, const ut_detect_stats *st,
-			  const ut_detect_fix_stats *fs, bool json, const char *graph_path,
-			  const char *notes_ref)
+/* The figures of a detection: counts, phases, verification, what was left out. */
+static void print_figures(const ut_detect_summary *s)
 {
-	static const char *const keys[] = {"original", "validate", "recover", "disconnected",
-					   "isolation", "search", "verify"};
-	ut_buf out = UT_BUF_INIT;
-	ut_jsonw w;
+	const ut_detect_stats *st = &s->stats;
+	const ut_detect_fix_stats *fs = &s->selection;
 	size_t i;
 
-	if (!json) {
-		printf("tests %zu, manifest edges %zu, schedules run %ld, test executions %ld, "
-		       "wall time %.1f s\n", g->ntests, st->manifest, st->schedules_run,
-		       st->test_executions, st->wall_s);
-		if (fs)
-			printf("selected %zu tests for their coverage, added %zu preconditions: "
-			       "%ld runs, %ld test executions before validation\n", fs->selected,
-			       fs->added, fs->runs, fs->test_executions);
-		printf("phases:");
-		for (i = 0; i < UT_PHASE_COUNT; i++)
-			printf(" %s %.1f s%s", ut_detect_phase_name((ut_detect_phase)i),
-			       st->phase_s[i], i + 1 < UT_PHASE_COUNT ? "," : "\n");
-		if (st->output_schedules)
-			printf("output schedules: %zu, all seen passing (%zu as the search ran them, "
-			       "%zu run to verify)\n", st->output_schedules, st->verified_earlier,
-			       st->output_schedules - st->verified_earlier);
-		printf("verification: %zu runs; %zu tests searched again, %zu edges added, %zu "
-		       "removed\n", st->verify_runs, st->verify_searched, st->verify_added,
-		       st->verify_removed);
-		if (st->replayed)
-			printf("replayed from the journal: %ld runs\n", st->replayed);
-		if (st->flaky || st->failing)
-			printf("left out: %zu flaky, %zu failing in the original order\n", st->flaky,
-			       st->failing);
-		for (i = 0; i < g->edges.n; i++) {
-			const ut_edge *e = &g->edges.v[i];
-
-			if (e->status == UT_EDGE_MANIFEST)
-				printf("  %s -> %s  (%s)\n", ut_cli_esc(g->tests[e->dependent].id),
-				       ut_cli_esc(g->tests[e->dependee].id),
-				       ut_edge_origin_name(e->origin));
-		}
-		for (i = 0; i < g->ntests; i++) {
-			if (g->tests[i].flaky)
-				printf("  flaky: %s\n", ut_cli_esc(g->tests[i].id));
-			if (g->tests[i].failing)
-				printf("  never passed in the original order (a failing test, or an id "
-				       "the runner does not know): %s\n", ut_cli_esc(g->tests[i].id));
-		}
-		printf("graph written to %s\n", graph_path);
-		if (notes_ref)
-			printf("note written to %s on %s\n", notes_ref, g->commit);
-		return;
-	}
-	ut_jsonw_init(&w, &out, true);
-	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "graph");
-	ut_jsonw_str(&w, graph_path);
-	if (notes_ref) {
-		ut_jsonw_key(&w, "notes_ref");
-		ut_jsonw_str(&w, notes_ref);
-		ut_jsonw_key(&w, "commit");
-		ut_jsonw_str(&w, g->commit);
-	}
-	ut_jsonw_key(&w, "tests");
-	ut_jsonw_int(&w, (long long)g->ntests);
-	ut_jsonw_key(&w, "manifest_edges");
-	ut_jsonw_int(&w, (long long)st->manifest);
-	ut_jsonw_key(&w, "schedules_run");
-	ut_jsonw_int(&w, st->schedules_run);
-	ut_jsonw_key(&w, "test_executions");
-	ut_jsonw_int(&w, st->test_executions);
-	ut_jsonw_key(&w, "replayed");
-	ut_jsonw_int(&w, st->replayed);
-	ut_jsonw_key(&w, "retried");
-	ut_jsonw_int(&w, st->retried);
-	ut_jsonw_key(&w, "wall_s");
-	ut_jsonw_double(&w, st->wall_s);
-	ut_jsonw_key(&w, "strategy");
-	ut_jsonw_str(&w, g->stats.strategy ? g->stats.strategy : "");
-	ut_jsonw_key(&w, "output_schedules");
-	ut_jsonw_int(&w, (long long)st->output_schedules);
-	ut_jsonw_key(&w, "verified_earlier");
-	ut_jsonw_int(&w, (long long)st->verified_earlier);
-	ut_jsonw_key(&w, "verification");
-	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "runs");
-	ut_jsonw_int(&w, (long long)st->verify_runs);
-	ut_jsonw_key(&w, "tests_searched_again");
-	ut_jsonw_int(&w, (long long)st->verify_searched);
-	ut_jsonw_key(&w, "edges_added");
-	ut_jsonw_int(&w, (long long)st->verify_added);
-	ut_jsonw_key(&w, "edges_removed");
-	ut_jsonw_int(&w, (long long)st->verify_removed);
-	ut_jsonw_obj_end(&w);
-	if (fs) {
-		ut_jsonw_key(&w, "selection");
-		ut_jsonw_obj_begin(&w);
-		ut_jsonw_key(&w, "selected");
-		ut_jsonw_int(&w, (long long)fs->selected);
-		ut_jsonw_key(&w, "broken");
-		ut_jsonw_int(&w, (long long)fs->broken);
-		ut_jsonw_key(&w, "added");
-		ut_jsonw_int(&w, (long long)fs->added);
-		ut_jsonw_key(&w, "unfixed");
-		ut_jsonw_int(&w, (long long)fs->unfixed);
-		ut_jsonw_key(&w, "schedules_run");
-		ut_jsonw_int(&w, fs->runs);
-		ut_jsonw_key(&w, "test_executions");
-		ut_jsonw_int(&w, fs->test_executions);
-		ut_jsonw_obj_end(&w);
-	}
-	ut_jsonw_key(&w, "phase_s");
-	ut_jsonw_obj_begin(&w);
-	for (i = 0; i < UT_PHASE_COUNT; i++) {
-		ut_jsonw_key(&w, keys[i]);
-		ut_jsonw_double(&w, st->phase_s[i]);
-	}
-	ut_jsonw_obj_end(&w);
-	ut_jsonw_key(&w, "flaky");
-	ut_jsonw_arr_begin(&w);
-	for (i = 0; i < g->ntests; i++) {
-		if (g->tests[i].flaky)
-			ut_jsonw_str(&w, g->tests[i].id);
-	}
-	ut_jsonw_arr_end(&w);
-	ut_jsonw_key(&w, "failing_in_original_order");
-	ut_jsonw_arr_begin(&w);
-	for (i = 0; i < g->ntests; i++) {
-		if (g->tests[i].failing)
-			ut_jsonw_str(&w, g->tests[i].id);
-	}
-	ut_jsonw_arr_end(&w);
-	ut_jsonw_obj_end(&w);
-	if (ut_cli_emit(&out) < 0)
-		ut_errorf("%s", ut_error_message());
+	printf("tests %zu, manifest edges %zu, schedules run %ld, test executions %ld, "
+	       "wall time %.1f s\n", s->g->ntests, st->manifest, st->schedules_run,
+	       st->test_executions, st->wall_s);
+	if (s->selected)
+		printf("selected %zu tests for their coverage, added %zu preconditions: "
+		       "%ld runs, %ld test executions before validation\n", fs->selected,
+		       fs->added, fs->runs, fs->test_executions);
+	printf("phases:");
+	for (i = 0; i < UT_PHASE_COUNT; i++)
+		printf(" %s %.1f s%s", ut_detect_phase_name((ut_detect_phase)i),
+		       st->phase_s[i], i + 1 < UT_PHASE_COUNT ? "," : "\n");
+	if (st->output_schedules)
+		printf("output schedules: %zu, all seen passing (%zu as the search ran them, "
+		       "%zu run to verify)\n", st->output_schedules, st->verified_earlier,
+		       st->output_schedules - st->verified_earlier);
+	printf("verification: %zu runs; %zu tests searched again, %zu edges added, %zu "
+	       "removed\n", st->verify_runs, st->verify_searched, st->verify_added,
+	       st->verify_removed);
+	if (st->replayed)
+		printf("replayed from the journal: %ld runs\n", st->replayed);
+	if (st->flaky || st->failing)
+		printf("left out: %zu flaky, %zu failing in the original order\n", st->flaky,
+		       st->failing);
 }
 
+static void print_text(const ut_detect_summary *s)
+{
+	const ut_graph *g = s->g;
+	size_t i;
+
+	print_figures(s);
+	for (i = 0; i < g->edges.n; i++) {
+		const ut_edge *e = &g->edges.v[i];
+
+		if (e->status == UT_EDGE_MANIFEST)
+			printf("  %s -> %s  (%s)\n", ut_cli_esc(g->tests[e->dependent].id),
+			       ut_cli_esc(g->tests[e->dependee].id), ut_edge_origin_name(e->origin));
+	}
+	for (i = 0; i < g->ntests; i++) {
+		if (g->tests[i].flaky)
+			printf("  flaky: %s\n", ut_cli_esc(g->tests[i].id));
+		if (g->tests[i].failing)
+			printf("  never passed in the original order (a failing test, or an id "
+			       "the runner does not know): %s\n", ut_cli_esc(g->tests[i].id));
+	}
+	printf("graph written to %s\n", s->graph_path);
+	if (s->notes_ref)
+		printf("note written to %s on %s\n", s->notes_ref, g->commit);
+}
+
+static void print_summary(const ut_detect_summary *s, bool json)
+{
+	ut_buf out = UT_BUF_INIT;
+
+	if (!json) {
+		print_text(s);
+		return;
+	}
+	if (ut_detect_summary_json(&out, s) < 0 || ut_cli_emit(&out) < 0)
+		ut_errorf("%s", ut_error_message());
+	ut_buf_dispose(&out);
+}
 /* --select coverage (thesis 6.2.1.1): replaces *g by the sub-graph of the tests that
  * reach the suite's coverage plus the preconditions Alg. 7 finds for them, so that
  * detection validates those only. Prints what goes wrong; returns the exit code. */
@@ -455,203 +323,218 @@ done:
 	return exit_code;
 }
 
-int cmd_detect(int argc, char **argv)
-{
-	ut_cli_common common = {0};
-	ut_cli_rest rest = {0};
-	const char *strategy = NULL, *filter = NULL, *extract = NULL;
-	long nworkers = 0; /* 0: detect.workers */
-	const char *store = "file";
-	const char *select = NULL, *coverage_path = NULL;
-	bool resume = false, fresh = false;
-	ut_opt opts[] = {
-		UT_OPT_ROW(UT_OPT_VALUE, 0, "strategy", "tedd|fast", "validation strategy (detect.strategy)",
-		 &strategy),
-		UT_OPT_ROW(UT_OPT_VALUE, 0, "extract", "string|order", "candidate extraction (detect.extract)",
-		 &extract),
-		UT_OPT_ROW(UT_OPT_VALUE, 0, "filter", "none|values|verb|dobj|noun",
-		 "candidate filter (detect.filter)", &filter),
-		UT_OPT_INT_ROW(0, "workers", "N", "parallel workers (detect.workers)", &nworkers, 1, 256),
-		UT_OPT_ROW(UT_OPT_VALUE, 0, "store", "file|notes",
-		 "the graph file, or also a git note on HEAD (store.notes_ref)", &store),
-		UT_OPT_ROW(UT_OPT_VALUE, 0, "select", "coverage",
-		 "crawler suites: validate only tests that reach the coverage, and what they need",
-		 &select),
-		UT_OPT_ROW(UT_OPT_VALUE, 0, "coverage", "FILE",
-		 "with --select: test id -> covered elements (default: features from the suite)",
-		 &coverage_path),
-		UT_OPT_ROW(UT_OPT_FLAG, 0, "resume", NULL,
-		 "continue an interrupted detection from .untangle/journal.jsonl", &resume),
-		UT_OPT_ROW(UT_OPT_FLAG, 0, "fresh", NULL,
-		 "start over, keeping an unfinished journal as .untangle/journal.jsonl.N.bak",
-		 &fresh),
-		UT_OPT_ROW(UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest),
-		UT_CLI_OPT_JOBS(common),
-		UT_OPT_END,
-	};
+/* What `untangle detect` works with, from its options to the summary. */
+typedef struct {
+	ut_cli_common common;
+	ut_cli_rest rest;
+	const char *strategy_name, *filter, *extract, *store, *select, *coverage_path;
+	long nworkers; /* 0: detect.workers */
+	bool resume, fresh;
+	ut_detect_strategy strategy;
 	ut_cli_project p;
-	ut_candidates_opts co;
 	ut_candidates_report report;
-	ut_detect_opts dopts;
-	ut_detect_stats st;
 	ut_detect_fix_stats fs;
-	ut_journal_header jh;
-	ut_arena jarena = UT_ARENA_INIT;
-	ut_journal *journal = NULL;
-	ut_runner *runner = NULL;
-	ut_graph *g = NULL;
-	ut_git *git = NULL;
-	char head[UT_GIT_OID_HEX + 1] = "";
-	progress_state ps = {0};
+	ut_runner *runner;
+	ut_graph *g;
+	ut_git *git;
+	char head[UT_GIT_OID_HEX + 1];
+	progress_state ps;
 	ut_cli_signals sigs;
-	char *fingerprint = NULL;
+	bool caught; /* sigs holds what to restore */
+} detect_cmd;
+
+/* The options that conflict, before anything is read. */
+static int check_usage(const detect_cmd *d)
+{
+	if (d->resume && d->fresh) {
+		ut_errorf("--resume and --fresh: choose one");
+		return UT_EXIT_INPUT;
+	}
+	if (strcmp(d->store, "file") && strcmp(d->store, "notes")) {
+		ut_errorf("--store: '%s' is not one of file, notes", d->store);
+		return UT_EXIT_INPUT;
+	}
+	return UT_EXIT_OK;
+}
+
+/* The options that need the project: --select, --coverage, the strategy and workers. */
+static int check_options(detect_cmd *d)
+{
+	if ((d->select && strcmp(d->select, "coverage")) || (d->coverage_path && !d->select)) {
+		ut_errorf(d->select ? "--select: '%s' is not coverage" : "--coverage needs --select",
+			  d->select);
+		return UT_EXIT_INPUT;
+	}
+	if (!d->strategy_name)
+		d->strategy_name = d->p.cfg.detect.strategy;
+	if (ut_detect_strategy_parse(&d->strategy, d->strategy_name) < 0) {
+		ut_errorf("--strategy: %s", ut_error_message());
+		return UT_EXIT_INPUT;
+	}
+	if (!d->nworkers)
+		d->nworkers = d->p.cfg.detect.workers;
+	return UT_EXIT_OK;
+}
+
+/* The project, the note's commit, the candidate graph and the runner, before any run. */
+static int prepare(detect_cmd *d)
+{
+	ut_candidates_opts co;
 	int rc, exit_code;
 
-	memset(&p, 0, sizeof(p));
-	memset(&report, 0, sizeof(report));
 	memset(&co, 0, sizeof(co));
-	memset(&dopts, 0, sizeof(dopts));
-	memset(&fs, 0, sizeof(fs));
-	if (!ut_cli_parse("detect", opts, &common, argc, argv, &exit_code))
+	exit_code = ut_cli_project_load(&d->p, &d->common, &d->rest);
+	if (exit_code == 0)
+		exit_code = check_options(d);
+	if (exit_code == 0 && !strcmp(d->store, "notes")) {
+		rc = notes_open(&d->git, d->head, &d->p, &d->rest);
+		exit_code = rc < 0 ? ut_cli_exit_code(rc) : UT_EXIT_OK;
+	}
+	if (exit_code == 0)
+		exit_code = ut_cli_candidates_opts(&d->p, &d->extract, &d->filter, &co);
+	if (exit_code)
 		return exit_code;
-	if (resume && fresh) {
-		ut_errorf("--resume and --fresh: choose one");
-		free(rest.items);
-		return UT_EXIT_INPUT;
-	}
-	if (strcmp(store, "file") && strcmp(store, "notes")) {
-		ut_errorf("--store: '%s' is not one of file, notes", store);
-		free(rest.items);
-		return UT_EXIT_INPUT;
-	}
-	exit_code = ut_cli_project_load(&p, &common, &rest);
-	if (exit_code)
-		goto done;
-	if (!strategy)
-		strategy = p.cfg.detect.strategy;
-	if ((select && strcmp(select, "coverage")) || (coverage_path && !select)) {
-		ut_errorf(select ? "--select: '%s' is not coverage" : "--coverage needs --select",
-			  select);
-		exit_code = UT_EXIT_INPUT;
-		goto done;
-	}
-	if (strcmp(strategy, "tedd") && strcmp(strategy, "fast")) {
-		ut_errorf("--strategy: '%s' is not one of tedd, fast", strategy);
-		exit_code = UT_EXIT_INPUT;
-		goto done;
-	}
-	if (!nworkers)
-		nworkers = p.cfg.detect.workers;
-	if (!strcmp(store, "notes")) {
-		rc = notes_open(&git, head, &p, &rest);
-		if (rc < 0) {
-			exit_code = ut_cli_exit_code(rc);
-			goto done;
-		}
-	}
-	exit_code = ut_cli_candidates_opts(&p, &extract, &filter, &co);
-	if (exit_code)
-		goto done;
-	rc = ut_candidates_build(&g, &report, p.suite, &co);
-	if (rc < 0)
-		goto fail;
-	if (!g->ntests) {
+	rc = ut_candidates_build(&d->g, &d->report, d->p.suite, &co);
+	if (rc == 0 && !d->g->ntests) {
 		ut_errorf("no tests found: nothing to detect");
-		exit_code = UT_EXIT_INPUT;
-		goto done;
+		return UT_EXIT_INPUT;
 	}
-	rc = check_writable(p.cfg.store.graph);
-	if (rc < 0)
-		goto fail;
-	exit_code = ut_cli_runner_new(&runner, &p.cfg);
+	if (rc == 0)
+		rc = ut_detect_writable(d->p.cfg.store.graph, UT_CLI_JOURNAL);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		return ut_cli_exit_code(rc);
+	}
+	exit_code = ut_cli_runner_new(&d->runner, &d->p.cfg);
 	if (exit_code)
-		goto done;
-	if (p.cfg.runner.reset.n == 0)
+		return exit_code;
+	if (d->p.cfg.runner.reset.n == 0)
 		ut_warnf("no runner.reset: each schedule starts from whatever state the one before "
 			 "left, so a test can pass on data an earlier schedule created and a "
 			 "dependency goes unseen. Give a command that restores a clean application "
 			 "state for a worker, e.g. \"runner\": {\"reset\": [\"./reset\", "
 			 "\"{worker}\"]} in untangle.json, or `untangle init --reset ./reset "
 			 "{worker}`");
-	if (select) {
-		exit_code = select_tests(&g, &p, coverage_path, runner, &fs);
-		if (exit_code)
-			goto done;
-	}
-	fingerprint = suite_fingerprint(g);
-	memset(&jh, 0, sizeof(jh));
-	jh.suite = fingerprint ? fingerprint : "";
-	jh.strategy = strategy;
-	jh.extract = extract;
-	jh.filter = filter;
-	jh.reruns = p.cfg.detect.reruns;
-	jh.ntests = g->ntests;
-	rc = ut_journal_fingerprint(&jh, &jarena, g, &p.cfg);
-	if (rc == 0)
-		rc = ut_journal_open(&journal, UT_CLI_JOURNAL, &jh,
-				     resume ? UT_JOURNAL_RESUME : fresh ? UT_JOURNAL_FRESH
-				     : UT_JOURNAL_START);
-	if (rc < 0)
-		goto fail;
-	if (resume)
-		journal_resumed(journal, g);
+	if (d->select)
+		exit_code = select_tests(&d->g, &d->p, d->coverage_path, d->runner, &d->fs);
+	return exit_code;
+}
+
+/* The journal is open: what a resume reuses, what runs, and signals caught from here. */
+static void started(void *ctx, const ut_journal *journal)
+{
+	detect_cmd *d = ctx;
+
+	if (d->resume)
+		journal_resumed(journal, d->g);
 	if (ut_journal_backup(journal))
 		ut_infof("--fresh: the old journal is kept as %s", ut_journal_backup(journal));
 	ut_infof("%zu tests, %zu candidate edges kept of %zu (%s, filter %s); strategy %s, "
-		 "%ld worker%s", g->ntests, report.filter.kept, report.filter.candidates, extract,
-		 filter, strategy, nworkers, nworkers == 1 ? "" : "s");
-	ut_cli_signals_catch(&sigs);
-	ps.tty = isatty(STDERR_FILENO);
-	dopts.strategy = strategy;
-	dopts.reruns = p.cfg.detect.reruns;
-	dopts.worker = 0;
-	dopts.workers = (int)nworkers;
-	dopts.progress = common.quiet ? NULL : progress; /* no per-run counting when quiet */
-	dopts.progress_ctx = &ps;
-	rc = ut_detect_run(g, runner, journal, &dopts, &st);
-	ut_cli_signals_restore(&sigs);
-	if (ps.tty && ps.width)
+		 "%ld worker%s", d->g->ntests, d->report.filter.kept, d->report.filter.candidates,
+		 d->extract, d->filter, d->strategy_name, d->nworkers, d->nworkers == 1 ? "" : "s");
+	ut_cli_signals_catch(&d->sigs);
+	d->caught = true;
+	d->ps.tty = isatty(STDERR_FILENO);
+}
+
+static int store_note(void *ctx, const ut_graph *g)
+{
+	detect_cmd *d = ctx;
+
+	return write_note(d->git, d->p.cfg.store.notes_ref, d->head, g);
+}
+
+/* The detection and its summary; returns the exit code. */
+static int detect(detect_cmd *d)
+{
+	ut_detect_project_opts o;
+	ut_detect_summary sum;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.run.strategy = d->strategy;
+	o.run.reruns = d->p.cfg.detect.reruns;
+	o.run.workers = (int)d->nworkers;
+	o.run.progress = d->common.quiet ? NULL : progress; /* no per-run counting when quiet */
+	o.run.progress_ctx = &d->ps;
+	o.extract = d->extract;
+	o.filter = d->filter;
+	o.journal_mode = d->resume ? UT_JOURNAL_RESUME : d->fresh ? UT_JOURNAL_FRESH
+						       : UT_JOURNAL_START;
+	o.journal_path = UT_CLI_JOURNAL;
+	o.graph_path = d->p.cfg.store.graph;
+	o.timings_path = UT_CLI_TIMINGS;
+	o.cfg = &d->p.cfg;
+	o.selection = d->select ? &d->fs : NULL;
+	o.started = started;
+	o.store = d->git ? store_note : NULL;
+	o.notes_ref = d->git ? d->p.cfg.store.notes_ref : NULL;
+	o.ctx = d;
+	if (d->git)
+		d->g->commit = d->head;
+	rc = ut_detect_project(d->g, d->runner, &o, &sum);
+	if (d->caught)
+		ut_cli_signals_restore(&d->sigs);
+	if (d->ps.tty && d->ps.width)
 		fputc('\n', stderr);
-	if (rc == UT_EINTR) {
+	if (rc == UT_EINTR && sum.run_failed) {
 		ut_errorf("interrupted: %ld runs are in %s; 'untangle detect --resume' goes on from "
-			  "there", st.schedules_run, UT_CLI_JOURNAL);
-		exit_code = UT_EXIT_INTERRUPTED;
-		goto done;
+			  "there", sum.stats.schedules_run, UT_CLI_JOURNAL);
+		return UT_EXIT_INTERRUPTED;
 	}
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
-		ut_errorf("the %ld runs so far are in %s; 'untangle detect --resume' goes on from "
-			  "there", st.schedules_run, UT_CLI_JOURNAL);
-		exit_code = ut_cli_exit_code(rc);
-		goto done;
+		if (sum.run_failed)
+			ut_errorf("the %ld runs so far are in %s; 'untangle detect --resume' goes on "
+				  "from there", sum.stats.schedules_run, UT_CLI_JOURNAL);
+		return ut_cli_exit_code(rc);
 	}
-	if (git)
-		g->commit = head;
-	rc = ut_graph_save(g, p.cfg.store.graph);
-	if (rc == 0)
-		rc = write_timings(g);
-	if (rc == 0 && git)
-		rc = write_note(git, p.cfg.store.notes_ref, head, g);
-	if (rc == 0)
-		rc = ut_journal_finish(journal);
-	if (rc < 0)
-		goto fail;
-	print_summary(g, &st, select ? &fs : NULL, common.json, p.cfg.store.graph,
-		      git ? p.cfg.store.notes_ref : NULL);
-	exit_code = UT_EXIT_OK;
-	goto done;
-fail:
-	ut_errorf("%s", ut_error_message());
-	exit_code = ut_cli_exit_code(rc);
-done:
-	free(fingerprint);
-	ut_journal_close(journal);
-	ut_arena_dispose(&jarena);
-	ut_runner_free(runner);
-	ut_graph_free(g);
-	ut_git_close(git);
-	ut_candidates_report_dispose(&report);
-	free(rest.items);
-	ut_cli_project_dispose(&p);
+	print_summary(&sum, d->common.json);
+	return UT_EXIT_OK;
+}
+
+int cmd_detect(int argc, char **argv)
+{
+	detect_cmd d = {.store = "file"};
+	ut_opt opts[] = {
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "strategy", "tedd|fast", "validation strategy (detect.strategy)",
+		 &d.strategy_name),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "extract", "string|order", "candidate extraction (detect.extract)",
+		 &d.extract),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "filter", "none|values|verb|dobj|noun",
+		 "candidate filter (detect.filter)", &d.filter),
+		UT_OPT_INT_ROW(0, "workers", "N", "parallel workers (detect.workers)", &d.nworkers, 1, 256),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "store", "file|notes",
+		 "the graph file, or also a git note on HEAD (store.notes_ref)", &d.store),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "select", "coverage",
+		 "crawler suites: validate only tests that reach the coverage, and what they need",
+		 &d.select),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "coverage", "FILE",
+		 "with --select: test id -> covered elements (default: features from the suite)",
+		 &d.coverage_path),
+		UT_OPT_ROW(UT_OPT_FLAG, 0, "resume", NULL,
+		 "continue an interrupted detection from .untangle/journal.jsonl", &d.resume),
+		UT_OPT_ROW(UT_OPT_FLAG, 0, "fresh", NULL,
+		 "start over, keeping an unfinished journal as .untangle/journal.jsonl.N.bak",
+		 &d.fresh),
+		UT_OPT_ROW(UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &d.rest),
+		UT_CLI_OPT_JOBS(d.common),
+		UT_OPT_END,
+	};
+	int exit_code;
+
+	if (!ut_cli_parse("detect", opts, &d.common, argc, argv, &exit_code))
+		return exit_code;
+	exit_code = check_usage(&d);
+	if (exit_code == 0)
+		exit_code = prepare(&d);
+	if (exit_code == 0)
+		exit_code = detect(&d);
+	ut_runner_free(d.runner);
+	ut_graph_free(d.g);
+	ut_git_close(d.git);
+	ut_candidates_report_dispose(&d.report);
+	free(d.rest.items);
+	ut_cli_project_dispose(&d.p);
 	return exit_code;
 }

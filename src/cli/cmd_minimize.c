@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "graph/graph_json.h"
 #include "minimize/minimize.h"
+#include "minimize/report.h"
 #include "nlp/nlp.h"
 #include "util/clock.h"
 #include "util/buf.h"
@@ -21,155 +22,13 @@
 #define EVIDENCE_SHOWN 4 /* elements shown per obsolete test in text; --json has all */
 #define TESTS_SHOWN 5    /* tests shown per list in text */
 
-typedef struct {
-	const ut_graph *g;
-	const ut_coverage *cov;
-	const ut_minimize_result *r;
-	const char *coverage_path; /* NULL: features */
-} report;
-
-static const char *status_name(const ut_minimize_result *r)
-{
-	return r->status == UT_SOLVE_OPTIMAL ? "optimal" : "best-known";
-}
-
-/* The first test in original order covering e, other than except, eligible and (when
- * kept) kept; -1 when none. One such test is the evidence for an element: listing every
- * coverer would make the report grow with tests times coverage, a gigabyte of JSON on a
- * suite of 2,000 tests (tests/bench/minimize). */
-static long witness(const report *rep, uint32_t e, long except, bool kept)
-{
-	size_t j;
-
-	for (j = rep->r->cov_start[e]; j < rep->r->cov_start[e + 1]; j++) {
-		uint32_t u = rep->r->cov_tests[j];
-
-		if ((long)u != except && (!kept || rep->r->kept[u]) &&
-		    ut_minimize_eligible(&rep->g->tests[u]))
-			return (long)u;
-	}
-	return -1;
-}
-
-static void json_coverers(ut_jsonw *w, const report *rep, uint32_t e, long except, bool kept)
-{
-	long u = witness(rep, e, except, kept);
-
-	ut_jsonw_arr_begin(w);
-	if (u >= 0)
-		ut_jsonw_str(w, rep->g->tests[u].id);
-	ut_jsonw_arr_end(w);
-}
-
-static void json_test(ut_jsonw *w, const report *rep, size_t t, const char *evidence)
-{
-	const ut_graph_test *test = &rep->g->tests[t];
-	size_t i;
-
-	ut_jsonw_obj_begin(w);
-	ut_jsonw_key(w, "id");
-	ut_jsonw_str(w, test->id);
-	ut_jsonw_key(w, "duration_s");
-	ut_jsonw_double(w, rep->r->duration[t]);
-	ut_jsonw_key(w, "estimated");
-	ut_jsonw_bool(w, rep->r->estimated[t]);
-	if (rep->r->pinned[t]) {
-		ut_jsonw_key(w, "pinned");
-		ut_jsonw_bool(w, true);
-	}
-	if (!ut_minimize_eligible(test)) {
-		ut_jsonw_key(w, test->flaky ? "flaky" : "failing");
-		ut_jsonw_bool(w, true);
-	}
-	if (evidence) {
-		ut_jsonw_key(w, evidence);
-		ut_jsonw_obj_begin(w);
-		for (i = 0; i < rep->cov->of[t].n; i++) {
-			uint32_t e = rep->cov->of[t].v[i];
-
-			ut_jsonw_key(w, rep->cov->elements.v[e]);
-			json_coverers(w, rep, e, (long)t, !strcmp(evidence, "covered_by"));
-		}
-		ut_jsonw_obj_end(w);
-	}
-	ut_jsonw_obj_end(w);
-}
-
-/* "key": {"tests": N, "duration_s": S} */
-static void json_size(ut_jsonw *w, const char *key, size_t tests, double seconds)
-{
-	ut_jsonw_key(w, key);
-	ut_jsonw_obj_begin(w);
-	ut_jsonw_key(w, "tests");
-	ut_jsonw_int(w, (long long)tests);
-	ut_jsonw_key(w, "duration_s");
-	ut_jsonw_double(w, seconds);
-	ut_jsonw_obj_end(w);
-}
-
-static void write_json(ut_buf *out, const report *rep)
-{
-	const ut_minimize_result *r = rep->r;
-	ut_jsonw w;
-	size_t t;
-
-	ut_jsonw_init(&w, out, true);
-	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "coverage");
-	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "source");
-	ut_jsonw_str(&w, rep->cov->source);
-	ut_jsonw_key(&w, "path");
-	ut_jsonw_str(&w, rep->coverage_path);
-	ut_jsonw_key(&w, "elements");
-	ut_jsonw_int(&w, (long long)rep->cov->elements.n);
-	ut_jsonw_key(&w, "required");
-	ut_jsonw_int(&w, (long long)r->nrequired);
-	ut_jsonw_key(&w, "only_flaky_or_failing");
-	ut_jsonw_int(&w, (long long)r->nuncoverable);
-	ut_jsonw_obj_end(&w);
-	ut_jsonw_key(&w, "result");
-	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "status");
-	ut_jsonw_str(&w, status_name(r));
-	ut_jsonw_key(&w, "method");
-	ut_jsonw_str(&w, r->method);
-	ut_jsonw_key(&w, "time_limit_hit");
-	ut_jsonw_bool(&w, r->stopped);
-	ut_jsonw_key(&w, "lower_bound_s");
-	ut_jsonw_double(&w, r->lower_bound);
-	ut_jsonw_key(&w, "gap_s");
-	ut_jsonw_double(&w, r->cost_after - r->lower_bound);
-	ut_jsonw_key(&w, "greedy_duration_s");
-	ut_jsonw_double(&w, r->greedy_cost);
-	ut_jsonw_obj_end(&w);
-	json_size(&w, "before", r->ntests, r->cost_before);
-	json_size(&w, "after", r->tests_after, r->cost_after);
-	ut_jsonw_key(&w, "fallback_duration_s");
-	ut_jsonw_double(&w, r->fallback_s);
-	for (int pass = 0; pass < 3; pass++) {
-		static const char *const keys[] = {"kept", "removed", "obsolete"};
-		static const char *const evidence[] = {NULL, "covered_by", "evidence"};
-
-		ut_jsonw_key(&w, keys[pass]);
-		ut_jsonw_arr_begin(&w);
-		for (t = 0; t < r->ntests; t++)
-			if ((pass == 0 && r->kept[t]) || (pass == 1 && !r->kept[t]) ||
-			    (pass == 2 && r->obsolete[t]))
-				json_test(&w, rep, t, evidence[pass]);
-		ut_jsonw_arr_end(&w);
-	}
-	ut_jsonw_obj_end(&w);
-	ut_buf_putc(out, '\n');
-}
-
 /* Prints the kept test that is e's witness unless an earlier element of the same test
  * had it (seen); *n counts the distinct witnesses, of which the first TESTS_SHOWN are
  * printed. */
-static void print_witness(const report *rep, uint32_t e, size_t except, unsigned char *seen,
+static void print_witness(const ut_minimize_report *rep, uint32_t e, size_t except, unsigned char *seen,
 			  size_t *n)
 {
-	long u = witness(rep, e, (long)except, true);
+	long u = ut_minimize_witness(rep, e, (long)except, true);
 
 	if (u < 0 || seen[u])
 		return;
@@ -181,7 +40,7 @@ static void print_witness(const report *rep, uint32_t e, size_t except, unsigned
 
 /* The first TESTS_SHOWN other eligible tests covering e; *n = all of them (neligible[e]
  * counts except itself, which is eligible), so that the scan stops early. */
-static void print_others(const report *rep, uint32_t e, size_t except,
+static void print_others(const ut_minimize_report *rep, uint32_t e, size_t except,
 			 const uint32_t *neligible, size_t *n)
 {
 	size_t j, shown = 0;
@@ -198,7 +57,7 @@ static void print_others(const report *rep, uint32_t e, size_t except,
 }
 
 /* For each element, the eligible tests covering it. NULL when out of memory. */
-static uint32_t *count_eligible(const report *rep)
+static uint32_t *count_eligible(const ut_minimize_report *rep)
 {
 	size_t ne = rep->cov->elements.n, e, j;
 	uint32_t *n = calloc(ne + 1, sizeof(*n));
@@ -216,12 +75,10 @@ static void print_more(size_t n)
 	putchar('\n');
 }
 
-static void print_text(const report *rep)
+/* The coverage, the durations and the result in figures. */
+static void print_head(const ut_minimize_report *rep)
 {
 	const ut_minimize_result *r = rep->r;
-	unsigned char *seen = calloc(r->ntests + 1, 1);
-	uint32_t *neligible = count_eligible(rep);
-	size_t t, i, n, nobsolete = 0;
 
 	if (rep->coverage_path)
 		printf("coverage: %s, %zu elements\n", rep->coverage_path, rep->cov->elements.n);
@@ -247,6 +104,63 @@ static void print_text(const report *rep)
 		       r->lower_bound, r->cost_after - r->lower_bound,
 		       r->cost_after > 0 ? 100.0 * (r->cost_after - r->lower_bound) / r->cost_after
 					 : 0.0);
+}
+
+/* A removed test t and the kept tests that cover what it covers (seen: scratch, zeroed). */
+static void print_removed(const ut_minimize_report *rep, size_t t, unsigned char *seen)
+{
+	const ut_minimize_result *r = rep->r;
+	size_t i, n = 0;
+
+	printf("  %s  %.2f s%s: ", rep->g->tests[t].id, r->duration[t],
+	       !ut_minimize_eligible(&rep->g->tests[t]) ? ", flaky or failing" : "");
+	if (rep->cov->of[t].n == 0)
+		printf("covers nothing");
+	else
+		printf("covered by ");
+	for (i = 0; seen && i < rep->cov->of[t].n; i++)
+		print_witness(rep, rep->cov->of[t].v[i], t, seen, &n);
+	for (i = 0; seen && i < rep->cov->of[t].n; i++) {
+		long u = ut_minimize_witness(rep, rep->cov->of[t].v[i], (long)t, true);
+
+		if (u >= 0)
+			seen[u] = 0;
+	}
+	if (n == 0 && rep->cov->of[t].n)
+		printf("no kept test (only flaky or failing tests cover it)");
+	print_more(n);
+}
+
+/* An obsolete test t, its first elements and other tests that cover each. */
+static void print_obsolete(const ut_minimize_report *rep, size_t t, const uint32_t *neligible)
+{
+	size_t i, n;
+
+	printf("  %s\n", rep->g->tests[t].id);
+	if (rep->cov->of[t].n == 0)
+		printf("      covers nothing\n");
+	for (i = 0; i < rep->cov->of[t].n && i < EVIDENCE_SHOWN; i++) {
+		uint32_t e = rep->cov->of[t].v[i];
+
+		printf("      %s: ", rep->cov->elements.v[e]);
+		n = 0;
+		if (neligible)
+			print_others(rep, e, t, neligible, &n);
+		print_more(n);
+	}
+	if (rep->cov->of[t].n > EVIDENCE_SHOWN)
+		printf("      and %zu more elements (--json lists them)\n",
+		       rep->cov->of[t].n - EVIDENCE_SHOWN);
+}
+
+static void print_text(const ut_minimize_report *rep)
+{
+	const ut_minimize_result *r = rep->r;
+	unsigned char *seen = calloc(r->ntests + 1, 1);
+	uint32_t *neligible = count_eligible(rep);
+	size_t t, nobsolete = 0;
+
+	print_head(rep);
 	printf("\nkept, in original order:\n");
 	for (t = 0; t < r->ntests; t++)
 		if (r->kept[t])
@@ -254,49 +168,16 @@ static void print_text(const report *rep)
 			       r->estimated[t] ? " (estimated)" : "",
 			       r->pinned[t] ? ", kept by --keep" : "");
 	printf("\nremoved:\n");
-	for (t = 0; t < r->ntests; t++) {
-		if (r->kept[t])
-			continue;
-		printf("  %s  %.2f s%s: ", rep->g->tests[t].id, r->duration[t],
-		       !ut_minimize_eligible(&rep->g->tests[t]) ? ", flaky or failing" : "");
-		if (rep->cov->of[t].n == 0)
-			printf("covers nothing");
-		else
-			printf("covered by ");
-		n = 0;
-		for (i = 0; seen && i < rep->cov->of[t].n; i++)
-			print_witness(rep, rep->cov->of[t].v[i], t, seen, &n);
-		for (i = 0; seen && i < rep->cov->of[t].n; i++) {
-			long u = witness(rep, rep->cov->of[t].v[i], (long)t, true);
-
-			if (u >= 0)
-				seen[u] = 0;
-		}
-		if (n == 0 && rep->cov->of[t].n)
-			printf("no kept test (only flaky or failing tests cover it)");
-		print_more(n);
-	}
+	for (t = 0; t < r->ntests; t++)
+		if (!r->kept[t])
+			print_removed(rep, t, seen);
 	for (t = 0; t < r->ntests; t++) {
 		if (!r->obsolete[t])
 			continue;
 		if (nobsolete++ == 0)
 			printf("\nobsolete (nothing depends on them; other tests cover all they "
 			       "cover):\n");
-		printf("  %s\n", rep->g->tests[t].id);
-		if (rep->cov->of[t].n == 0)
-			printf("      covers nothing\n");
-		for (i = 0; i < rep->cov->of[t].n && i < EVIDENCE_SHOWN; i++) {
-			uint32_t e = rep->cov->of[t].v[i];
-
-			printf("      %s: ", rep->cov->elements.v[e]);
-			n = 0;
-			if (neligible)
-				print_others(rep, e, t, neligible, &n);
-			print_more(n);
-		}
-		if (rep->cov->of[t].n > EVIDENCE_SHOWN)
-			printf("      and %zu more elements (--json lists them)\n",
-			       rep->cov->of[t].n - EVIDENCE_SHOWN);
+		print_obsolete(rep, t, neligible);
 	}
 	free(seen);
 	free(neligible);
@@ -343,108 +224,131 @@ static int failed(int rc)
 	return ut_cli_exit_code(rc);
 }
 
-int cmd_minimize(int argc, char **argv)
-{
-	ut_cli_common common = {0};
-	ut_cli_rest keep = {0};
-	const char *coverage_path = NULL;
-	ut_minimize_opts mo = {60.0, NULL, 0, false};
-	ut_opt opts[] = {
-		UT_OPT_ROW(UT_OPT_VALUE, 0, "coverage", "FILE",
-		 "JSON: test id -> covered elements (default: features from the suite)",
-		 &coverage_path),
-		UT_OPT_ROW(UT_OPT_NUMBER, 0, "time-limit", "S",
-			   "seconds the command may take to answer (default 60)", &mo.time_limit_s),
-		UT_OPT_ROW(UT_OPT_LIST, 0, "keep", "TEST", "a test that must stay (repeatable)", &keep),
-		UT_CLI_OPT_JOBS(common),
-		UT_OPT_END,
-	};
-	ut_minimize_result r;
-	ut_coverage cov;
+/* What `untangle minimize` works with, from its options to the result. */
+typedef struct {
+	ut_cli_common common;
+	ut_cli_rest keep;
+	const char *coverage_path;
+	ut_minimize_opts mo;
 	ut_config cfg;
-	ut_diags warnings;
-	ut_graph *g = NULL;
-	double *dur = NULL;
+	ut_graph *g;
+	double *dur;
+	bool *estimated;
 	ut_timings_info timings;
-	bool *estimated = NULL;
-	ut_buf out = UT_BUF_INIT;
-	report rep;
-	double started = ut_clock_mono(), limit_s;
-	int rc, exit_code = UT_EXIT_OK;
+	ut_coverage cov;
+	ut_diags warnings;
+	ut_minimize_result r;
+} minimize_cmd;
 
-	memset(&r, 0, sizeof(r));
-	memset(&cov, 0, sizeof(cov));
-	ut_config_init(&cfg);
-	ut_diags_init(&warnings);
-	if (!ut_cli_parse("minimize", opts, &common, argc, argv, &exit_code))
-		goto done;
-	mo.keep = keep.items;
-	mo.nkeep = keep.n;
-	exit_code = ut_cli_chdir(&common);
+/* The graph, the durations and the coverage; prints what goes wrong, returns the exit code. */
+static int load(minimize_cmd *m)
+{
+	int rc, exit_code = ut_cli_chdir(&m->common);
+
 	if (exit_code)
-		goto done;
-	rc = ut_config_load(&cfg, "untangle.json", true);
+		return exit_code;
+	rc = ut_config_load(&m->cfg, "untangle.json", true);
 	if (rc == 0) {
-		rc = ut_graph_load(&g, cfg.store.graph);
+		rc = ut_graph_load(&m->g, m->cfg.store.graph);
 		if (rc == UT_ENOTFOUND)
 			rc = ut_error_set(UT_ENOTFOUND, "no graph at %s: run 'untangle detect' first",
-					  cfg.store.graph);
+					  m->cfg.store.graph);
 	}
 	if (rc == 0) {
-		dur = malloc((g->ntests + 1) * sizeof(*dur));
-		estimated = malloc((g->ntests + 1) * sizeof(*estimated));
-		rc = dur && estimated ? ut_timings_fill(dur, estimated, g, UT_CLI_TIMINGS, &timings)
-				      : ut_error_set(UT_ENOMEM, "out of memory");
+		m->dur = malloc((m->g->ntests + 1) * sizeof(*m->dur));
+		m->estimated = malloc((m->g->ntests + 1) * sizeof(*m->estimated));
+		rc = m->dur && m->estimated ? ut_timings_fill(m->dur, m->estimated, m->g,
+							      UT_CLI_TIMINGS, &m->timings)
+					    : ut_error_set(UT_ENOMEM, "out of memory");
 	}
 	if (rc == 0)
-		rc = ut_coverage_init(&cov, g->ntests);
-	if (rc == 0 && coverage_path)
-		rc = ut_coverage_load(&cov, g, coverage_path, &warnings);
-	if (rc < 0) {
-		exit_code = failed(rc);
-		goto done;
-	}
-	if (!coverage_path) {
-		exit_code = feature_coverage(&cov, g, &common, &warnings);
-		if (exit_code)
-			goto done;
-	}
-	ut_cli_print_diags(&warnings);
+		rc = ut_coverage_init(&m->cov, m->g->ntests);
+	if (rc == 0 && m->coverage_path)
+		rc = ut_coverage_load(&m->cov, m->g, m->coverage_path, &m->warnings);
+	if (rc < 0)
+		return failed(rc);
+	if (!m->coverage_path)
+		exit_code = feature_coverage(&m->cov, m->g, &m->common, &m->warnings);
+	if (exit_code == 0)
+		ut_cli_print_diags(&m->warnings);
+	return exit_code;
+}
+
+/* Solves within what is left of the command's time limit (started: when it began). */
+static int solve(minimize_cmd *m, double started)
+{
+	double limit_s = m->mo.time_limit_s;
+	int rc;
+
 	/* The limit is the command's. Reading the coverage takes seconds on large suites,
 	 * and the report, which writes as much, as long again; Z3 overshoots its timeout by
 	 * a little and takes time to free (20,000 tests x 100,000 elements: 4.4 s to read,
 	 * 1 s past the timeout, 3.5 s after it). */
-	limit_s = mo.time_limit_s;
-	mo.time_limit_s = 0.95 * limit_s - 2 * (ut_clock_mono() - started);
-	if (mo.time_limit_s < 0.01)
-		mo.time_limit_s = 0.01;
-	rc = ut_minimize_run(g, &cov, dur, estimated, timings.fallback_s, &mo, &r);
-	if (rc < 0) {
-		exit_code = failed(rc);
-		goto done;
-	}
-	if (r.stopped && r.status != UT_SOLVE_OPTIMAL)
+	m->mo.time_limit_s = 0.95 * limit_s - 2 * (ut_clock_mono() - started);
+	if (m->mo.time_limit_s < 0.01)
+		m->mo.time_limit_s = 0.01;
+	rc = ut_minimize_run(m->g, &m->cov, m->dur, m->estimated, m->timings.fallback_s, &m->mo,
+			     &m->r);
+	if (rc < 0)
+		return failed(rc);
+	if (m->r.stopped && m->r.status != UT_SOLVE_OPTIMAL)
 		ut_warnf("the %.0f s time limit stopped z3: the result may not be minimal",
 			 limit_s);
-	rep = (report){g, &cov, &r, coverage_path};
-	if (!common.json) {
+	return UT_EXIT_OK;
+}
+
+static int print_report(const minimize_cmd *m)
+{
+	ut_minimize_report rep = {m->g, &m->cov, &m->r, m->coverage_path};
+	ut_buf out = UT_BUF_INIT;
+	int exit_code = UT_EXIT_OK;
+
+	if (!m->common.json) {
 		print_text(&rep);
-		goto done;
+		return UT_EXIT_OK;
 	}
-	write_json(&out, &rep);
-	if (out.failed)
-		exit_code = failed(ut_error_set(UT_ENOMEM, "out of memory"));
+	if (ut_minimize_report_json(&out, &rep) < 0)
+		exit_code = failed(UT_ENOMEM);
 	else
 		fwrite(out.ptr, 1, out.len, stdout);
-done:
 	ut_buf_dispose(&out);
-	ut_minimize_result_dispose(&r);
-	ut_coverage_dispose(&cov);
-	free(dur);
-	free(estimated);
-	ut_graph_free(g);
-	ut_diags_dispose(&warnings);
-	ut_config_dispose(&cfg);
-	free(keep.items);
+	return exit_code;
+}
+
+int cmd_minimize(int argc, char **argv)
+{
+	minimize_cmd m = {.mo = {60.0, NULL, 0, false}};
+	ut_opt opts[] = {
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "coverage", "FILE",
+		 "JSON: test id -> covered elements (default: features from the suite)",
+		 &m.coverage_path),
+		UT_OPT_ROW(UT_OPT_NUMBER, 0, "time-limit", "S",
+			   "seconds the command may take to answer (default 60)", &m.mo.time_limit_s),
+		UT_OPT_ROW(UT_OPT_LIST, 0, "keep", "TEST", "a test that must stay (repeatable)", &m.keep),
+		UT_CLI_OPT_JOBS(m.common),
+		UT_OPT_END,
+	};
+	double started = ut_clock_mono();
+	int exit_code = UT_EXIT_OK;
+
+	ut_config_init(&m.cfg);
+	ut_diags_init(&m.warnings);
+	if (ut_cli_parse("minimize", opts, &m.common, argc, argv, &exit_code)) {
+		m.mo.keep = m.keep.items;
+		m.mo.nkeep = m.keep.n;
+		exit_code = load(&m);
+		if (exit_code == 0)
+			exit_code = solve(&m, started);
+		if (exit_code == 0)
+			exit_code = print_report(&m);
+	}
+	ut_minimize_result_dispose(&m.r);
+	ut_coverage_dispose(&m.cov);
+	free(m.dur);
+	free(m.estimated);
+	ut_graph_free(m.g);
+	ut_diags_dispose(&m.warnings);
+	ut_config_dispose(&m.cfg);
+	free(m.keep.items);
 	return exit_code;
 }

@@ -6,96 +6,39 @@
 
 #include "cli/cli.h"
 #include "runner/runner.h"
+#include "runner/tally.h"
 #include "util/buf.h"
 #include "util/error.h"
-#include "util/jsonw.h"
 #include "util/banned.h"
 
 
-typedef struct {
-	size_t passed, failed, notrun, skipped;
-} tally;
-
-/* Skipped is the test's own choice; a test the runner did not run counts as failing. */
-static bool failing(ut_outcome o)
-{
-	return o == UT_OUT_FAIL || o == UT_OUT_ERROR || o == UT_OUT_NOTRUN;
-}
-
-static void count(tally *t, const ut_run_result *res)
-{
-	size_t i;
-
-	memset(t, 0, sizeof(*t));
-	for (i = 0; i < res->n; i++) {
-		switch (res->tests[i].outcome) {
-		case UT_OUT_PASS: t->passed++; break;
-		case UT_OUT_SKIPPED: t->skipped++; break;
-		case UT_OUT_NOTRUN: t->notrun++; break;
-		default: t->failed++; break;
-		}
-	}
-}
-
 static void print_text(const ut_shard *sh, const ut_graph *g, const ut_run_result *res,
-		       const tally *t, const char *label)
+		       const ut_run_tally *t, const char *label)
 {
 	size_t i;
 
 	for (i = 0; i < res->n; i++) {
 		const ut_test_result *r = &res->tests[i];
+		const char *word = r->outcome == UT_OUT_PASS ? "pass"
+				   : ut_outcome_fails_job(r->outcome) ? "FAIL" : "skip";
 
-		printf("%-7s %s (%.2f s)%s%s\n",
-		       r->outcome == UT_OUT_PASS ? "pass" : failing(r->outcome) ? "FAIL" : "skip",
-		       g->tests[sh->tests[i]].id, r->duration_s, r->message ? ": " : "",
-		       r->message ? r->message : "");
+		printf("%-7s %s (%.2f s)%s%s\n", word, ut_cli_esc(g->tests[sh->tests[i]].id),
+		       r->duration_s, r->message ? ": " : "", r->message ? r->message : "");
 	}
 	printf("shard %s: %zu passed, %zu failed, %zu not run, %zu skipped, in %.1f s\n", label,
 	       t->passed, t->failed, t->notrun, t->skipped, res->end - res->start);
 }
 
-static int print_json(const ut_shard *sh, const ut_graph *g, const ut_run_result *res,
-		      const tally *t, const char *label)
+static int print_json(const char *const *ids, const ut_run_result *res, const ut_run_tally *t,
+		      const char *label)
 {
 	ut_buf out = UT_BUF_INIT;
-	ut_jsonw w;
-	size_t i;
+	int rc = ut_run_json(&out, label, ids, res, t);
 
-	ut_jsonw_init(&w, &out, true);
-	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "shard");
-	ut_jsonw_str(&w, label);
-	ut_jsonw_key(&w, "status");
-	ut_jsonw_str(&w, ut_run_status_name(res->status));
-	ut_jsonw_key(&w, "passed");
-	ut_jsonw_int(&w, (long long)t->passed);
-	ut_jsonw_key(&w, "failed");
-	ut_jsonw_int(&w, (long long)t->failed);
-	ut_jsonw_key(&w, "not_run");
-	ut_jsonw_int(&w, (long long)t->notrun);
-	ut_jsonw_key(&w, "skipped");
-	ut_jsonw_int(&w, (long long)t->skipped);
-	ut_jsonw_key(&w, "wall_s");
-	ut_jsonw_fixed(&w, res->end - res->start, 3);
-	ut_jsonw_key(&w, "tests");
-	ut_jsonw_arr_begin(&w);
-	for (i = 0; i < res->n; i++) {
-		ut_jsonw_obj_begin(&w);
-		ut_jsonw_key(&w, "id");
-		ut_jsonw_str(&w, g->tests[sh->tests[i]].id);
-		ut_jsonw_key(&w, "outcome");
-		ut_jsonw_str(&w, ut_outcome_name(res->tests[i].outcome));
-		ut_jsonw_key(&w, "duration_s");
-		ut_jsonw_fixed(&w, res->tests[i].duration_s, 3);
-		if (res->tests[i].message) {
-			ut_jsonw_key(&w, "message");
-			ut_jsonw_str(&w, res->tests[i].message);
-		}
-		ut_jsonw_obj_end(&w);
-	}
-	ut_jsonw_arr_end(&w);
-	ut_jsonw_obj_end(&w);
-	return ut_cli_emit(&out);
+	if (rc == 0)
+		rc = ut_cli_emit(&out);
+	ut_buf_dispose(&out);
+	return rc;
 }
 
 /* The runner ran but left no usable report: say why, with the end of its output. */
@@ -107,8 +50,65 @@ static void explain_no_report(const ut_run_result *res)
 	ut_errorf("the runner left no usable report (%s): %s", ut_run_status_name(res->status),
 		  res->report_error ? res->report_error : "no reason given");
 	if (len)
-		fprintf(stderr, "untangle: the end of its output:\n%s%s\n",
-			len > keep ? "..." : "", tail + (len > keep ? len - keep : 0));
+		ut_detailf("the end of its output:\n%s%s", len > keep ? "..." : "",
+			   tail + (len > keep ? len - keep : 0));
+}
+
+/* Runs the shard on worker w after one reset and prints its outcomes; the exit code. */
+static int run_shard(const ut_cli_plan *pl, const ut_shard *sh, const char *label, long w,
+		     bool json)
+{
+	ut_cli_signals sigs;
+	ut_runner *runner = NULL;
+	ut_run_result res;
+	const char **ids = malloc(sh->n * sizeof(*ids));
+	size_t i;
+	ut_run_tally t;
+	int rc = 0, exit_code;
+
+	memset(&res, 0, sizeof(res));
+	if (!ids) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < sh->n; i++)
+		ids[i] = pl->g->tests[sh->tests[i]].id;
+	exit_code = ut_cli_runner_new(&runner, &pl->p.cfg);
+	if (exit_code)
+		goto done;
+	ut_infof("shard %s: %zu tests, about %.1f s, on worker %ld", label, sh->n, sh->cost_s, w);
+	ut_cli_signals_catch(&sigs);
+	rc = ut_runner_run(runner, (int)w, ids, sh->n, &res);
+	ut_cli_signals_restore(&sigs);
+	if (rc == UT_EINTR) {
+		ut_errorf("interrupted: the runner was stopped");
+		exit_code = UT_EXIT_INTERRUPTED;
+		goto done;
+	}
+	if (rc < 0)
+		goto fail;
+	if (res.status != UT_RUN_OK) {
+		explain_no_report(&res);
+		exit_code = UT_EXIT_ENV;
+		goto done;
+	}
+	ut_run_tally_count(&t, &res);
+	if (json)
+		rc = print_json(ids, &res, &t, label);
+	else
+		print_text(sh, pl->g, &res, &t, label);
+	if (rc < 0)
+		goto fail;
+	exit_code = ut_run_tally_fails_job(&t) ? UT_EXIT_FOUND : UT_EXIT_OK;
+	goto done;
+fail:
+	ut_errorf("%s", ut_error_message());
+	exit_code = ut_cli_exit_code(rc);
+done:
+	ut_run_result_dispose(&res);
+	ut_runner_free(runner);
+	free(ids);
+	return exit_code;
 }
 
 int cmd_run(int argc, char **argv)
@@ -128,18 +128,12 @@ int cmd_run(int argc, char **argv)
 	};
 	ut_shard_opts so = {0};
 	ut_cli_plan pl;
-	ut_cli_signals sigs;
-	ut_runner *runner = NULL;
-	ut_run_result res;
 	const ut_shard *sh;
-	const char **ids = NULL;
 	char label[64];
 	size_t k = 0, n = 0, i;
-	tally t;
-	int rc, exit_code;
+	int exit_code;
 
 	memset(&pl, 0, sizeof(pl));
-	memset(&res, 0, sizeof(res));
 	if (!ut_cli_parse("run", opts, &common, argc, argv, &exit_code))
 		return exit_code;
 	if (ut_cli_parse_shard(shard, &k, &n))
@@ -153,55 +147,13 @@ int cmd_run(int argc, char **argv)
 	if (list) {
 		for (i = 0; i < sh->n; i++)
 			printf("%s\n", ut_cli_esc(pl.g->tests[sh->tests[i]].id));
-		goto done;
-	}
-	if (!sh->n) {
+	} else if (!sh->n) {
 		ut_infof("shard %s is empty: the graph has fewer independent lists than %zu shards",
 			 label, n);
-		goto done;
+	} else {
+		exit_code = run_shard(&pl, sh, label, w, common.json);
 	}
-	ids = malloc(sh->n * sizeof(*ids));
-	if (!ids) {
-		rc = ut_error_set(UT_ENOMEM, "out of memory");
-		goto fail;
-	}
-	for (i = 0; i < sh->n; i++)
-		ids[i] = pl.g->tests[sh->tests[i]].id;
-	exit_code = ut_cli_runner_new(&runner, &pl.p.cfg);
-	if (exit_code)
-		goto done;
-	ut_infof("shard %s: %zu tests, about %.1f s, on worker %ld", label, sh->n, sh->cost_s, w);
-	ut_cli_signals_catch(&sigs);
-	rc = ut_runner_run(runner, (int)w, ids, sh->n, &res);
-	ut_cli_signals_restore(&sigs);
-	if (rc == UT_EINTR) {
-		ut_errorf("interrupted: the runner was stopped");
-		exit_code = UT_EXIT_INTERRUPTED;
-		goto done;
-	}
-	if (rc < 0)
-		goto fail;
-	if (res.status != UT_RUN_OK) {
-		explain_no_report(&res);
-		exit_code = UT_EXIT_ENV;
-		goto done;
-	}
-	count(&t, &res);
-	if (common.json)
-		rc = print_json(sh, pl.g, &res, &t, label);
-	else
-		print_text(sh, pl.g, &res, &t, label);
-	if (rc < 0)
-		goto fail;
-	exit_code = t.failed || t.notrun ? UT_EXIT_FOUND : UT_EXIT_OK;
-	goto done;
-fail:
-	ut_errorf("%s", ut_error_message());
-	exit_code = ut_cli_exit_code(rc);
 done:
-	ut_run_result_dispose(&res);
-	ut_runner_free(runner);
-	free(ids);
 	ut_cli_plan_dispose(&pl);
 	return exit_code;
 }

@@ -56,6 +56,15 @@ void ut_infof(const char *fmt, ...)
 	va_end(ap);
 }
 
+void ut_detailf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
 void ut_cli_print_diags(const ut_diags *d)
 {
 	size_t i;

@@ -7,18 +7,23 @@
 
 #include "cli/cli.h"
 #include "graph/graph_json.h"
+#include "util/buf.h"
 #include "util/clock.h"
 #include "util/error.h"
 #include "util/banned.h"
 
-static void list_ids(const char *const *ids, size_t shown, size_t n)
+/* "untangle: what: 'a', 'b', 'c' and N more", after the error that explains it. */
+static void list_ids(const char *what, const char *const *ids, size_t shown, size_t n)
 {
+	ut_buf b = UT_BUF_INIT;
 	size_t i;
 
 	for (i = 0; i < shown && i < n; i++)
-		fprintf(stderr, "%s'%s'", i ? ", " : " ", ids[i]);
+		ut_buf_printf(&b, "%s'%s'", i ? ", " : " ", ids[i]);
 	if (n > shown)
-		fprintf(stderr, " and %zu more", n - shown);
+		ut_buf_printf(&b, " and %zu more", n - shown);
+	ut_detailf("%s:%s", what, b.ptr && !b.failed ? b.ptr : "");
+	ut_buf_dispose(&b);
 }
 
 /* A graph made for another suite would give lists that miss new tests or name gone ones. */
@@ -46,17 +51,11 @@ static int check_drift(const ut_cli_plan *pl)
 		ut_errorf("%s is older than the suite: %zu test%s added since, %zu removed; its "
 			  "lists would be wrong", pl->p.cfg.store.graph, d.added,
 			  d.added == 1 ? "" : "s", d.removed);
-		if (d.added) {
-			fprintf(stderr, "untangle: added:");
-			list_ids(d.first_added, 3, d.added);
-			fputc('\n', stderr);
-		}
-		if (d.removed) {
-			fprintf(stderr, "untangle: removed:");
-			list_ids(d.first_removed, 3, d.removed);
-			fputc('\n', stderr);
-		}
-		fprintf(stderr, "untangle: run 'untangle detect' to validate the suite as it is now\n");
+		if (d.added)
+			list_ids("added", d.first_added, 3, d.added);
+		if (d.removed)
+			list_ids("removed", d.first_removed, 3, d.removed);
+		ut_detailf("run 'untangle detect' to validate the suite as it is now");
 		free(ids);
 		return UT_EXIT_INPUT;
 	}

@@ -39,7 +39,8 @@ typedef struct {
 	struct {
 		const char *extract;  /* string-analysis, original-order */
 		const char *filter;   /* none, verb, dobj, noun */
-		const char *strategy; /* tedd, fast */
+		const char *strategy; /* tedd, fast: the name as written; detect turns it into
+					 ut_detect_strategy once (ut_detect_strategy_parse) */
 		int workers;
 		int reruns;
 	} detect;

@@ -18,6 +18,22 @@ const char *ut_detect_phase_name(ut_detect_phase p)
 	return (unsigned)p < UT_PHASE_COUNT ? phase_names[p] : "?";
 }
 
+const char *ut_detect_strategy_name(ut_detect_strategy s)
+{
+	return s == UT_STRATEGY_TEDD ? "tedd" : "fast";
+}
+
+int ut_detect_strategy_parse(ut_detect_strategy *out, const char *name)
+{
+	if (name && !strcmp(name, "tedd"))
+		*out = UT_STRATEGY_TEDD;
+	else if (name && !strcmp(name, "fast"))
+		*out = UT_STRATEGY_FAST;
+	else
+		return ut_error_set(UT_EINPUT, "'%s' is not one of tedd, fast", name ? name : "");
+	return 0;
+}
+
 int dx_original_order(dx_ctx *c, const dx_job *extra, size_t nextra, dx_result *extra_out,
 		      int (*seen)(void *ctx, const dx_job *job, const dx_result *r), void *ctx)
 {
@@ -143,16 +159,14 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 {
 	dx_ctx c;
 	size_t i;
-	const char *strategy;
 	int rc;
 
 	memset(stats, 0, sizeof(*stats));
 	rc = dx_ctx_init(&c, g, runner, journal, opts, stats);
 	if (rc < 0)
 		goto done;
-	strategy = opts->strategy ? opts->strategy : "fast";
 	if (opts->revalidate) {
-		if (strcmp(strategy, "fast")) {
+		if (opts->strategy != UT_STRATEGY_FAST) {
 			rc = ut_error_set(UT_EINPUT, "incremental re-validation needs strategy fast");
 			goto done;
 		}
@@ -165,14 +179,7 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 					: g->tests[i].failing ? DX_FAILING : DX_IN;
 		}
 	}
-	if (!strcmp(strategy, "tedd")) {
-		rc = dx_tedd(&c);
-	} else if (!strcmp(strategy, "fast")) {
-		rc = dx_fast(&c);
-	} else {
-		rc = ut_error_set(UT_EINPUT, "unknown strategy '%s' (fast, tedd)", strategy);
-		goto done;
-	}
+	rc = opts->strategy == UT_STRATEGY_TEDD ? dx_tedd(&c) : dx_fast(&c);
 	explain_left_out(&c);
 	for (i = 0; i < g->edges.n; i++) {
 		ut_edge *e = &g->edges.v[i];
@@ -184,7 +191,7 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 		}
 		stats->manifest += e->status == UT_EDGE_MANIFEST;
 	}
-	g->stats.strategy = !strcmp(strategy, "tedd") ? "tedd" : "fast";
+	g->stats.strategy = ut_detect_strategy_name(opts->strategy);
 	g->stats.schedules_run = stats->schedules_run;
 	g->stats.test_executions = stats->test_executions;
 done:

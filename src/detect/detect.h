@@ -25,6 +25,18 @@ typedef enum {
 
 const char *ut_detect_phase_name(ut_detect_phase p);
 
+/* The validation strategy: fast (the default, 0) or tedd (the thesis' baseline). The
+ * configuration and the journal keep its name; the code compares the enum. */
+typedef enum {
+	UT_STRATEGY_FAST = 0,
+	UT_STRATEGY_TEDD
+} ut_detect_strategy;
+
+/* "fast" or "tedd" (borrowed, static). */
+const char *ut_detect_strategy_name(ut_detect_strategy s);
+/* The strategy called name: 0, or UT_EINPUT ("'NAME' is not one of tedd, fast"). */
+int ut_detect_strategy_parse(ut_detect_strategy *out, const char *name);
+
 /* One run finished (or was replayed from the journal). */
 typedef struct {
 	ut_detect_phase phase;
@@ -51,7 +63,7 @@ enum {
 };
 
 typedef struct {
-	const char *strategy; /* "fast" (NULL: the same) or "tedd" */
+	ut_detect_strategy strategy; /* UT_STRATEGY_FAST (0, the default) or _TEDD */
 	/* NULL: validate every test. Otherwise (strategy fast only) one UT_REVALIDATE_* per
 	 * test: the original order is not run, tests the graph marks flaky or failing stay
 	 * left out, and at the end the schedule of every test that was verified or searched
