@@ -153,7 +153,11 @@ static int execute(dx_ctx *c, int worker, const char **ids, const uint32_t *sche
 	int rc;
 
 	memset(&rec, 0, sizeof(rec));
-	rc = ut_runner_run(c->runner, worker, ids, n, &res);
+	memset(&res, 0, sizeof(res));
+	if (c->opts->run)
+		rc = c->opts->run(c->opts->run_ctx, worker, ids, sched, n, &res);
+	else
+		rc = ut_runner_run(c->runner, worker, ids, n, &res);
 	if (rc == 0)
 		rc = !outs || !durs ? ut_error_set(UT_ENOMEM, "out of memory") : alloc_result(out, n);
 	if (rc < 0)
