@@ -101,10 +101,6 @@ int dx_run(dx_ctx *c, const uint32_t *sched, size_t n, const char *purpose, dx_r
  * error the finished runs stay journaled and out is disposed. */
 int dx_run_batch(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out);
 
-/* The schedule of `test`: it and its transitive prerequisites over the active edges,
- * leaving out the edge skip (NULL: none), in original order. */
-int dx_schedule(dx_ctx *c, uint32_t test, const ut_edge *skip, dx_sched *out);
-
 /* The evidence store (evidence.c). */
 int dx_evidence_init(dx_ctx *c);
 void dx_evidence_free(dx_ctx *c);
