@@ -21,9 +21,15 @@ typedef struct {
 
 typedef UT_VEC(dx_rec) dx_recs;
 
-/* What the runs showed of one test (evidence.c). */
+/* Pass records and fail records kept per test, each: when a record that says nothing
+ * more than another one is dropped and the list is still full, the oldest goes (README
+ * "The model and the decision rule"). */
+#define DX_RECORDS 24
+
+/* What the runs showed of one test (evidence.c, the one store: fast, tedd, verify and the
+ * re-runs of dx_run_batch all ask it). */
 typedef struct {
-	dx_recs pass, fail; /* the sets that say most, at most a few dozen of each */
+	dx_recs pass, fail; /* the sets that say most, at most DX_RECORDS of each */
 	dx_recs whole;      /* runs it ended that passed whole: its schedule as it ran */
 } dx_evidence;
 
