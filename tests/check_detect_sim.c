@@ -3,7 +3,10 @@
  * prerequisites: the exact graph they end with, and what their runs show (every output
  * schedule passes in the truth; every manifest edge has a run in which its dependent failed
  * without the dependee while every other prerequisite it keeps ran and passed). Includes
- * the two faulty cases of issue 17's journals and flaky tests. */
+ * the two faulty cases of issue 17's journals and flaky tests. Run alone:
+ *     CK_RUN_SUITE=detect-sim build-test/tests/check_untangle
+ * DSIM_KEEP=1 keeps each detection's journal (/tmp/ut-dsim-*), DSIM_VERBOSE=1 prints
+ * the flaky test's graphs. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -355,6 +358,39 @@ START_TEST(a_late_flaky_failure_is_run_again)
 }
 END_TEST
 
+/* The one schedule function as detect uses it: less one direct prerequisite (kept when
+ * another prerequisite needs it), and without the flaky rule of the commands. */
+START_TEST(schedules_without_a_prerequisite)
+{
+	ut_scheduler sch;
+	dt d;
+	uint32_t *v = NULL;
+	size_t n = 0, cap = 0;
+
+	dt_suite(&d, 5, "", "1>0 2>0 3>1 4>1 4>3");
+	d.g->tests[2].flaky = true;
+	ck_assert_int_eq(ut_scheduler_init_active(&sch, d.g), 0);
+	ck_assert_int_eq(ut_scheduler_without(&sch, 4, 3, &v, &n, &cap), 0);
+	ck_assert_uint_eq(n, 3); /* 0 1 4 */
+	ck_assert(v[0] == 0 && v[1] == 1 && v[2] == 4);
+	n = 0;
+	ck_assert_int_eq(ut_scheduler_without(&sch, 4, 1, &v, &n, &cap), 0);
+	ck_assert_uint_eq(n, 4); /* 1 stays: 3 needs it */
+	ck_assert(v[0] == 0 && v[1] == 1 && v[2] == 3 && v[3] == 4);
+	n = 0;
+	ck_assert_int_eq(ut_scheduler_of(&sch, 2, &v, &n, &cap), 0);
+	ck_assert_uint_eq(n, 2); /* detect: the flaky test's own edges, not every earlier test */
+	ut_scheduler_dispose(&sch);
+	ck_assert_int_eq(ut_scheduler_init(&sch, d.g), 0);
+	n = 0;
+	ck_assert_int_eq(ut_scheduler_of(&sch, 2, &v, &n, &cap), 0);
+	ck_assert_uint_eq(n, 3); /* the commands: every earlier test */
+	ut_scheduler_dispose(&sch);
+	free(v);
+	dt_teardown(&d);
+}
+END_TEST
+
 Suite *detect_sim_suite(void)
 {
 	Suite *s = suite_create("detect-sim");
@@ -367,6 +403,9 @@ Suite *detect_sim_suite(void)
 	tcase_add_test(tc, both_recover_a_missing_edge);
 	tcase_add_test(tc, a_flaky_test_is_left_out);
 	tcase_add_test(tc, a_late_flaky_failure_is_run_again);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("schedules");
+	tcase_add_test(tc, schedules_without_a_prerequisite);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -124,7 +124,9 @@ static int collect(sx *s, uint32_t below, dx_sched *out)
 	return rc;
 }
 
-/* Marks v and everything the settled tests of v need; returns how many were not marked. */
+/* Marks v and everything the settled tests of v need; returns how many were not marked.
+ * Not a closure over the graph: a settled test's schedule is its anc (from the graph by
+ * sx_graph_closures, or found by the search, whose edges are written only at the end). */
 static size_t mark_closure(sx *s, const uint32_t *v, size_t n)
 {
 	size_t added = 0;
