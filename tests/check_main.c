@@ -20,6 +20,7 @@ Suite *check_suite(void);
 Suite *git_suite(void);
 Suite *detect_suite(void);
 Suite *project_suite(void);
+Suite *detect_sim_suite(void);
 
 int main(void)
 {
@@ -43,6 +44,7 @@ int main(void)
 	srunner_add_suite(sr, git_suite());
 	srunner_add_suite(sr, detect_suite());
 	srunner_add_suite(sr, project_suite());
+	srunner_add_suite(sr, detect_sim_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

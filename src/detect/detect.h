@@ -62,6 +62,14 @@ enum {
 	UT_REVALIDATE_SEARCH    /* validated from scratch: alone first, then searched */
 };
 
+/* Runs one schedule in place of the project's runner: the contract of ut_runner_run
+ * (runner/runner.h), with the schedule's graph indices beside its ids. It fills *out
+ * (out->tests: n results in schedule order, malloc'd; ut_run_result_dispose frees what it
+ * holds) and returns 0, or UT_EENV / UT_EINTR as the runner would. Called from worker
+ * threads when there are several workers, never twice at once for one worker. */
+typedef int (*ut_detect_run_fn)(void *ctx, int worker, const char *const *ids,
+				const uint32_t *sched, size_t n, ut_run_result *out);
+
 typedef struct {
 	ut_detect_strategy strategy; /* UT_STRATEGY_FAST (0, the default) or _TEDD */
 	/* NULL: validate every test. Otherwise (strategy fast only) one UT_REVALIDATE_* per
@@ -75,6 +83,10 @@ typedef struct {
 	int workers;          /* runs at once, on workers worker .. worker + workers - 1 (0: 1) */
 	void (*progress)(void *ctx, const ut_detect_event *ev); /* NULL: none */
 	void *progress_ctx;
+	/* What runs a schedule: NULL, the runner given to ut_detect_run (which may then be
+	 * NULL when run is set); a simulated runner in the unit tests (tests/detect_sim.c) */
+	ut_detect_run_fn run;
+	void *run_ctx;
 } ut_detect_opts;
 
 typedef struct {

@@ -14,8 +14,6 @@
 #include "util/error.h"
 #include "util/banned.h"
 
-#define DX_RECORDS 24 /* pass and fail records kept per test: the oldest goes first */
-
 static void recs_free(dx_recs *r)
 {
 	for (size_t i = 0; i < r->n; i++)

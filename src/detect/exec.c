@@ -153,7 +153,11 @@ static int execute(dx_ctx *c, int worker, const char **ids, const uint32_t *sche
 	int rc;
 
 	memset(&rec, 0, sizeof(rec));
-	rc = ut_runner_run(c->runner, worker, ids, n, &res);
+	memset(&res, 0, sizeof(res));
+	if (c->opts->run)
+		rc = c->opts->run(c->opts->run_ctx, worker, ids, sched, n, &res);
+	else
+		rc = ut_runner_run(c->runner, worker, ids, n, &res);
 	if (rc == 0)
 		rc = !outs || !durs ? ut_error_set(UT_ENOMEM, "out of memory") : alloc_result(out, n);
 	if (rc < 0)
@@ -606,38 +610,4 @@ int dx_run(dx_ctx *c, const uint32_t *sched, size_t n, const char *purpose, dx_r
 	dx_job job = {sched, n, purpose, c->phase};
 
 	return dx_run_batch(c, &job, 1, out);
-}
-
-int dx_schedule(dx_ctx *c, uint32_t test, const ut_edge *skip, dx_sched *out)
-{
-	ut_adjacency adj;
-	unsigned char *in = NULL;
-	uint32_t k;
-	size_t i;
-	int rc;
-
-	out->n = 0;
-	rc = ut_adjacency_build(&adj, c->g, NULL, NULL);
-	if (rc < 0)
-		return rc;
-	in = calloc(c->g->ntests ? c->g->ntests : 1, 1);
-	if (!in) {
-		rc = ut_error_set(UT_ENOMEM, "out of memory");
-		goto done;
-	}
-	/* The direct prerequisites of `test` but skip, then everything they need. */
-	for (k = adj.start[test]; k < adj.start[test + 1]; k++) {
-		if (!skip || adj.deps[k] != skip->dependee)
-			in[adj.deps[k]] = 1;
-	}
-	rc = ut_adjacency_closure(&adj, in);
-	in[test] = 1;
-	for (i = 0; rc == 0 && i < c->g->ntests; i++) {
-		if (in[i] && ut_vec_push(out, (uint32_t)i) < 0)
-			rc = ut_error_set(UT_ENOMEM, "out of memory");
-	}
-done:
-	free(in);
-	ut_adjacency_dispose(&adj);
-	return rc;
 }

@@ -21,9 +21,15 @@ typedef struct {
 
 typedef UT_VEC(dx_rec) dx_recs;
 
-/* What the runs showed of one test (evidence.c). */
+/* Pass records and fail records kept per test, each: when a record that says nothing
+ * more than another one is dropped and the list is still full, the oldest goes (README
+ * "The model and the decision rule"). */
+#define DX_RECORDS 24
+
+/* What the runs showed of one test (evidence.c, the one store: fast, tedd, verify and the
+ * re-runs of dx_run_batch all ask it). */
 typedef struct {
-	dx_recs pass, fail; /* the sets that say most, at most a few dozen of each */
+	dx_recs pass, fail; /* the sets that say most, at most DX_RECORDS of each */
 	dx_recs whole;      /* runs it ended that passed whole: its schedule as it ran */
 } dx_evidence;
 
@@ -100,10 +106,6 @@ int dx_run(dx_ctx *c, const uint32_t *sched, size_t n, const char *purpose, dx_r
  * whose failure contradicts earlier evidence are re-run once, as another batch. On an
  * error the finished runs stay journaled and out is disposed. */
 int dx_run_batch(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out);
-
-/* The schedule of `test`: it and its transitive prerequisites over the active edges,
- * leaving out the edge skip (NULL: none), in original order. */
-int dx_schedule(dx_ctx *c, uint32_t test, const ut_edge *skip, dx_sched *out);
 
 /* The evidence store (evidence.c). */
 int dx_evidence_init(dx_ctx *c);

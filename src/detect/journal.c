@@ -35,7 +35,7 @@ struct ut_journal {
 	ut_arena arena;
 	ut_map queues; /* schedule (the bytes of its index array) -> replay_queue * */
 	UT_VEC(replay_queue *) all_queues;
-	size_t recorded, replayed;
+	size_t recorded;
 	UT_VEC(const ut_journal_record *) by_order;
 	const char **ids; /* the header's, ntests */
 	size_t ntests;
@@ -287,12 +287,10 @@ static int add_record(ut_journal *j, const ut_json *doc, const char *where)
 	/* Not evidence: a run that failed as a whole, or one of a test that has changed. */
 	if (r->error) {
 		j->changes.errors++;
-		j->replayed++;
 		return 0;
 	}
 	if (changed) {
 		j->changes.dropped++;
-		j->replayed++;
 		return ut_vec_push(&j->dropped_lines, j->lineno) < 0
 			       ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 	}
@@ -670,10 +668,8 @@ const ut_journal_record *ut_journal_replay(ut_journal *j, const uint32_t *tests,
 		return NULL;
 	pthread_mutex_lock(&j->lock);
 	q = ut_map_get(&j->queues, (const char *)tests, n * sizeof(*tests));
-	if (q && q->next < q->recs.n) {
+	if (q && q->next < q->recs.n)
 		r = q->recs.v[q->next++];
-		j->replayed++;
-	}
 	pthread_mutex_unlock(&j->lock);
 	return r;
 }
@@ -681,11 +677,6 @@ const ut_journal_record *ut_journal_replay(ut_journal *j, const uint32_t *tests,
 size_t ut_journal_recorded(const ut_journal *j)
 {
 	return j ? j->recorded : 0;
-}
-
-size_t ut_journal_pending(const ut_journal *j)
-{
-	return j ? j->recorded - j->replayed : 0;
 }
 
 long ut_journal_next_id(ut_journal *j)

@@ -106,9 +106,8 @@ const char *ut_journal_test_id(const ut_journal *j, uint32_t i);
  * NULL. Records are handed out in the order they were written; the pointer lives as long
  * as the journal. */
 const ut_journal_record *ut_journal_replay(ut_journal *j, const uint32_t *tests, size_t n);
-/* How many recorded runs were read, and how many are still unreplayed. */
+/* How many recorded runs were read. */
 size_t ut_journal_recorded(const ut_journal *j);
-size_t ut_journal_pending(const ut_journal *j);
 /* The id for the next new run (one more than the largest seen). Thread-safe. */
 long ut_journal_next_id(ut_journal *j);
 

@@ -124,7 +124,9 @@ static int collect(sx *s, uint32_t below, dx_sched *out)
 	return rc;
 }
 
-/* Marks v and everything the settled tests of v need; returns how many were not marked. */
+/* Marks v and everything the settled tests of v need; returns how many were not marked.
+ * Not a closure over the graph: a settled test's schedule is its anc (from the graph by
+ * sx_graph_closures, or found by the search, whose edges are written only at the end). */
 static size_t mark_closure(sx *s, const uint32_t *v, size_t n)
 {
 	size_t added = 0;
@@ -146,40 +148,20 @@ static size_t mark_closure(sx *s, const uint32_t *v, size_t n)
 
 int sx_graph_closures(sx *s, bool (*want)(const sx *s, uint32_t t))
 {
-	ut_adjacency adj;
-	dx_sched *all = calloc(s->n ? s->n : 1, sizeof(*all));
-	int rc;
+	ut_scheduler sch;
+	int rc = ut_scheduler_init_active(&sch, s->g);
 
-	if (!all)
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	rc = ut_adjacency_build(&adj, s->g, NULL, NULL);
-	if (rc < 0) {
-		free(all);
-		return rc;
-	}
-	for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
-		for (uint32_t k = adj.start[t]; k < adj.start[t + 1]; k++) {
-			const dx_sched *d = &all[adj.deps[k]];
-
-			s->mark[adj.deps[k]] = 1;
-			for (size_t i = 0; i < d->n; i++)
-				s->mark[d->v[i]] = 1;
-		}
-		rc = collect(s, t, &all[t]);
-	}
 	for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
 		dx_sched *to = &s->t[t].anc;
 
 		if (!want(s, t))
 			continue;
-		ut_vec_free(to);
-		*to = all[t];
-		memset(&all[t], 0, sizeof(all[t]));
+		to->n = 0;
+		rc = ut_scheduler_of(&sch, t, &to->v, &to->n, &to->cap);
+		if (rc == 0)
+			to->n--; /* t itself, the last */
 	}
-	for (uint32_t t = 0; t < s->n; t++)
-		ut_vec_free(&all[t]);
-	free(all);
-	ut_adjacency_dispose(&adj);
+	ut_scheduler_dispose(&sch);
 	return rc;
 }
 

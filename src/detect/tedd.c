@@ -87,6 +87,21 @@ static int connect_preceding(dx_ctx *c, uint32_t test, const dx_sched *sched,
 	return rc;
 }
 
+/* The schedule of `test` over the active edges as they stand (graph/schedule.c), without
+ * its direct prerequisite skip's dependee (NULL: none). */
+static int schedule_of(dx_ctx *c, uint32_t test, const ut_edge *skip, dx_sched *out)
+{
+	ut_scheduler s;
+	int rc = ut_scheduler_init_active(&s, c->g);
+
+	out->n = 0;
+	if (rc == 0)
+		rc = ut_scheduler_without(&s, test, skip ? skip->dependee : UINT32_MAX, &out->v,
+					  &out->n, &out->cap);
+	ut_scheduler_dispose(&s);
+	return rc;
+}
+
 static void set_status(ut_edge *e, ut_edge_status s, const char *reason)
 {
 	e->status = s;
@@ -105,7 +120,7 @@ static int validate_edge(dx_ctx *c, size_t ei)
 	int rc;
 
 	c->phase = UT_PHASE_VALIDATE;
-	rc = dx_schedule(c, dep, e, &inv);
+	rc = schedule_of(c, dep, e, &inv);
 	if (rc < 0)
 		goto done;
 	snprintf(purpose, sizeof(purpose), "invert %s -> %s", c->g->tests[dep].id,
@@ -125,7 +140,7 @@ static int validate_edge(dx_ctx *c, size_t ei)
 	if (c->excluded[dep] != DX_IN)
 		goto done; /* found flaky on the way */
 	c->phase = UT_PHASE_RECOVER;
-	rc = dx_schedule(c, dep, NULL, &full);
+	rc = schedule_of(c, dep, NULL, &full);
 	if (rc < 0)
 		goto done;
 	snprintf(purpose, sizeof(purpose), "without inversion %s -> %s", c->g->tests[dep].id,
@@ -207,7 +222,7 @@ static int disconnected_test(dx_ctx *c, uint32_t t, size_t *added)
 		}
 		if (!sink || i <= t)
 			continue;
-		rc = dx_schedule(c, (uint32_t)i, NULL, &s);
+		rc = schedule_of(c, (uint32_t)i, NULL, &s);
 		if (rc < 0)
 			goto done;
 		for (k = 0; k < s.n && s.v[k] != t; k++)

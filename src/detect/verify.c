@@ -32,22 +32,15 @@ static bool in_scope(const unsigned char *scope, uint32_t t)
 	return !scope || scope[t];
 }
 
-/* Whether d is needed by another direct prerequisite of t (then t -> d is implied). */
-static int implied(sx *s, const ut_adjacency *adj, uint32_t t, uint32_t d, bool *out)
+/* Whether d is needed by another direct prerequisite of t (then t -> d is implied): d is
+ * in t's schedule without the edge. tmp: scratch. */
+static int implied(ut_scheduler *sch, uint32_t t, uint32_t d, dx_sched *tmp, bool *out)
 {
-	int rc = 0;
+	int rc;
 
-	memset(s->mark, 0, s->n);
-	for (uint32_t k = adj->start[t]; k < adj->start[t + 1]; k++) {
-		uint32_t y = adj->deps[k];
-
-		if (y != d && y > d) /* only a later test can need d */
-			for (uint32_t j = adj->start[y]; j < adj->start[y + 1]; j++)
-				s->mark[adj->deps[j]] = 1;
-	}
-	rc = ut_adjacency_closure(adj, s->mark);
-	*out = s->mark[d] != 0;
-	memset(s->mark, 0, s->n);
+	tmp->n = 0;
+	rc = ut_scheduler_without(sch, t, d, &tmp->v, &tmp->n, &tmp->cap);
+	*out = rc == 0 && bsearch(&d, tmp->v, tmp->n, sizeof(d), ut_cmp_u32);
 	return rc;
 }
 
@@ -74,16 +67,17 @@ static int copy_plus(dx_sched *to, const dx_sched *from, uint32_t skip, uint32_t
 /* Plans what the evidence does not show yet. Returns the number of runs planned. */
 static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 {
-	ut_adjacency adj;
+	ut_scheduler sch;
+	const ut_adjacency *adj = &sch.adj;
 	unsigned char *has_dependent = calloc(s->n ? s->n : 1, 1);
-	dx_sched cl = {0}, sched = {0};
+	dx_sched cl = {0}, sched = {0}, tmp = {0};
 	char purpose[200];
 	long run;
 	int rc, planned = 0;
 
 	if (!has_dependent)
 		return ut_error_set(UT_ENOMEM, "out of memory");
-	rc = ut_adjacency_build(&adj, s->g, NULL, NULL);
+	rc = ut_scheduler_init_active(&sch, s->g);
 	if (rc < 0) {
 		free(has_dependent);
 		return rc;
@@ -91,8 +85,8 @@ static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 	for (uint32_t t = 0; t < s->n; t++) {
 		if (s->c->excluded[t] != DX_IN)
 			continue;
-		for (uint32_t k = adj.start[t]; k < adj.start[t + 1]; k++)
-			has_dependent[adj.deps[k]] = 1;
+		for (uint32_t k = adj->start[t]; k < adj->start[t + 1]; k++)
+			has_dependent[adj->deps[k]] = 1;
 	}
 	if (first)
 		s->c->stats->output_schedules = s->c->stats->verified_earlier = 0;
@@ -125,11 +119,11 @@ static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 		}
 		if (s->t[t].state == SX_GRAPH && !s->prove_graph)
 			continue; /* its edges stand: only its schedule is verified */
-		for (uint32_t k = adj.start[t]; rc == 0 && k < adj.start[t + 1]; k++) {
-			uint32_t d = adj.deps[k];
+		for (uint32_t k = adj->start[t]; rc == 0 && k < adj->start[t + 1]; k++) {
+			uint32_t d = adj->deps[k];
 			bool imp = false;
 
-			rc = implied(s, &adj, t, d, &imp);
+			rc = implied(&sch, t, d, &tmp, &imp);
 			if (rc < 0 || imp)
 				continue;
 			rc = copy_plus(&sched, &cl, d, UINT32_MAX);
@@ -148,7 +142,8 @@ static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 	}
 	ut_vec_free(&cl);
 	ut_vec_free(&sched);
-	ut_adjacency_dispose(&adj);
+	ut_vec_free(&tmp);
+	ut_scheduler_dispose(&sch);
 	free(has_dependent);
 	return rc < 0 ? rc : planned;
 }

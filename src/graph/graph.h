@@ -149,9 +149,18 @@ typedef struct {
 } ut_scheduler;
 
 int ut_scheduler_init(ut_scheduler *s, const ut_graph *g);
+/* As ut_scheduler_init, without the flaky/failing rule: the schedules over the active
+ * edges as they stand, for detect, which keeps its own list of tests left out (a test it
+ * finds flaky is marked in g while its neighbours are still being validated). */
+int ut_scheduler_init_active(ut_scheduler *s, const ut_graph *g);
 void ut_scheduler_dispose(ut_scheduler *s);
 /* Appends the schedule of test t to *out (grown as needed; *cap its capacity), ascending.
  * 0 or UT_ENOMEM. */
 int ut_scheduler_of(ut_scheduler *s, uint32_t t, uint32_t **out, size_t *len, size_t *cap);
+/* The same without t's direct prerequisite `skip` (UINT32_MAX: none): skip is still in
+ * when another prerequisite of t needs it (what tedd's inversion runs; what verify asks
+ * to know whether an edge is implied). */
+int ut_scheduler_without(ut_scheduler *s, uint32_t t, uint32_t skip, uint32_t **out,
+			 size_t *len, size_t *cap);
 
 #endif

@@ -37,6 +37,15 @@ int ut_scheduler_init(ut_scheduler *s, const ut_graph *g)
 	return 0;
 }
 
+int ut_scheduler_init_active(ut_scheduler *s, const ut_graph *g)
+{
+	int rc = ut_scheduler_init(s, g);
+
+	if (rc == 0)
+		memset(s->leftout, 0, s->n + 1);
+	return rc;
+}
+
 void ut_scheduler_dispose(ut_scheduler *s)
 {
 	ut_adjacency_dispose(&s->adj);
@@ -65,6 +74,12 @@ static int grow(uint32_t **out, size_t *cap, size_t need)
 
 int ut_scheduler_of(ut_scheduler *s, uint32_t t, uint32_t **out, size_t *len, size_t *cap)
 {
+	return ut_scheduler_without(s, t, UINT32_MAX, out, len, cap);
+}
+
+int ut_scheduler_without(ut_scheduler *s, uint32_t t, uint32_t skip, uint32_t **out,
+			 size_t *len, size_t *cap)
+{
 	size_t sp = 0, start = *len, i;
 
 	if (++s->stamp == 0) { /* wrapped: no mark may look current */
@@ -91,6 +106,8 @@ int ut_scheduler_of(ut_scheduler *s, uint32_t t, uint32_t **out, size_t *len, si
 		for (i = s->adj.start[u]; i < s->adj.start[u + 1]; i++) {
 			uint32_t p = s->adj.deps[i];
 
+			if (u == t && p == skip)
+				continue;
 			if (s->mark[p] != s->stamp) {
 				s->mark[p] = s->stamp;
 				s->stack[sp++] = p;

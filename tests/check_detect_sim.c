@@ -1,0 +1,411 @@
+/* check_detect_sim.c: the strategies fast and tedd run in-process (ut_detect_opts.run)
+ * against the simulated runner of detect_sim.c, which hides each test's true
+ * prerequisites: the exact graph they end with, and what their runs show (every output
+ * schedule passes in the truth; every manifest edge has a run in which its dependent failed
+ * without the dependee while every other prerequisite it keeps ran and passed). Includes
+ * the two faulty cases of issue 17's journals and flaky tests. Run alone:
+ *     CK_RUN_SUITE=detect-sim build-test/tests/check_untangle
+ * DSIM_KEEP=1 keeps each detection's journal (/tmp/ut-dsim-*), DSIM_VERBOSE=1 prints
+ * the flaky test's graphs. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "detect/journal.h"
+#include "detect_sim.h"
+#include "util/error.h"
+
+typedef struct {
+	char dir[32], path[64];
+	ut_graph *g;
+	sim s;
+	ut_detect_opts opts;
+	ut_detect_stats stats;
+	const char *ids[SIM_MAX];
+	char names[SIM_MAX][24];
+} dt;
+
+static void dt_setup(dt *d, size_t n)
+{
+	memset(d, 0, sizeof(*d));
+	ck_assert_int_eq(ut_graph_new(&d->g, n), 0);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(d->names[i], sizeof(d->names[i]), "t%zu", i);
+		d->ids[i] = d->names[i];
+		ck_assert_int_eq(ut_graph_set_test(d->g, i, d->ids[i], d->ids[i], "f", 1, 1), 0);
+	}
+	sim_init(&d->s, n);
+	d->opts.run = sim_run_schedule;
+	d->opts.run_ctx = &d->s;
+	snprintf(d->dir, sizeof(d->dir), "/tmp/ut-dsim-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(d->dir));
+	snprintf(d->path, sizeof(d->path), "%s/journal.jsonl", d->dir);
+}
+
+static void dt_teardown(dt *d)
+{
+	if (!getenv("DSIM_KEEP")) unlink(d->path);
+	if (!getenv("DSIM_KEEP")) rmdir(d->dir);
+	sim_dispose(&d->s);
+	ut_graph_free(d->g);
+}
+
+/* A candidate edge from string analysis. */
+static void cand(dt *d, uint32_t dependent, uint32_t dependee)
+{
+	ut_edge *e = NULL;
+
+	ck_assert_int_eq(ut_graph_add(d->g, dependent, dependee, UT_ORIGIN_STRING, &e), 0);
+}
+
+/* Edges written "dependent>dependee", space-separated, one by one to f. */
+static void each_edge(dt *d, const char *edges, void (*f)(dt *d, uint32_t t, uint32_t p))
+{
+	char *end;
+
+	while (*edges) {
+		unsigned long t = strtoul(edges, &end, 10), p;
+
+		ck_assert_int_eq(*end, '>');
+		p = strtoul(end + 1, &end, 10);
+		f(d, (uint32_t)t, (uint32_t)p);
+		edges = end + (*end == ' ');
+	}
+}
+
+static void need(dt *d, uint32_t t, uint32_t p)
+{
+	sim_need(&d->s, t, p);
+}
+
+/* A suite of n tests: the true prerequisites (hidden in the simulated runner) and the
+ * candidate edges string analysis would give, both as "dependent>dependee ...". */
+static void dt_suite(dt *d, size_t n, const char *truth, const char *candidates)
+{
+	dt_setup(d, n);
+	each_edge(d, truth, need);
+	each_edge(d, candidates, cand);
+}
+
+/* Runs a detection in-process with a fresh journal; returns its code. */
+static int detect(dt *d, const char *strategy, int workers, int reruns)
+{
+	ut_journal_header h = {.suite = "sim", .strategy = strategy, .extract = "x",
+			       .filter = "y", .reruns = reruns, .ntests = d->g->ntests,
+			       .ids = d->ids};
+	ut_journal *j = NULL;
+	int rc;
+
+	ck_assert_int_eq(ut_detect_strategy_parse(&d->opts.strategy, strategy), 0);
+	d->opts.workers = workers;
+	d->opts.reruns = reruns;
+	ck_assert_int_eq(ut_journal_open(&j, d->path, &h, UT_JOURNAL_NEW), 0);
+	rc = ut_detect_run(d->g, NULL, j, &d->opts, &d->stats);
+	ut_journal_close(j);
+	return rc;
+}
+
+static bool manifest(const dt *d, uint32_t t, uint32_t p)
+{
+	for (size_t i = 0; i < d->g->edges.n; i++) {
+		const ut_edge *e = &d->g->edges.v[i];
+
+		if (e->dependent == t && e->dependee == p)
+			return e->status == UT_EDGE_MANIFEST && ut_edge_active(e);
+	}
+	return false;
+}
+
+/* The manifest edges, "dependent>dependee" in graph order, space-separated. */
+static void manifest_edges(const dt *d, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (uint32_t t = 0; t < d->g->ntests; t++) {
+		for (uint32_t p = 0; p < t; p++) {
+			if (manifest(d, t, p))
+				len += (size_t)snprintf(buf + len, size - len, "%s%u>%u",
+							len ? " " : "", t, p);
+		}
+	}
+}
+
+#define ck_assert_edges(d, want)                                                         \
+	do {                                                                             \
+		char got_[512];                                                          \
+		manifest_edges((d), got_, sizeof(got_));                                 \
+		ck_assert_str_eq(got_, (want));                                          \
+	} while (0)
+
+/* Every included test's schedule as the commands run it (graph/schedule.c: its
+ * transitive prerequisites, every earlier test behind a flaky or failing one) passes in
+ * the truth. */
+static void ck_schedules_pass(const dt *d)
+{
+	ut_scheduler sch;
+	uint32_t *v = NULL;
+	size_t n, cap = 0;
+
+	ck_assert_int_eq(ut_scheduler_init(&sch, d->g), 0);
+	for (uint32_t t = 0; t < d->g->ntests; t++) {
+		if (d->g->tests[t].flaky || d->g->tests[t].failing)
+			continue;
+		n = 0;
+		ck_assert_int_eq(ut_scheduler_of(&sch, t, &v, &n, &cap), 0);
+		ck_assert_msg(sim_passes(&d->s, v, n), "the output schedule of t%u fails", t);
+	}
+	free(v);
+	ut_scheduler_dispose(&sch);
+}
+
+/* Whether t needs p in the truth, directly or not. */
+static bool truly_needs(const sim *s, uint32_t t, uint32_t p)
+{
+	for (uint32_t q = p; q < t; q++) {
+		if (s->need[t][q] && (q == p || truly_needs(s, q, p)))
+			return true;
+	}
+	return false;
+}
+
+/* Every manifest edge t -> p has a run in which t failed, p did not run, and every other
+ * manifest prerequisite of t ran and passed before it: the decision rule of the README. */
+static void ck_certificates(const dt *d)
+{
+	for (uint32_t t = 0; t < d->g->ntests; t++) {
+		for (uint32_t p = 0; p < t; p++) {
+			bool found = false;
+
+			if (!manifest(d, t, p))
+				continue;
+			for (size_t r = 0; r < d->s.nlog && !found; r++) {
+				const sim_run *run = &d->s.log[r];
+				bool ok[SIM_MAX] = {false}, good = true;
+				size_t i;
+
+				for (i = 0; i < run->n && run->sched[i] != t; i++)
+					ok[run->sched[i]] = run->passed[i];
+				if (i == run->n || run->passed[i])
+					continue;
+				for (size_t k = 0; k < i; k++)
+					good = good && run->sched[k] != p;
+				for (uint32_t q = 0; q < t; q++)
+					good = good && (q == p || !manifest(d, t, q) || ok[q]);
+				found = good;
+			}
+			ck_assert_msg(found, "no run shows that t%u needs t%u", t, p);
+		}
+	}
+}
+
+/* Issue 17, case 1 (Claroline, fast): a failure is not attributed to one dependee when the
+ * run lacked several. t0 AddUser, t1 EnrolUser (needs t0), t2 SearchCourse (needs t0),
+ * t3 DoCourseExerciseQuestions (needs t1). String analysis proposes t2 -> t1 (false) and
+ * t3 -> t2 (false) but not t3 -> t1: t3 reaches t1 only through t2. The run "t3 without
+ * t2" also leaves out t1 and fails for lack of t1; t2 must not become a prerequisite. */
+static void several_left_out(int workers)
+{
+	dt d;
+
+	dt_suite(&d, 4, "1>0 2>0 3>1", "1>0 2>0 2>1 3>2");
+	ck_assert_int_eq(detect(&d, "fast", workers, 0), 0);
+	ck_assert_edges(&d, "1>0 2>0 3>1");
+	ck_schedules_pass(&d);
+	ck_certificates(&d);
+	ck_assert_uint_eq(d.stats.flaky + d.stats.failing, 0);
+	ck_assert_int_eq(d.stats.schedules_run, (long)d.s.nlog);
+	dt_teardown(&d);
+}
+
+START_TEST(fast_does_not_blame_one_of_several_left_out)
+{
+	several_left_out(1);
+}
+END_TEST
+
+START_TEST(fast_on_workers_gives_the_same_graph)
+{
+	several_left_out(3);
+}
+END_TEST
+
+/* Issue 17, case 2 (Claroline, tedd): an inversion that does not invert. t0 Login, t1
+ * EnrolUser (needs t0), t2 AddExercise (needs t0), t3 DoCourseExerciseQuestions (needs t2;
+ * string analysis adds the false candidate t3 -> t1), t4 RemoveEnrolUser (needs t1, t3).
+ * tedd takes t4 -> t3 first (manifest), then inverts t4 -> t1: t1 stays in through the
+ * candidate t3 -> t1, t4 passes and the edge is dropped; t3 -> t1 is refuted next, and
+ * every test has a prerequisite, so Alg. 6 looks at none: the schedule of t4 lacks t1.
+ * The final verification must find it. */
+static void case2_suite(dt *d)
+{
+	dt_suite(d, 5, "1>0 2>0 3>2 4>1 4>3", "1>0 2>0 3>1 3>2 4>1 4>3");
+}
+
+START_TEST(tedd_inversion_that_does_not_invert)
+{
+	dt d;
+
+	case2_suite(&d);
+	ck_assert_int_eq(detect(&d, "tedd", 1, 0), 0);
+	ck_assert_edges(&d, "1>0 2>0 3>2 4>1 4>3");
+	ck_schedules_pass(&d);
+	ck_certificates(&d);
+	/* the repair is what found t4 -> t1 */
+	ck_assert_uint_ge(d.stats.verify_searched, 1);
+	dt_teardown(&d);
+}
+END_TEST
+
+/* The same suite through fast: exact, the verification repairs nothing. */
+START_TEST(fast_on_the_tedd_case)
+{
+	dt d;
+
+	case2_suite(&d);
+	ck_assert_int_eq(detect(&d, "fast", 1, 0), 0);
+	ck_assert_edges(&d, "1>0 2>0 3>2 4>1 4>3");
+	ck_assert_uint_eq(d.stats.verify_searched + d.stats.verify_added, 0);
+	ck_schedules_pass(&d);
+	ck_certificates(&d);
+	dt_teardown(&d);
+}
+END_TEST
+
+/* A chain with a missing candidate: both strategies recover the edge string analysis did
+ * not propose (t2 needs t1, no candidate), and tedd spends more runs than fast. */
+START_TEST(both_recover_a_missing_edge)
+{
+	dt a, b;
+
+	dt_suite(&a, 4, "1>0 2>1 2>0 3>0", "1>0 3>0 3>2");
+	dt_suite(&b, 4, "1>0 2>1 2>0 3>0", "1>0 3>0 3>2");
+	ck_assert_int_eq(detect(&a, "fast", 1, 0), 0);
+	ck_assert_int_eq(detect(&b, "tedd", 1, 0), 0);
+	ck_assert_edges(&a, "1>0 2>1 3>0");
+	ck_assert_edges(&b, "1>0 2>1 3>0");
+	ck_schedules_pass(&a);
+	ck_schedules_pass(&b);
+	ck_certificates(&a);
+	ck_certificates(&b);
+	ck_assert_int_lt(a.stats.test_executions, b.stats.test_executions);
+	dt_teardown(&a);
+	dt_teardown(&b);
+}
+END_TEST
+
+/* A flaky test (fails on every second execution) seen in the reruns of the original
+ * order: marked flaky and left out, the rest exact; its candidate edges stay unvalidated. */
+START_TEST(a_flaky_test_is_left_out)
+{
+	const char *strategies[] = {"fast", "tedd"};
+
+	for (size_t k = 0; k < 2; k++) {
+		dt d;
+
+		dt_suite(&d, 4, "1>0 3>1", "1>0 2>0 3>1 3>2");
+		d.s.flaky = 2;
+		d.s.flaky_every = 2;
+		ck_assert_int_eq(detect(&d, strategies[k], 1, 1), 0);
+		ck_assert(d.g->tests[2].flaky);
+		ck_assert_uint_eq(d.stats.flaky, 1);
+		ck_assert_edges(&d, "1>0 3>1");
+		ck_schedules_pass(&d);
+		ck_certificates(&d);
+		dt_teardown(&d);
+	}
+}
+END_TEST
+
+/* A test that fails on every k-th execution, for k from 3 (past the two original-order
+ * runs) up: a failure that contradicts a pass with fewer tests before it is run again, and
+ * the test is left out as flaky when the second run disagrees (for some k). Whatever k,
+ * every included test's schedule passes, and no other test gets a wrong prerequisite. */
+START_TEST(a_late_flaky_failure_is_run_again)
+{
+	long retried = 0, late = 0;
+
+	for (long k = 3; k <= 8; k++) {
+		dt d;
+
+		/* every earlier test a candidate */
+		dt_suite(&d, 5, "1>0 3>1 4>3", "1>0 2>0 2>1 3>0 3>1 3>2 4>0 4>1 4>2 4>3");
+		d.s.flaky = 3;
+		d.s.flaky_every = k;
+		ck_assert_int_eq(detect(&d, "fast", 1, 1), 0);
+		if (getenv("DSIM_VERBOSE")) {
+			char got[512];
+
+			manifest_edges(&d, got, sizeof(got));
+			fprintf(stderr, "k=%ld flaky=%d retried=%ld runs=%ld %s\n", k,
+				d.g->tests[3].flaky, d.stats.retried, d.stats.schedules_run, got);
+		}
+		retried += d.stats.retried;
+		late += d.g->tests[3].flaky;
+		/* A failure nothing contradicts is believed (one run cannot tell a flake): it may
+		 * add a prerequisite the flaky test does not need, never one to another test. */
+		for (uint32_t t = 0; t < 5; t++)
+			for (uint32_t p = 0; p < t; p++)
+				ck_assert_msg(!manifest(&d, t, p) || t == 3 || truly_needs(&d.s, t, p),
+					      "k=%ld: t%u -> t%u", k, t, p);
+		ck_schedules_pass(&d);
+		dt_teardown(&d);
+	}
+	ck_assert_int_gt(retried, 0);
+	ck_assert_int_gt(late, 0);
+}
+END_TEST
+
+/* The one schedule function as detect uses it: less one direct prerequisite (kept when
+ * another prerequisite needs it), and without the flaky rule of the commands. */
+START_TEST(schedules_without_a_prerequisite)
+{
+	ut_scheduler sch;
+	dt d;
+	uint32_t *v = NULL;
+	size_t n = 0, cap = 0;
+
+	dt_suite(&d, 5, "", "1>0 2>0 3>1 4>1 4>3");
+	d.g->tests[2].flaky = true;
+	ck_assert_int_eq(ut_scheduler_init_active(&sch, d.g), 0);
+	ck_assert_int_eq(ut_scheduler_without(&sch, 4, 3, &v, &n, &cap), 0);
+	ck_assert_uint_eq(n, 3); /* 0 1 4 */
+	ck_assert(v[0] == 0 && v[1] == 1 && v[2] == 4);
+	n = 0;
+	ck_assert_int_eq(ut_scheduler_without(&sch, 4, 1, &v, &n, &cap), 0);
+	ck_assert_uint_eq(n, 4); /* 1 stays: 3 needs it */
+	ck_assert(v[0] == 0 && v[1] == 1 && v[2] == 3 && v[3] == 4);
+	n = 0;
+	ck_assert_int_eq(ut_scheduler_of(&sch, 2, &v, &n, &cap), 0);
+	ck_assert_uint_eq(n, 2); /* detect: the flaky test's own edges, not every earlier test */
+	ut_scheduler_dispose(&sch);
+	ck_assert_int_eq(ut_scheduler_init(&sch, d.g), 0);
+	n = 0;
+	ck_assert_int_eq(ut_scheduler_of(&sch, 2, &v, &n, &cap), 0);
+	ck_assert_uint_eq(n, 3); /* the commands: every earlier test */
+	ut_scheduler_dispose(&sch);
+	free(v);
+	dt_teardown(&d);
+}
+END_TEST
+
+Suite *detect_sim_suite(void)
+{
+	Suite *s = suite_create("detect-sim");
+	TCase *tc = tcase_create("strategies");
+
+	tcase_add_test(tc, fast_does_not_blame_one_of_several_left_out);
+	tcase_add_test(tc, fast_on_workers_gives_the_same_graph);
+	tcase_add_test(tc, tedd_inversion_that_does_not_invert);
+	tcase_add_test(tc, fast_on_the_tedd_case);
+	tcase_add_test(tc, both_recover_a_missing_edge);
+	tcase_add_test(tc, a_flaky_test_is_left_out);
+	tcase_add_test(tc, a_late_flaky_failure_is_run_again);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("schedules");
+	tcase_add_test(tc, schedules_without_a_prerequisite);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,100 @@
+/* detect_sim.c: the simulated runner of detection's unit tests (detect_sim.h). */
+#include "detect_sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+
+void sim_init(sim *s, size_t n)
+{
+	memset(s, 0, sizeof(*s));
+	s->n = n;
+	s->flaky = -1;
+	pthread_mutex_init(&s->lock, NULL);
+}
+
+void sim_dispose(sim *s)
+{
+	free(s->log);
+	pthread_mutex_destroy(&s->lock);
+	memset(s, 0, sizeof(*s));
+}
+
+void sim_need(sim *s, uint32_t t, uint32_t p)
+{
+	s->need[t][p] = true;
+}
+
+/* Whether t passes after the tests marked in `ran` (those that ran and passed). */
+static bool ready(const sim *s, uint32_t t, const bool *ran)
+{
+	for (size_t p = 0; p < s->n; p++) {
+		if (s->need[t][p] && !ran[p])
+			return false;
+	}
+	return true;
+}
+
+bool sim_passes(const sim *s, const uint32_t *sched, size_t n)
+{
+	bool ran[SIM_MAX] = {false};
+
+	for (size_t i = 0; i < n; i++) {
+		if (!ready(s, sched[i], ran))
+			return false;
+		ran[sched[i]] = true;
+	}
+	return true;
+}
+
+int sim_run_schedule(void *ctx, int worker, const char *const *ids, const uint32_t *sched,
+		     size_t n, ut_run_result *out)
+{
+	sim *s = ctx;
+	bool ran[SIM_MAX] = {false};
+	sim_run log;
+
+	(void)ids;
+	memset(out, 0, sizeof(*out));
+	out->worker = worker;
+	out->attempts = 1;
+	if (n == 0 || n > SIM_MAX)
+		return ut_error_set(UT_EINPUT, "simulated runner: %zu tests", n);
+	out->tests = calloc(n, sizeof(*out->tests));
+	if (!out->tests)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	out->n = n;
+	out->status = UT_RUN_OK;
+	out->proc.state = UT_PROC_EXITED;
+	memset(&log, 0, sizeof(log));
+	log.n = n;
+	pthread_mutex_lock(&s->lock);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t t = sched[i];
+		bool pass = ready(s, t, ran);
+
+		s->execs[t]++;
+		if ((long)t == s->flaky && s->execs[t] % s->flaky_every == 0)
+			pass = false;
+		ran[t] = pass;
+		out->tests[i].outcome = pass ? UT_OUT_PASS : UT_OUT_FAIL;
+		out->tests[i].duration_s = 1.0;
+		log.sched[i] = t;
+		log.passed[i] = pass;
+	}
+	if (s->nlog == s->caplog) {
+		size_t cap = s->caplog ? 2 * s->caplog : 64;
+		sim_run *v = realloc(s->log, cap * sizeof(*v));
+
+		if (!v) {
+			pthread_mutex_unlock(&s->lock);
+			return ut_error_set(UT_ENOMEM, "out of memory");
+		}
+		s->log = v;
+		s->caplog = cap;
+	}
+	s->log[s->nlog++] = log;
+	pthread_mutex_unlock(&s->lock);
+	return 0;
+}
