@@ -267,7 +267,7 @@ static int parse_errors(const ut_diags *d, const ut_git_change *ch, size_t nch,
 	for (size_t i = 0; i < d->items.n; i++) {
 		const ut_diag *g = &d->items.v[i];
 
-		if (!g->file || !strstr(g->message, "syntax"))
+		if (!g->file || g->kind != UT_DIAG_SYNTAX)
 			continue;
 		for (size_t k = 0; k < nch; k++) {
 			const char *np = ch[k].new_path;
