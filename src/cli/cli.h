@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "config/config.h"
+#include "detect/detect.h"
 #include "filter/candidates.h"
 #include "graph/timings.h"
 #include "minimize/coverage.h"
@@ -111,6 +112,10 @@ void ut_cli_quiet(bool quiet);
 void ut_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ut_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ut_infof(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A status line for a terminal: replaces the one before it, without a newline; the next
+ * message or ut_cli_status_end ends it. Nothing when quiet. */
+void ut_statusf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ut_cli_status_end(void);
 /* A test name or id as text output shows it: s itself when it holds no control byte, else
  * a copy with newlines, tabs, carriage returns, other control bytes and DEL escaped (\n,
  * \t, \r, \xNN) and backslashes doubled, so that a name can never break a line or drive
@@ -157,6 +162,17 @@ int ut_cli_features(ut_coverage *cov, const ut_graph *g, const ut_cli_project *p
  * Prints and returns UT_EXIT_INPUT for an unknown value. */
 int ut_cli_candidates_opts(const ut_cli_project *p, const char **extract, const char **filter,
 			   ut_candidates_opts *co);
+
+/* The progress of detect's runs (detect, check), one line per run through the message
+ * family (--quiet silences it); on a terminal, one status line with a bar instead. */
+typedef struct {
+	bool tty; /* stderr is a terminal */
+} ut_cli_progress;
+void ut_cli_progress_init(ut_cli_progress *p);
+/* A ut_detect_opts.progress callback; ctx is a ut_cli_progress. */
+void ut_cli_progress_event(void *ctx, const ut_detect_event *ev);
+/* Ends the status line, if any (after the runs). */
+void ut_cli_progress_end(ut_cli_progress *p);
 
 /* SIGINT, SIGTERM, SIGHUP and SIGQUIT end untangle with exit code 130 (signals.c):
  * at once, except between ut_cli_signals_catch and ut_cli_signals_restore, while runs go

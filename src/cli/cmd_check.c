@@ -34,6 +34,7 @@ typedef struct {
 	ut_map index; /* head test id -> index + 1 */
 	long *fail_run;
 	bool quiet;
+	ut_cli_progress line;
 } check_progress;
 
 static void progress(void *ctx, const ut_detect_event *ev)
@@ -47,9 +48,7 @@ static void progress(void *ctx, const ut_detect_event *ev)
 			p->fail_run[i - 1] = ev->run;
 	}
 	if (!p->quiet)
-		fprintf(stderr, "untangle: run %ld [%s] %s: %s%s%s (%zu tests)\n", ev->run,
-			ut_detect_phase_name(ev->phase), ev->purpose, ev->passed ? "pass" : "fail",
-			ev->failed ? " at " : "", ev->failed ? ev->failed : "", ev->tests);
+		ut_cli_progress_event(&p->line, ev);
 }
 
 /* The findings as lines for a person: "error: FILE:LINE: TEST: title\n  message". */
@@ -532,6 +531,7 @@ int cmd_check(int argc, char **argv)
 		if (rc < 0)
 			goto fail;
 		prog.quiet = common.quiet;
+		ut_cli_progress_init(&prog.line);
 		prog.fail_run = calloc(ck.graph->ntests + 1, sizeof(long));
 		for (size_t i = 0; prog.fail_run && i < ck.graph->ntests; i++)
 			ut_map_put(&prog.index, ck.graph->tests[i].id, strlen(ck.graph->tests[i].id),
@@ -547,6 +547,7 @@ int cmd_check(int argc, char **argv)
 		if (rc == 0 && ut_check_affected(&ck))
 			rc = ut_detect_run(ck.graph, runner, journal, &dopts, &st);
 		ut_cli_signals_restore(&sigs);
+		ut_cli_progress_end(&prog.line);
 		st.schedules_run += lost.schedules_run;
 		st.test_executions += lost.test_executions;
 		st.wall_s += lost.wall_s;

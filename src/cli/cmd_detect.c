@@ -24,53 +24,6 @@
 
 
 
-typedef struct {
-	bool tty;
-	size_t width;
-} progress_state;
-
-static void fmt_time(char *buf, size_t size, double s)
-{
-	if (s < 0)
-		snprintf(buf, size, "?");
-	else if (s < 60)
-		snprintf(buf, size, "%.0fs", s);
-	else
-		snprintf(buf, size, "%.0fm%02.0fs", s / 60 - 0.5 < 0 ? 0 : (double)(long)(s / 60),
-			 s - 60 * (double)(long)(s / 60));
-}
-
-static void progress(void *ctx, const ut_detect_event *ev)
-{
-	progress_state *p = ctx;
-	char elapsed[32], left[32];
-	/* Each candidate edge costs one or two runs: a rough estimate of what is left. */
-	double eta = ev->mean_run_s > 0 ? ev->mean_run_s * 1.5 * (double)ev->candidates_left : -1;
-
-	fmt_time(elapsed, sizeof(elapsed), ev->elapsed_s);
-	fmt_time(left, sizeof(left), eta);
-	if (p->tty) {
-		int done = (int)(20.0 * (double)ev->runs_done /
-				 (double)(ev->runs_done + 1.5 * (double)ev->candidates_left + 1));
-
-		fprintf(stderr, "\r\033[K[%-20.*s] %ld runs, %ld candidates left, %s elapsed, ~%s left: %s%s",
-			done, "####################", ev->runs_done, ev->candidates_left, elapsed,
-			left, ev->passed ? "pass " : "FAIL ", ut_cli_esc(ev->purpose));
-		fflush(stderr);
-		p->width = 1;
-		return;
-	}
-	if (ev->error) {
-		fprintf(stderr, "untangle: run %ld [%s] %s: no usable outcomes (%s); run again\n",
-			ev->run, ut_detect_phase_name(ev->phase), ev->purpose, ev->error);
-		return;
-	}
-	fprintf(stderr, "untangle: run %ld%s [%s] %s: %s%s%s (%zu tests; %ld candidates left, %s)\n",
-		ev->run, ev->replayed ? " (journal)" : "", ut_detect_phase_name(ev->phase),
-		ut_cli_esc(ev->purpose), ev->passed ? "pass" : "fail", ev->failed ? " at " : "",
-		ev->failed ? ut_cli_esc(ev->failed) : "", ev->tests, ev->candidates_left, elapsed);
-}
-
 /* The test ids in order: a journal is only valid for the suite it was written for. */
 static char *suite_fingerprint(const ut_graph *g)
 {
@@ -502,7 +455,7 @@ int cmd_detect(int argc, char **argv)
 	ut_graph *g = NULL;
 	ut_git *git = NULL;
 	char head[UT_GIT_OID_HEX + 1] = "";
-	progress_state ps = {0};
+	ut_cli_progress ps = {0};
 	ut_cli_signals sigs;
 	char *fingerprint = NULL;
 	int rc, exit_code;
@@ -601,17 +554,17 @@ int cmd_detect(int argc, char **argv)
 		 "%ld worker%s", g->ntests, report.filter.kept, report.filter.candidates, extract,
 		 filter, strategy, nworkers, nworkers == 1 ? "" : "s");
 	ut_cli_signals_catch(&sigs);
-	ps.tty = isatty(STDERR_FILENO);
+	ut_cli_progress_init(&ps);
 	dopts.strategy = strategy;
 	dopts.reruns = p.cfg.detect.reruns;
 	dopts.worker = 0;
 	dopts.workers = (int)nworkers;
-	dopts.progress = common.quiet ? NULL : progress; /* no per-run counting when quiet */
+	/* no per-run counting when quiet */
+	dopts.progress = common.quiet ? NULL : ut_cli_progress_event;
 	dopts.progress_ctx = &ps;
 	rc = ut_detect_run(g, runner, journal, &dopts, &st);
 	ut_cli_signals_restore(&sigs);
-	if (ps.tty && ps.width)
-		fputc('\n', stderr);
+	ut_cli_progress_end(&ps);
 	if (rc == UT_EINTR) {
 		ut_errorf("interrupted: %ld runs are in %s; 'untangle detect --resume' goes on from "
 			  "there", st.schedules_run, UT_CLI_JOURNAL);
