@@ -152,6 +152,10 @@ typedef struct {
  * success). The project must be disposed of whatever the result. */
 int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths);
 void ut_cli_project_dispose(ut_cli_project *p);
+/* The project folder (the working directory, after -C) as an absolute path without
+ * symbolic links, ending in '/'. NULL with the error set (UT_EENV, UT_ENOMEM) when it
+ * cannot be read. The caller frees it. */
+char *ut_cli_project_dir(void);
 /* Feature coverage of g's tests from the project's suite (minimize and detect --select);
  * prints what goes wrong and returns the exit code. */
 int ut_cli_features(ut_coverage *cov, const ut_graph *g, const ut_cli_project *p,

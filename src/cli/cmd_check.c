@@ -14,6 +14,7 @@
 
 #include "check/check.h"
 #include "cli/cli.h"
+#include "config/parse_opts.h"
 #include "detect/detect.h"
 #include "filter/candidates.h"
 #include "graph/graph_json.h"
@@ -51,23 +52,6 @@ static void progress(void *ctx, const ut_detect_event *ev)
 		ut_cli_progress_event(&p->line, ev);
 }
 
-/* The findings as lines for a person: "error: FILE:LINE: TEST: title\n  message". */
-static int write_text(ut_buf *out, const ut_findings *fs)
-{
-	for (size_t i = 0; i < fs->v.n; i++) {
-		const ut_finding *f = &fs->v.v[i];
-
-		ut_buf_printf(out, "%s: ", ut_severity_name(f->severity));
-		if (f->file)
-			ut_buf_printf(out, "%s:%u: ", f->file, f->line);
-		ut_buf_printf(out, "%s: %s\n  %s\n", f->test, ut_finding_title(f), f->message);
-	}
-	ut_buf_printf(out, "%zu error%s, %zu warning%s\n", fs->count[UT_SEVERITY_ERROR],
-		      fs->count[UT_SEVERITY_ERROR] == 1 ? "" : "s", fs->count[UT_SEVERITY_WARNING],
-		      fs->count[UT_SEVERITY_WARNING] == 1 ? "" : "s");
-	return out->failed ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
-}
-
 static int git_exit(int rc)
 {
 	ut_errorf("%s", ut_error_message());
@@ -77,25 +61,13 @@ static int git_exit(int rc)
 /* The suite root's folder in the repository: "" or "a/b/". */
 static char *repo_prefix(const ut_git *repo)
 {
-	char *cwd = realpath(".", NULL), *out;
+	char *cwd = ut_cli_project_dir(), *out;
 	const char *wd = ut_git_workdir(repo);
 	size_t n = strlen(wd);
 
 	if (!cwd)
 		return NULL;
-	if (strlen(cwd) + 1 >= n && !strncmp(cwd, wd, n - 1) && (cwd[n - 1] == '/' || !cwd[n - 1])) {
-		const char *rest = cwd[n - 1] ? cwd + n : "";
-		size_t len = strlen(rest);
-
-		out = malloc(len + 2);
-		if (out) {
-			memcpy(out, rest, len);
-			out[len] = len ? '/' : 0;
-			out[len + (len ? 1 : 0)] = 0;
-		}
-	} else {
-		out = NULL;
-	}
+	out = !strncmp(cwd, wd, n) ? strdup(cwd + n) : NULL;
 	free(cwd);
 	return out;
 }
@@ -200,8 +172,8 @@ static int parse_base(ut_suite **out, ut_git *repo, const char *commit, const ch
 {
 	ut_parse_opts po;
 	ut_diags diags;
+	ut_arena arena = UT_ARENA_INIT;
 	char sub[PATH_MAX];
-	const char **paths = NULL;
 	long files;
 	int rc;
 
@@ -221,29 +193,15 @@ static int parse_base(ut_suite **out, ut_git *repo, const char *commit, const ch
 	files = ut_git_extract_tree(repo, commit, sub, tmp);
 	if (files < 0)
 		return git_exit((int)files);
-	memset(&po, 0, sizeof(po));
-	po.root = tmp;
+	rc = ut_config_parse_opts(&po, cfg, tmp, &arena);
 	po.jobs = jobs;
-	paths = calloc(cfg->suite.paths.n ? cfg->suite.paths.n : 1, sizeof(*paths));
-	for (size_t i = 0; paths && i < cfg->suite.paths.n; i++)
-		paths[i] = ut_path_join(tmp, cfg->suite.paths.items[i]);
-	po.paths = cfg->suite.paths.n ? paths : (const char *const[]){tmp};
-	po.npaths = cfg->suite.paths.n ? cfg->suite.paths.n : 1;
-	po.language = cfg->suite.language ? ut_lang_from_name(cfg->suite.language) : UT_LANG_NONE;
-	po.framework = ut_config_framework(cfg);
-	po.order_file = cfg->suite.order_file ? ut_path_join(tmp, cfg->suite.order_file) : NULL;
-	po.testng_xml = cfg->suite.testng_xml;
-	if (po.order_file && !ut_fs_exists(po.order_file)) {
-		free((char *)po.order_file);
-		po.order_file = NULL;
-	}
+	if (po.order_file && !ut_fs_exists(po.order_file))
+		po.order_file = NULL; /* not in the base commit */
 	ut_diags_init(&diags);
-	rc = ut_parse_suite(out, &po, &diags);
+	if (rc == 0)
+		rc = ut_parse_suite(out, &po, &diags);
 	ut_diags_dispose(&diags); /* the base commit's warnings are not this change's */
-	for (size_t i = 0; paths && i < cfg->suite.paths.n; i++)
-		free((char *)paths[i]);
-	free(paths);
-	free((char *)po.order_file);
+	ut_arena_dispose(&arena);
 	if (rc == UT_ENOTFOUND || rc == UT_EINPUT) {
 		/* The suite did not exist at the base: every test is new. */
 		rc = ut_suite_new(out);
@@ -311,7 +269,7 @@ static int write_outputs(const ut_findings *fs, const char *format, const char *
 			 const char *summary_path)
 {
 	ut_cli_report_writer write = strcmp(format, "text") ? ut_cli_report_format(format)
-							     : write_text;
+							     : ut_report_text;
 	ut_buf out = UT_BUF_INIT, md = UT_BUF_INIT;
 	int rc = write(&out, fs);
 

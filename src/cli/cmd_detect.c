@@ -173,14 +173,10 @@ static int notes_open(ut_git **git, char head[UT_GIT_OID_HEX + 1], const ut_cli_
 {
 	ut_git_change *changes = NULL;
 	size_t nchanges = 0, nprefixes = 0, i;
-	char **prefixes = NULL, cwd[PATH_MAX];
+	char **prefixes = NULL, *cwd = ut_cli_project_dir();
 	bool detached = false;
-	int rc = 0;
+	int rc = cwd ? 0 : ut_error_code();
 
-	if (!getcwd(cwd, sizeof(cwd) - 1))
-		rc = ut_error_set(UT_EENV, "cannot read the current folder: %s", strerror(errno));
-	else if (strlen(cwd) > 1)
-		memcpy(cwd + strlen(cwd), "/", 2);
 	if (rc == 0)
 		rc = ut_git_open(git, cwd);
 	if (rc == 0)
@@ -205,6 +201,7 @@ done:
 	for (i = 0; i < nprefixes; i++)
 		free(prefixes[i]);
 	free(prefixes);
+	free(cwd);
 	return rc;
 }
 
