@@ -208,6 +208,9 @@ int ut_cli_guard(void);
 /* Creates .untangle (runner reports go to .untangle/tmp) and the project's runner. Prints
  * what goes wrong; returns the exit code (0 on success). */
 int ut_cli_runner_new(ut_runner **out, const ut_config *cfg);
+/* Says which preset runs the tests when untangle.json names none (ut_cli_runner_new
+ * does; check, whose library makes the runner, calls it on its own). */
+void ut_cli_runner_note(const ut_config *cfg);
 
 /* What `shard`, `schedules` and `run` work on: the project, the stored graph (refused
  * when tests were added or removed since it was made), the durations and the plan. */

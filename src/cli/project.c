@@ -120,14 +120,8 @@ int ut_cli_candidates_opts(const ut_cli_project *p, const char **extract, const 
 	return UT_EXIT_OK;
 }
 
-int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
+void ut_cli_runner_note(const ut_config *cfg)
 {
-	int rc;
-
-	*out = NULL;
-	rc = ut_cli_guard(); /* creates .untangle */
-	if (rc)
-		return rc;
 	if (cfg->runner.preset_inferred && cfg->path)
 		ut_infof("'%s' names no runner: running the tests with the '%s' preset, which "
 			 "their framework implies (set runner.preset or runner.command to choose)",
@@ -136,6 +130,17 @@ int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
 		ut_infof("no untangle.json: running the tests with the '%s' preset, which their "
 			 "framework implies (`untangle init` writes a configuration)",
 			 cfg->runner.preset);
+}
+
+int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
+{
+	int rc;
+
+	*out = NULL;
+	rc = ut_cli_guard(); /* creates .untangle */
+	if (rc)
+		return rc;
+	ut_cli_runner_note(cfg);
 	rc = ut_runner_new(out, cfg, ".", UT_CLI_STATE_DIR "/tmp");
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
