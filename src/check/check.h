@@ -201,9 +201,9 @@ int ut_check_repo_prefix(char **out, const char *workdir, const char *project_di
  * written to cfg->store.graph. cb (may be NULL) hears each step. Runs under
  * ut_proc_interrupt: UT_EINTR and nothing written. *out is initialised by the call
  * whatever it returns; dispose of it with ut_check_result_dispose. Returns 0, UT_EINPUT
- * (a base graph that does not read, a changed file that does not parse), UT_ENOTFOUND
- * (an unknown ref, no repository), UT_EENV (git, the runner, the file system), UT_EINTR,
- * UT_ENOMEM; the error message says which. */
+ * (an unknown base, a base graph that does not read, a changed file that does not
+ * parse), UT_ENOTFOUND (no repository), UT_EENV (git, the runner, the file system, a
+ * project outside the work tree), UT_EINTR, UT_ENOMEM; the error message says which. */
 int ut_check_run(ut_check_result *out, const ut_check_opts *opts, ut_check_progress_fn cb,
 		 void *ctx);
 
