@@ -67,13 +67,3 @@ void ut_diags_copy(ut_diags *d, const ut_diag *g)
 {
 	ut_diags_add_kind(d, g->level, g->kind, g->file, g->line, "%s", g->message);
 }
-
-size_t ut_diags_count(const ut_diags *d, ut_diag_level level)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < d->items.n; i++)
-		if (d->items.v[i].level == level)
-			n++;
-	return n;
-}

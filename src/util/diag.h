@@ -42,6 +42,5 @@ void ut_diags_add_kind(ut_diags *d, ut_diag_level level, ut_diag_kind kind, cons
 		       unsigned line, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* Records a copy of g (level, kind, file, line, message) in d. */
 void ut_diags_copy(ut_diags *d, const ut_diag *g);
-size_t ut_diags_count(const ut_diags *d, ut_diag_level level);
 
 #endif
