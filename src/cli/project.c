@@ -74,12 +74,10 @@ char *ut_cli_project_dir(void)
 	}
 	n = strlen(dir);
 	out = malloc(n + 2);
-	if (out) {
-		memcpy(out, dir, n);
-		memcpy(out + n, n > 1 ? "/" : "", 2); /* "/" stays "/" */
-	} else {
+	if (out)
+		snprintf(out, n + 2, "%s%s", dir, n > 1 ? "/" : ""); /* "/" stays "/" */
+	else
 		ut_error_set(UT_ENOMEM, "out of memory");
-	}
 	free(dir);
 	return out;
 }
