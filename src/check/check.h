@@ -163,6 +163,7 @@ typedef void (*ut_check_progress_fn)(void *ctx, const ut_check_event *ev);
 
 #define UT_CHECK_NOTE_DEPTH 1000 /* ancestors of the merge base searched for a note */
 
+/* What ut_check_run found. Not to be copied: check points into it. */
 struct ut_check_result {
 	char head[UT_GIT_OID_HEX + 1], base[UT_GIT_OID_HEX + 1], merge_base[UT_GIT_OID_HEX + 1];
 	char graph_commit[UT_GIT_OID_HEX + 1]; /* the commit the base graph describes (the
