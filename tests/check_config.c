@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "config/config.h"
+#include "config/parse_opts.h"
 #include "init/init.h"
 #include "model/suite.h"
 #include "util/error.h"
@@ -236,6 +237,41 @@ START_TEST(init_writes_a_config_that_loads)
 }
 END_TEST
 
+/* The suite section as parse options: for the working directory the paths stay as
+ * written; for another root (check's base commit) they are placed under it. */
+START_TEST(parse_opts_under_a_root)
+{
+	ut_config c;
+	ut_parse_opts po;
+	ut_arena a = UT_ARENA_INIT;
+
+	write_config("{\"suite\": {\"paths\": [\"tests/e2e\", \"more\"], \"language\": \"java\",\n"
+		     "   \"order_file\": \"order.txt\", \"testng_xml\": \"conf/testng.xml\"},\n"
+		     " \"runner\": {\"preset\": \"pytest\"}}\n");
+	ut_config_init(&c);
+	ck_assert_int_eq(ut_config_load(&c, path, false), 0);
+	ck_assert_int_eq(ut_config_parse_opts(&po, &c, ".", &a), 0);
+	ck_assert_str_eq(po.root, ".");
+	ck_assert_uint_eq(po.npaths, 2);
+	ck_assert_str_eq(po.paths[0], "tests/e2e");
+	ck_assert_str_eq(po.order_file, "order.txt");
+	ck_assert_str_eq(po.testng_xml, "conf/testng.xml");
+	ck_assert_int_eq(po.language, UT_LANG_JAVA);
+	ck_assert_str_eq(po.framework, ut_config_framework(&c));
+	ck_assert_uint_eq(po.jobs, 0);
+	ck_assert_int_eq(ut_config_parse_opts(&po, &c, "/tmp/base", &a), 0);
+	ck_assert_str_eq(po.root, "/tmp/base");
+	ck_assert_uint_eq(po.npaths, 2);
+	ck_assert_str_eq(po.paths[0], "/tmp/base/tests/e2e");
+	ck_assert_str_eq(po.paths[1], "/tmp/base/more");
+	ck_assert_str_eq(po.order_file, "/tmp/base/order.txt");
+	ck_assert_str_eq(po.testng_xml, "conf/testng.xml"); /* the parser places it */
+	ut_arena_dispose(&a);
+	ut_config_dispose(&c);
+	unlink(path);
+}
+END_TEST
+
 Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -246,6 +282,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, errors_name_key_and_line);
 	tcase_add_test(tc, duplicate_keys_name_the_second);
 	tcase_add_test(tc, preset_from_framework);
+	tcase_add_test(tc, parse_opts_under_a_root);
 	tcase_add_test(tc, init_writes_a_config_that_loads);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,6 +1,7 @@
 /* check_git.c: the libgit2 adapter against real repositories made by the git binary in a
  * temporary folder: open, HEAD, revisions, merge bases, work-tree diffs with hunks and
- * renames, old files and trees, notes, and shallow clones whose history is cut off. */
+ * renames, old files and trees, notes, and shallow clones whose history is cut off; and
+ * ut_check_run (the check's git orchestration) on a project in such a repository. */
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check/check.h"
+#include "config/parse_opts.h"
+#include "graph/graph_json.h"
+#include "parse/parse.h"
 #include "runner/process.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -517,6 +522,187 @@ START_TEST(shallow_clone_asks_for_full_depth)
 }
 END_TEST
 
+/* ---- ut_check_run in a real repository, the project in a subfolder ---- */
+
+static const char SUITE_PY[] =
+	"from selenium.webdriver.common.by import By\n\n\n"
+	"def test_add_user(driver):\n"
+	"    driver.find_element(By.ID, \"email\").send_keys(\"jane@x.test\")\n\n\n"
+	"def test_login_user(driver):\n"
+	"    driver.find_element(By.ID, \"login\").send_keys(\"jane@x.test\")\n";
+
+typedef struct {
+	ut_config cfg;
+	ut_diags diags;
+	ut_suite *head;
+	ut_candidates_opts co;
+	ut_check_opts o;
+	char dir[512];
+	char events[16];
+	size_t nevents;
+} run_fixture;
+
+static void on_check_event(void *ctx, const ut_check_event *ev)
+{
+	run_fixture *f = ctx;
+
+	if (f->nevents < sizeof(f->events) - 1)
+		f->events[f->nevents++] = (char)('0' + ev->kind);
+}
+
+/* The project e2e/ of repository TMP/r, its graph (login -> add_user) committed in
+ * e2e/.untangle/graph.json; the work tree's suite parsed from there (the working
+ * directory becomes the project). */
+static void run_setup(run_fixture *f, const char *worktree_py)
+{
+	ut_graph *g = NULL;
+	ut_parse_opts po;
+	ut_arena a = UT_ARENA_INIT;
+	ut_edge *e;
+	char id[UT_GIT_OID_HEX + 1];
+
+	memset(f, 0, sizeof(*f));
+	init_repo("r");
+	put("r/e2e/tests/test_s.py", SUITE_PY);
+	put("r/README", "the app\n");
+	ck_assert_int_eq(chdir(at("r/e2e")), 0);
+	ut_config_init(&f->cfg);
+	ut_diags_init(&f->diags);
+	ck_assert_int_eq(ut_config_parse_opts(&po, &f->cfg, ".", &a), 0);
+	ck_assert_int_eq(ut_parse_suite(&f->head, &po, &f->diags), 0);
+	ck_assert_uint_eq(f->head->tests.n, 2);
+	ck_assert_int_eq(ut_graph_new(&g, 2), 0);
+	for (size_t i = 0; i < 2; i++) {
+		const ut_test *t = &f->head->tests.v[i];
+
+		ck_assert_int_eq(ut_graph_set_test(g, i, t->id, t->name, t->file, t->line,
+						   t->end_line), 0);
+	}
+	ck_assert_int_eq(ut_graph_add(g, 1, 0, UT_ORIGIN_STRING, &e), 0);
+	e->status = UT_EDGE_MANIFEST;
+	ck_assert_int_eq(ut_fs_mkdirs(".untangle"), 0);
+	ck_assert_int_eq(ut_graph_save(g, f->cfg.store.graph), 0);
+	ut_graph_free(g);
+	commit_all("r", "suite and graph", id);
+	git("r", "checkout", "-q", "-b", "feature", NULL);
+	if (worktree_py) {
+		ut_suite_free(f->head);
+		f->head = NULL;
+		put("r/e2e/tests/test_s.py", worktree_py);
+		ck_assert_int_eq(ut_parse_suite(&f->head, &po, &f->diags), 0);
+	}
+	ut_arena_dispose(&a);
+	snprintf(f->dir, sizeof(f->dir), "%s/", at("r/e2e"));
+	f->o.base_ref = "main";
+	f->o.project_dir = f->dir;
+	f->o.state_dir = ".untangle";
+	f->o.cfg = &f->cfg;
+	f->o.head = f->head;
+	f->o.head_diags = &f->diags;
+	f->o.candidates = &f->co;
+	f->o.workers = 1;
+}
+
+static void run_teardown(run_fixture *f)
+{
+	ut_suite_free(f->head);
+	ut_diags_dispose(&f->diags);
+	ut_config_dispose(&f->cfg);
+}
+
+/* Nothing changed in the suite: the graph is found in the merge base's tree, nothing
+ * runs (no runner is made: none is configured), and the head's graph is written. */
+START_TEST(check_run_unchanged_writes_the_head_graph)
+{
+	run_fixture f;
+	ut_check_result r;
+	ut_graph *g = NULL;
+
+	run_setup(&f, NULL);
+	put("r/README", "the app, changed outside the suite\n");
+	ck_assert_msg(ut_check_run(&r, &f.o, on_check_event, &f) == 0, "%s", ut_error_message());
+	ck_assert_str_eq(f.events, "123"); /* base, changed, compared */
+	ck_assert(r.have_graph);
+	ck_assert_ptr_nonnull(strstr(r.graph_where, "e2e/.untangle/graph.json at "));
+	ck_assert_str_eq(r.graph_commit, r.merge_base);
+	ck_assert_uint_eq(r.files_changed, 0);
+	ck_assert_uint_eq(ut_check_affected(&r.check), 0);
+	ck_assert_int_eq(r.stats.schedules_run, 0);
+	ck_assert_uint_eq(r.findings.v.n, 0);
+	ck_assert_int_eq(ut_graph_load(&g, f.cfg.store.graph), 0);
+	ck_assert_str_eq(g->commit, r.head);
+	ck_assert_ptr_nonnull(ut_graph_find(g, 1, 0));
+	ut_graph_free(g);
+	ut_check_result_dispose(&r);
+	run_teardown(&f);
+}
+END_TEST
+
+/* A changed file of the suite: the base version is extracted and parsed from a folder
+ * under .untangle/tmp that lives as long as the result; a test file that no longer
+ * parses is the change's error, found by the diagnostic's kind. */
+START_TEST(check_run_base_copy_and_broken_file)
+{
+	static const char more[] = "\n\ndef helper():\n    return 1\n";
+	char py[1024], base_root[600];
+	struct stat st;
+	run_fixture f;
+	ut_check_result r;
+
+	snprintf(py, sizeof(py), "%s%s", SUITE_PY, more);
+	run_setup(&f, py);
+	ck_assert_msg(ut_check_run(&r, &f.o, on_check_event, &f) == 0, "%s", ut_error_message());
+	ck_assert_uint_eq(r.files_changed, 1);
+	ck_assert_uint_eq(r.check.count[UT_CHANGE_SAME], 2);
+	ck_assert_ptr_nonnull(r.in_.base.suite);
+	ck_assert_uint_eq(r.in_.base.suite->tests.n, 2);
+	ck_assert_ptr_nonnull(strstr(r.in_.base.root, ".untangle/tmp/check-base-"));
+	snprintf(base_root, sizeof(base_root), "%s/tests/test_s.py", r.in_.base.root);
+	ck_assert_int_eq(stat(base_root, &st), 0);
+	ut_check_result_dispose(&r);
+	ck_assert_int_ne(stat(base_root, &st), 0); /* removed with the result */
+	run_teardown(&f);
+
+	snprintf(py, sizeof(py), "%s\n\ndef test_broken(:\n    x = (\n", SUITE_PY);
+	teardown();
+	setup();
+	run_setup(&f, py);
+	ck_assert_int_eq(ut_check_run(&r, &f.o, on_check_event, &f), UT_EINPUT);
+	ck_assert_str_eq(f.events, "1"); /* the base only */
+	ck_assert_uint_eq(r.broken.items.n, 1);
+	ck_assert_str_eq(r.broken.items.v[0].file, "tests/test_s.py");
+	ck_assert_int_eq(r.broken.items.v[0].kind, UT_DIAG_SYNTAX);
+	ut_check_result_dispose(&r);
+	run_teardown(&f);
+}
+END_TEST
+
+/* An unknown base and a project outside the repository's work tree. */
+START_TEST(check_run_bad_base_and_outside)
+{
+	run_fixture f;
+	ut_check_result r;
+	char *prefix = NULL;
+
+	run_setup(&f, NULL);
+	f.o.base_ref = "no-such-branch";
+	ck_assert_int_eq(ut_check_run(&r, &f.o, NULL, NULL), UT_EINPUT);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "no-such-branch"));
+	ck_assert(!r.have_graph);
+	ut_check_result_dispose(&r);
+	ck_assert_int_eq(ut_check_repo_prefix(&prefix, "/w/r/", "/w/r/"), 0);
+	ck_assert_str_eq(prefix, "");
+	free(prefix);
+	ck_assert_int_eq(ut_check_repo_prefix(&prefix, "/w/r/", "/w/r/e2e/ui/"), 0);
+	ck_assert_str_eq(prefix, "e2e/ui/");
+	free(prefix);
+	ck_assert_int_eq(ut_check_repo_prefix(&prefix, "/w/r/", "/w/rx/"), UT_EENV);
+	ck_assert_ptr_null(prefix);
+	ck_assert_int_eq(ut_check_repo_prefix(&prefix, "/w/r/", "/w/"), UT_EENV);
+	run_teardown(&f);
+}
+END_TEST
+
 Suite *git_suite(void)
 {
 	Suite *s = suite_create("git");
@@ -533,6 +719,9 @@ Suite *git_suite(void)
 	tcase_add_test(tc, extract_tree_keeps_the_layout_below_the_prefix);
 	tcase_add_test(tc, notes_write_read_overwrite_and_find);
 	tcase_add_test(tc, shallow_clone_asks_for_full_depth);
+	tcase_add_test(tc, check_run_unchanged_writes_the_head_graph);
+	tcase_add_test(tc, check_run_base_copy_and_broken_file);
+	tcase_add_test(tc, check_run_bad_base_and_outside);
 	suite_add_tcase(s, tc);
 	return s;
 }

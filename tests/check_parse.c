@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "parse/parse.h"
 #include "util/error.h"
@@ -489,6 +490,63 @@ START_TEST(hostile_input_never_crashes)
 }
 END_TEST
 
+/* A syntax error is told apart from other warnings by its kind, not by its wording, and
+ * keeps it when a suite's files are parsed in jobs and their diagnostics gathered. */
+START_TEST(syntax_error_has_its_kind)
+{
+	static const char bad[] = "def test_a():\n    pass\n\ndef test_b(:\n    x = (\n";
+	char dir[] = "/tmp/ut-parse-kind-XXXXXX", path[256];
+	const char *const paths[] = {dir};
+	ut_parse_opts opts;
+	size_t syntax = 0, other = 0;
+	FILE *f;
+
+	parse(UT_LANG_PYTHON, "bad.py", bad);
+	ck_assert_uint_eq(diags.items.n, 1);
+	ck_assert_int_eq(diags.items.v[0].kind, UT_DIAG_SYNTAX);
+	parse(UT_LANG_PYTHON, "utf8.py", "def test_a():\n    x = '\xff'\n");
+	ck_assert_uint_eq(diags.items.n, 1);
+	ck_assert_int_eq(diags.items.v[0].kind, UT_DIAG_INPUT);
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/test_bad.py", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(bad, f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/test_empty.py", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ut_suite_free(suite);
+	suite = NULL;
+	ut_diags_dispose(&diags);
+	ut_diags_init(&diags);
+	memset(&opts, 0, sizeof(opts));
+	opts.root = dir;
+	opts.paths = paths;
+	opts.npaths = 1;
+	opts.language = UT_LANG_PYTHON;
+	opts.jobs = 2;
+	ck_assert_int_eq(ut_parse_suite(&suite, &opts, &diags), 0);
+	for (size_t i = 0; i < diags.items.n; i++) {
+		if (diags.items.v[i].kind == UT_DIAG_SYNTAX) {
+			ck_assert_str_eq(diags.items.v[i].file, "test_bad.py");
+			syntax++;
+		} else {
+			other++; /* the empty file */
+		}
+	}
+	ck_assert_uint_eq(syntax, 1);
+	ck_assert_uint_eq(other, 1);
+	snprintf(path, sizeof(path), "%s/test_bad.py", dir);
+	remove(path);
+	snprintf(path, sizeof(path), "%s/test_empty.py", dir);
+	remove(path);
+	rmdir(dir);
+}
+END_TEST
+
 Suite *parse_suite(void)
 {
 	Suite *s = suite_create("parse");
@@ -505,6 +563,7 @@ Suite *parse_suite(void)
 	tcase_add_test(tc, js_registration_forms);
 	tcase_add_test(tc, local_calls_give_no_values);
 	tcase_add_test(tc, hostile_input_never_crashes);
+	tcase_add_test(tc, syntax_error_has_its_kind);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("receivers");
 	tcase_add_checked_fixture(tc, NULL, teardown);

@@ -582,12 +582,40 @@ START_TEST(json_read_rejects_bad_input)
 }
 END_TEST
 
+/* The text format: one finding in two lines, most important first, the place left out
+ * when unknown, and the counts with their plurals. */
+START_TEST(text_lines_for_a_person)
+{
+	ut_findings fs;
+	ut_buf out = UT_BUF_INIT;
+	char want[512];
+
+	ut_findings_init(&fs);
+	ck_assert_int_eq(ut_report_text(&out, &fs), 0);
+	ck_assert_str_eq(out.ptr, "0 errors, 0 warnings\n");
+	ut_buf_dispose(&out);
+	add(&fs, UT_FINDING_NEW_EDGE, UT_SEVERITY_WARNING, "t.py::w", NULL, 0, "holds");
+	add(&fs, UT_FINDING_REMOVED, UT_SEVERITY_ERROR, "t.py::e", "t.py", 7, "gone");
+	ut_findings_sort(&fs);
+	ck_assert_int_eq(ut_report_text(&out, &fs), 0);
+	snprintf(want, sizeof(want),
+		 "error: t.py:7: t.py::e: %s\n  gone\n"
+		 "warning: t.py::w: %s\n  holds\n"
+		 "1 error, 1 warning\n",
+		 ut_finding_title(&fs.v.v[0]), ut_finding_title(&fs.v.v[1]));
+	ck_assert_str_eq(out.ptr, want);
+	ut_buf_dispose(&out);
+	ut_findings_dispose(&fs);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, findings_sort_most_important_first);
+	tcase_add_test(tc, text_lines_for_a_person);
 	tcase_add_test(tc, findings_copy_and_reject);
 	tcase_add_test(tc, root_cause_first_everywhere);
 	tcase_add_test(tc, fingerprint_is_stable);

@@ -7,18 +7,24 @@
  * for ut_detect_run. A removed prerequisite is settled before that, within a bound, by
  * ut_check_settle_lost (the one function here that runs schedules, through detect's
  * ut_detect_probe). After the runs, ut_check_conclude turns what changed into findings:
- * one root cause per removed or renamed test, its dependents folded under it. Nothing
- * here runs git. */
+ * one root cause per removed or renamed test, its dependents folded under it.
+ *
+ * ut_check_run does all of it for `untangle check`, git included (run.c): the merge
+ * base, the base graph, the diff, the base version of the suite, the runs. */
 #ifndef UT_CHECK_H
 #define UT_CHECK_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "config/config.h"
 #include "detect/detect.h"
+#include "filter/candidates.h"
 #include "graph/graph.h"
 #include "model/suite.h"
 #include "report/findings.h"
+#include "util/diag.h"
+#include "vcs/git.h"
 
 typedef enum {
 	UT_CHANGE_SAME,      /* same id, same source text, same actions */
@@ -115,5 +121,93 @@ int ut_check_conclude(ut_check *c, ut_findings *out, const long *fail_run);
 size_t ut_check_affected(const ut_check *c);
 
 void ut_check_dispose(ut_check *c);
+
+/* ---- the whole check (run.c) ---- */
+
+typedef struct {
+	const char *base_ref;      /* the branch the change goes into ("origin/main") */
+	const char *project_dir;   /* the suite root, absolute and ending in '/', inside a
+				      git work tree; it must be the working directory */
+	const char *state_dir;     /* untangle's folder in the project (".untangle"): the
+				      base's temporary copy, the runner's reports, the journal */
+	const ut_config *cfg;      /* the project's (store, suite, runner, detect) */
+	const ut_suite *head;      /* the work tree's suite, parsed */
+	const ut_diags *head_diags; /* its parse diagnostics */
+	const ut_candidates_opts *candidates; /* for the head suite's candidate graph */
+	const char *extract, *filter; /* their names, for the journal */
+	unsigned jobs;             /* threads that parse the base version (0: one per CPU) */
+	int workers;               /* parallel runner workers */
+} ut_check_opts;
+
+/* How far ut_check_run is, for the command to tell (r holds what is known so far). */
+typedef enum {
+	UT_CHECK_EV_DETACHED, /* HEAD is detached: r->head and the work tree are checked */
+	UT_CHECK_EV_BASE,     /* the commits are known; r->have_graph says whether a base graph
+				 was found (r->graph_where) */
+	UT_CHECK_EV_CHANGED,  /* r->files_changed files of the suite changed since
+				 r->graph_commit */
+	UT_CHECK_EV_COMPARED, /* both versions compared: r->check */
+	UT_CHECK_EV_RUNNER,   /* tests will run: the project's runner is made next */
+	UT_CHECK_EV_RUN       /* one run of the re-validation finished: ev->run */
+} ut_check_event_kind;
+
+typedef struct ut_check_result ut_check_result;
+
+typedef struct {
+	ut_check_event_kind kind;
+	const ut_check_result *r;
+	const ut_detect_event *run; /* UT_CHECK_EV_RUN only */
+} ut_check_event;
+
+typedef void (*ut_check_progress_fn)(void *ctx, const ut_check_event *ev);
+
+#define UT_CHECK_NOTE_DEPTH 1000 /* ancestors of the merge base searched for a note */
+
+/* What ut_check_run found. Not to be copied: check points into it. */
+struct ut_check_result {
+	char head[UT_GIT_OID_HEX + 1], base[UT_GIT_OID_HEX + 1], merge_base[UT_GIT_OID_HEX + 1];
+	char graph_commit[UT_GIT_OID_HEX + 1]; /* the commit the base graph describes (the
+						  merge base when there is none) */
+	char graph_where[160]; /* "the note on abc1234 (REF)" or "PATH at abc1234"; "" */
+	bool detached;
+	bool have_graph;
+	size_t files_changed;
+	ut_check check;        /* from UT_CHECK_EV_COMPARED on */
+	ut_detect_stats stats; /* the re-validation's runs */
+	ut_findings findings;  /* sorted */
+	ut_diags broken;       /* changed test files that no longer parse (then UT_EINPUT) */
+	/* private: what check borrows while the result lives */
+	ut_check_input in_;
+	ut_graph *base_graph_, *candidates_;
+	ut_suite *base_suite_;
+	char *prefix_;
+	char *base_root_; /* the base's files, removed by ut_check_result_dispose */
+};
+
+/* The project's folder in the work tree: "" or "a/b/" (allocated in *out) when
+ * project_dir (absolute, ending in '/') is workdir or below it. UT_EENV when it is not,
+ * UT_ENOMEM. */
+int ut_check_repo_prefix(char **out, const char *workdir, const char *project_dir);
+
+/* The incremental check of the work tree against opts->base_ref: opens the repository,
+ * finds HEAD, the base and their merge base; the base graph in a note on the merge base
+ * or one of its UT_CHECK_NOTE_DEPTH nearest ancestors (cfg->store.notes_ref), else the
+ * graph file in the merge base's tree (without one, the whole suite is validated and
+ * only failures are findings); the suite files changed since that commit (a changed file
+ * with a UT_DIAG_SYNTAX diagnostic in head_diags is the change's error: listed in
+ * out->broken, UT_EINPUT); the base version of the suite, extracted under
+ * state_dir/tmp and parsed; the comparison (ut_check_prepare); when tests are affected,
+ * the runner (ut_runner_new on cfg) and the runs (ut_check_settle_lost, ut_detect_run,
+ * journal state_dir/check-journal.jsonl); the findings; and last the head's graph,
+ * written to cfg->store.graph. cb (may be NULL) hears each step. Runs under
+ * ut_proc_interrupt: UT_EINTR and nothing written. *out is initialised by the call
+ * whatever it returns; dispose of it with ut_check_result_dispose. Returns 0, UT_EINPUT
+ * (an unknown base, a base graph that does not read, a changed file that does not
+ * parse), UT_ENOTFOUND (no repository), UT_EENV (git, the runner, the file system, a
+ * project outside the work tree), UT_EINTR, UT_ENOMEM; the error message says which. */
+int ut_check_run(ut_check_result *out, const ut_check_opts *opts, ut_check_progress_fn cb,
+		 void *ctx);
+
+void ut_check_result_dispose(ut_check_result *r);
 
 #endif

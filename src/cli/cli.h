@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "config/config.h"
+#include "detect/detect.h"
 #include "filter/candidates.h"
 #include "graph/timings.h"
 #include "minimize/coverage.h"
@@ -114,6 +115,10 @@ void ut_infof(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* More lines of an error just printed ("untangle: " and the text): shown even with --quiet,
  * as the error is. */
 void ut_detailf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A status line for a terminal: replaces the one before it, without a newline; the next
+ * message or ut_cli_status_end ends it. Nothing when quiet. */
+void ut_statusf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ut_cli_status_end(void);
 /* A test name or id as text output shows it: s itself when it holds no control byte, else
  * a copy with newlines, tabs, carriage returns, other control bytes and DEL escaped (\n,
  * \t, \r, \xNN) and backslashes doubled, so that a name can never break a line or drive
@@ -150,6 +155,10 @@ typedef struct {
  * success). The project must be disposed of whatever the result. */
 int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths);
 void ut_cli_project_dispose(ut_cli_project *p);
+/* The project folder (the working directory, after -C) as an absolute path without
+ * symbolic links, ending in '/'. NULL with the error set (UT_EENV, UT_ENOMEM) when it
+ * cannot be read. The caller frees it. */
+char *ut_cli_project_dir(void);
 /* Feature coverage of g's tests from the project's suite (minimize and detect --select);
  * prints what goes wrong and returns the exit code. */
 int ut_cli_features(ut_coverage *cov, const ut_graph *g, const ut_cli_project *p,
@@ -160,6 +169,17 @@ int ut_cli_features(ut_coverage *cov, const ut_graph *g, const ut_cli_project *p
  * Prints and returns UT_EXIT_INPUT for an unknown value. */
 int ut_cli_candidates_opts(const ut_cli_project *p, const char **extract, const char **filter,
 			   ut_candidates_opts *co);
+
+/* The progress of detect's runs (detect, check), one line per run through the message
+ * family (--quiet silences it); on a terminal, one status line with a bar instead. */
+typedef struct {
+	bool tty; /* stderr is a terminal */
+} ut_cli_progress;
+void ut_cli_progress_init(ut_cli_progress *p);
+/* A ut_detect_opts.progress callback; ctx is a ut_cli_progress. */
+void ut_cli_progress_event(void *ctx, const ut_detect_event *ev);
+/* Ends the status line, if any (after the runs). */
+void ut_cli_progress_end(ut_cli_progress *p);
 
 /* SIGINT, SIGTERM, SIGHUP and SIGQUIT end untangle with exit code 130 (signals.c):
  * at once, except between ut_cli_signals_catch and ut_cli_signals_restore, while runs go
@@ -191,6 +211,9 @@ int ut_cli_guard(void);
 /* Creates .untangle (runner reports go to .untangle/tmp) and the project's runner. Prints
  * what goes wrong; returns the exit code (0 on success). */
 int ut_cli_runner_new(ut_runner **out, const ut_config *cfg);
+/* Says which preset runs the tests when untangle.json names none (ut_cli_runner_new
+ * does; check, whose library makes the runner, calls it on its own). */
+void ut_cli_runner_note(const ut_config *cfg);
 
 /* What `shard`, `schedules` and `run` work on: the project, the stored graph (refused
  * when tests were added or removed since it was made), the durations and the plan. */

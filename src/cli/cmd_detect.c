@@ -20,55 +20,6 @@
 #include "vcs/git.h"
 #include "util/banned.h"
 
-
-
-typedef struct {
-	bool tty;
-	size_t width;
-} progress_state;
-
-static void fmt_time(char *buf, size_t size, double s)
-{
-	if (s < 0)
-		snprintf(buf, size, "?");
-	else if (s < 60)
-		snprintf(buf, size, "%.0fs", s);
-	else
-		snprintf(buf, size, "%.0fm%02.0fs", s / 60 - 0.5 < 0 ? 0 : (double)(long)(s / 60),
-			 s - 60 * (double)(long)(s / 60));
-}
-
-static void progress(void *ctx, const ut_detect_event *ev)
-{
-	progress_state *p = ctx;
-	char elapsed[32], left[32];
-	/* Each candidate edge costs one or two runs: a rough estimate of what is left. */
-	double eta = ev->mean_run_s > 0 ? ev->mean_run_s * 1.5 * (double)ev->candidates_left : -1;
-
-	fmt_time(elapsed, sizeof(elapsed), ev->elapsed_s);
-	fmt_time(left, sizeof(left), eta);
-	if (p->tty) {
-		int done = (int)(20.0 * (double)ev->runs_done /
-				 (double)(ev->runs_done + 1.5 * (double)ev->candidates_left + 1));
-
-		fprintf(stderr, "\r\033[K[%-20.*s] %ld runs, %ld candidates left, %s elapsed, ~%s left: %s%s",
-			done, "####################", ev->runs_done, ev->candidates_left, elapsed,
-			left, ev->passed ? "pass " : "FAIL ", ut_cli_esc(ev->purpose));
-		fflush(stderr);
-		p->width = 1;
-		return;
-	}
-	if (ev->error) {
-		fprintf(stderr, "untangle: run %ld [%s] %s: no usable outcomes (%s); run again\n",
-			ev->run, ut_detect_phase_name(ev->phase), ev->purpose, ev->error);
-		return;
-	}
-	fprintf(stderr, "untangle: run %ld%s [%s] %s: %s%s%s (%zu tests; %ld candidates left, %s)\n",
-		ev->run, ev->replayed ? " (journal)" : "", ut_detect_phase_name(ev->phase),
-		ut_cli_esc(ev->purpose), ev->passed ? "pass" : "fail", ev->failed ? " at " : "",
-		ev->failed ? ut_cli_esc(ev->failed) : "", ev->tests, ev->candidates_left, elapsed);
-}
-
 /* What --resume reuses, and a warning for what changed since the journal was written. */
 static void journal_resumed(const ut_journal *j, const ut_graph *g)
 {
@@ -158,14 +109,10 @@ static int notes_open(ut_git **git, char head[UT_GIT_OID_HEX + 1], const ut_cli_
 {
 	ut_git_change *changes = NULL;
 	size_t nchanges = 0, nprefixes = 0, i;
-	char **prefixes = NULL, cwd[PATH_MAX];
+	char **prefixes = NULL, *cwd = ut_cli_project_dir();
 	bool detached = false;
-	int rc = 0;
+	int rc = cwd ? 0 : ut_error_code();
 
-	if (!getcwd(cwd, sizeof(cwd) - 1))
-		rc = ut_error_set(UT_EENV, "cannot read the current folder: %s", strerror(errno));
-	else if (strlen(cwd) > 1)
-		memcpy(cwd + strlen(cwd), "/", 2);
 	if (rc == 0)
 		rc = ut_git_open(git, cwd);
 	if (rc == 0)
@@ -190,6 +137,7 @@ done:
 	for (i = 0; i < nprefixes; i++)
 		free(prefixes[i]);
 	free(prefixes);
+	free(cwd);
 	return rc;
 }
 
@@ -338,7 +286,7 @@ typedef struct {
 	ut_graph *g;
 	ut_git *git;
 	char head[UT_GIT_OID_HEX + 1];
-	progress_state ps;
+	ut_cli_progress ps;
 	ut_cli_signals sigs;
 	bool caught; /* sigs holds what to restore */
 } detect_cmd;
@@ -434,7 +382,7 @@ static void started(void *ctx, const ut_journal *journal)
 		 d->extract, d->filter, d->strategy_name, d->nworkers, d->nworkers == 1 ? "" : "s");
 	ut_cli_signals_catch(&d->sigs);
 	d->caught = true;
-	d->ps.tty = isatty(STDERR_FILENO);
+	ut_cli_progress_init(&d->ps);
 }
 
 static int store_note(void *ctx, const ut_graph *g)
@@ -455,7 +403,7 @@ static int detect(detect_cmd *d)
 	o.run.strategy = d->strategy;
 	o.run.reruns = d->p.cfg.detect.reruns;
 	o.run.workers = (int)d->nworkers;
-	o.run.progress = d->common.quiet ? NULL : progress; /* no per-run counting when quiet */
+	o.run.progress = d->common.quiet ? NULL : ut_cli_progress_event; /* no per-run counting when quiet */
 	o.run.progress_ctx = &d->ps;
 	o.extract = d->extract;
 	o.filter = d->filter;
@@ -475,8 +423,7 @@ static int detect(detect_cmd *d)
 	rc = ut_detect_project(d->g, d->runner, &o, &sum);
 	if (d->caught)
 		ut_cli_signals_restore(&d->sigs);
-	if (d->ps.tty && d->ps.width)
-		fputc('\n', stderr);
+	ut_cli_progress_end(&d->ps);
 	if (rc == UT_EINTR && sum.run_failed) {
 		ut_errorf("interrupted: %ld runs are in %s; 'untangle detect --resume' goes on from "
 			  "there", sum.stats.schedules_run, UT_CLI_JOURNAL);

@@ -12,6 +12,7 @@
 #include "util/banned.h"
 
 static bool quiet;
+static bool status_open; /* a status line is on the terminal, with no newline yet */
 
 void ut_cli_quiet(bool q)
 {
@@ -20,6 +21,7 @@ void ut_cli_quiet(bool q)
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
+	ut_cli_status_end();
 	fprintf(stderr, "untangle: %s", prefix);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
@@ -63,6 +65,28 @@ void ut_detailf(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("", fmt, ap);
 	va_end(ap);
+}
+
+void ut_statusf(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (quiet)
+		return;
+	fputs("\r\033[K", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stderr);
+	status_open = true;
+}
+
+void ut_cli_status_end(void)
+{
+	if (!status_open)
+		return;
+	fputc('\n', stderr);
+	status_open = false;
 }
 
 void ut_cli_print_diags(const ut_diags *d)

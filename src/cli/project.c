@@ -1,4 +1,5 @@
 /* project.c: what most commands do first: -C, untangle.json, and the parsed suite. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "config/parse_opts.h"
 #include "filter/candidates.h"
 #include "parse/parse.h"
 #include "util/error.h"
@@ -21,6 +23,7 @@ static const char *strip_dot(const char *p)
 int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths)
 {
 	ut_parse_opts po;
+	ut_arena arena = UT_ARENA_INIT;
 	int rc, exit_code;
 	size_t i;
 
@@ -36,24 +39,17 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 		return ut_cli_exit_code(rc);
 	}
 	p->jobs = (unsigned)common->jobs;
-	memset(&po, 0, sizeof(po));
-	po.root = ".";
-	po.jobs = p->jobs;
 	for (i = 0; paths && i < paths->n; i++)
 		paths->items[i] = strip_dot(paths->items[i]);
+	rc = ut_config_parse_opts(&po, &p->cfg, ".", &arena);
+	po.jobs = p->jobs;
 	if (paths && paths->n) {
 		po.paths = paths->items;
 		po.npaths = paths->n;
-	} else {
-		po.paths = p->cfg.suite.paths.items;
-		po.npaths = p->cfg.suite.paths.n;
 	}
-	po.language = p->cfg.suite.language ? ut_lang_from_name(p->cfg.suite.language)
-					    : UT_LANG_NONE;
-	po.framework = ut_config_framework(&p->cfg);
-	po.order_file = p->cfg.suite.order_file;
-	po.testng_xml = p->cfg.suite.testng_xml;
-	rc = ut_parse_suite(&p->suite, &po, &p->diags);
+	if (rc == 0)
+		rc = ut_parse_suite(&p->suite, &po, &p->diags);
+	ut_arena_dispose(&arena);
 	ut_cli_print_diags(&p->diags);
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
@@ -65,6 +61,25 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 		p->cfg.runner.preset_inferred = p->cfg.runner.preset != NULL;
 	}
 	return UT_EXIT_OK;
+}
+
+char *ut_cli_project_dir(void)
+{
+	char *dir = realpath(".", NULL), *out = NULL;
+	size_t n;
+
+	if (!dir) {
+		ut_error_set(UT_EENV, "cannot read the current folder: %s", strerror(errno));
+		return NULL;
+	}
+	n = strlen(dir);
+	out = malloc(n + 2);
+	if (out)
+		snprintf(out, n + 2, "%s%s", dir, n > 1 ? "/" : ""); /* "/" stays "/" */
+	else
+		ut_error_set(UT_ENOMEM, "out of memory");
+	free(dir);
+	return out;
 }
 
 void ut_cli_project_dispose(ut_cli_project *p)
@@ -103,14 +118,8 @@ int ut_cli_candidates_opts(const ut_cli_project *p, const char **extract, const 
 	return UT_EXIT_OK;
 }
 
-int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
+void ut_cli_runner_note(const ut_config *cfg)
 {
-	int rc;
-
-	*out = NULL;
-	rc = ut_cli_guard(); /* creates .untangle */
-	if (rc)
-		return rc;
 	if (cfg->runner.preset_inferred && cfg->path)
 		ut_infof("'%s' names no runner: running the tests with the '%s' preset, which "
 			 "their framework implies (set runner.preset or runner.command to choose)",
@@ -119,6 +128,17 @@ int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
 		ut_infof("no untangle.json: running the tests with the '%s' preset, which their "
 			 "framework implies (`untangle init` writes a configuration)",
 			 cfg->runner.preset);
+}
+
+int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
+{
+	int rc;
+
+	*out = NULL;
+	rc = ut_cli_guard(); /* creates .untangle */
+	if (rc)
+		return rc;
+	ut_cli_runner_note(cfg);
 	rc = ut_runner_new(out, cfg, ".", UT_CLI_STATE_DIR "/tmp");
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());

@@ -144,11 +144,8 @@ static int load_all(driver *dr, ut_loads *jobs)
 	for (i = 0; i < jobs->n; i++) {
 		ut_load *job = &jobs->v[i];
 
-		for (k = 0; rc == 0 && k < job->diags.items.n; k++) {
-			const ut_diag *dg = &job->diags.items.v[k];
-
-			ut_diags_add(dr->diags, dg->level, dg->file, dg->line, "%s", dg->message);
-		}
+		for (k = 0; rc == 0 && k < job->diags.items.n; k++)
+			ut_diags_copy(dr->diags, &job->diags.items.v[k]);
 		ut_diags_dispose(&job->diags);
 		if (rc == 0 && job->rc < 0)
 			rc = ut_error_set(job->rc, "%s", job->error);

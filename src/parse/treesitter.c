@@ -485,8 +485,8 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 	if (ts_node_has_error(root)) {
 		t->has_error = true;
 		t->error_line = first_error_line(root);
-		ut_diags_add(diags, UT_DIAG_WARNING, path, t->error_line,
-			     "syntax error; the rest of the file is read as far as possible");
+		ut_diags_add_kind(diags, UT_DIAG_WARNING, UT_DIAG_SYNTAX, path, t->error_line,
+				  "syntax error; the rest of the file is read as far as possible");
 	}
 	/* the syntax tree is copied: give its memory back before the role tree is made */
 	ts_tree_delete(tree);

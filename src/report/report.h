@@ -16,6 +16,11 @@
  * one step; the rest of the workflow commands would be dropped silently. */
 #define UT_REPORT_GITHUB_PER_TYPE 10
 
+/* Lines for a person, most important first: "SEVERITY: FILE:LINE: TEST: title" and the
+ * message below it indented by two spaces (FILE:LINE left out when unknown), then
+ * "N errors, M warnings". */
+int ut_report_text(ut_buf *out, const ut_findings *fs);
+
 /* GitHub Actions workflow commands for stdout, one per line:
  *   ::error file=F,line=L,endLine=E,title=T::message
  * at most UT_REPORT_GITHUB_PER_TYPE per type, most important first. When findings are left

@@ -9,8 +9,16 @@
 
 typedef enum { UT_DIAG_WARNING, UT_DIAG_ERROR } ut_diag_level;
 
+/* What a diagnostic is about, for code that decides on it (the wording is for people and
+ * may change). */
+typedef enum {
+	UT_DIAG_INPUT = 0, /* anything else about an input */
+	UT_DIAG_SYNTAX     /* the file does not parse: a syntax error at `line` */
+} ut_diag_kind;
+
 typedef struct {
 	ut_diag_level level;
+	ut_diag_kind kind;
 	const char *file; /* may be NULL */
 	unsigned line;    /* 1-based, 0 = whole file */
 	const char *message;
@@ -25,9 +33,14 @@ typedef struct {
 
 void ut_diags_init(ut_diags *d);
 void ut_diags_dispose(ut_diags *d);
-/* Records a diagnostic; copies file and message. Never fails loudly: past the limit or
- * out of memory it only counts. */
+/* Records a diagnostic of kind UT_DIAG_INPUT; copies file and message. Never fails
+ * loudly: past the limit or out of memory it only counts. */
 void ut_diags_add(ut_diags *d, ut_diag_level level, const char *file, unsigned line,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The same with a kind. */
+void ut_diags_add_kind(ut_diags *d, ut_diag_level level, ut_diag_kind kind, const char *file,
+		       unsigned line, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Records a copy of g (level, kind, file, line, message) in d. */
+void ut_diags_copy(ut_diags *d, const ut_diag *g);
 
 #endif
