@@ -56,8 +56,9 @@ START_TEST(graph_edges_are_unique_and_ordered)
 {
 	ut_graph *g = NULL;
 	ut_edge *e = NULL, *again = NULL;
-	unsigned char in[4] = {0, 0, 0, 1};
-	ut_adjacency adj;
+	ut_scheduler s;
+	uint32_t *v = NULL;
+	size_t n = 0, cap = 0;
 
 	ck_assert_int_eq(ut_graph_new(&g, 4), 0);
 	ck_assert_int_eq(ut_graph_add(g, 2, 1, UT_ORIGIN_STRING, &e), 0);
@@ -73,17 +74,21 @@ START_TEST(graph_edges_are_unique_and_ordered)
 	ck_assert_int_eq(ut_graph_add(g, 3, 2, UT_ORIGIN_STRING, &e), 0);
 	ck_assert_int_eq(ut_graph_add(g, 1, 0, UT_ORIGIN_STRING, &e), 0);
 	ck_assert_ptr_null(ut_graph_find(g, 3, 0));
-	ck_assert_int_eq(ut_adjacency_build(&adj, g, NULL, NULL), 0);
-	ck_assert_int_eq(ut_adjacency_closure(&adj, in), 0);
-	ck_assert(in[0] && in[1] && in[2] && in[3]);
-	ut_adjacency_dispose(&adj);
+	/* 3 needs 2, 2 needs 1, 1 needs 0: the whole suite */
+	ck_assert_int_eq(ut_scheduler_init_active(&s, g), 0);
+	ck_assert_int_eq(ut_scheduler_of(&s, 3, &v, &n, &cap), 0);
+	ck_assert_uint_eq(n, 4);
+	ck_assert(v[0] == 0 && v[1] == 1 && v[2] == 2 && v[3] == 3);
+	ut_scheduler_dispose(&s);
+	/* a false edge is not followed: 3 needs 2 only */
 	ut_graph_find(g, 2, 1)->status = UT_EDGE_FALSE;
-	memset(in, 0, sizeof(in));
-	in[3] = 1;
-	ck_assert_int_eq(ut_adjacency_build(&adj, g, NULL, NULL), 0);
-	ut_adjacency_closure(&adj, in);
-	ck_assert(!in[0] && !in[1] && in[2]);
-	ut_adjacency_dispose(&adj);
+	n = 0;
+	ck_assert_int_eq(ut_scheduler_init_active(&s, g), 0);
+	ck_assert_int_eq(ut_scheduler_of(&s, 3, &v, &n, &cap), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert(v[0] == 2 && v[1] == 3);
+	ut_scheduler_dispose(&s);
+	free(v);
 	ut_graph_free(g);
 }
 END_TEST

@@ -23,27 +23,6 @@ static bool left_out(const ut_graph *g, size_t t)
 	return g->tests[t].flaky || g->tests[t].failing;
 }
 
-/* d's schedule in the head graph: its transitive prerequisites, then d. */
-static int schedule(const ut_check *c, const ut_adjacency *adj, uint32_t d, ck_tests *out)
-{
-	const ut_graph *g = c->graph;
-	unsigned char *in = calloc(g->ntests ? g->ntests : 1, 1);
-	int rc;
-
-	if (!in)
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	for (uint32_t k = adj->start[d]; k < adj->start[d + 1]; k++)
-		in[adj->deps[k]] = 1;
-	rc = ut_adjacency_closure(adj, in);
-	in[d] = 1;
-	for (uint32_t t = 0; rc == 0 && t <= d; t++) {
-		if (in[t] && ut_vec_push(out, t) < 0)
-			rc = ut_error_set(UT_ENOMEM, "out of memory");
-	}
-	free(in);
-	return rc;
-}
-
 /* Marks in `mark` every test that depends, through manifest edges, on one already marked
  * (a prerequisite always runs earlier: one pass in order). */
 static void mark_dependents(const ut_adjacency *adj, unsigned char *mark)
@@ -59,7 +38,7 @@ int ut_check_settle_lost(ut_check *c, ut_runner *runner, ut_journal *journal,
 {
 	ut_graph *g = c->graph;
 	size_t n = g->ntests, m = 0, nfail = 0;
-	ut_adjacency adj;
+	ut_scheduler sch;
 	ck_tests who = {0}, order = {0};
 	ck_tests *scheds = NULL;
 	ut_detect_probe_job *jobs = NULL;
@@ -76,7 +55,8 @@ int ut_check_settle_lost(ut_check *c, ut_runner *runner, ut_journal *journal,
 	}
 	if (!who.n)
 		return 0;
-	rc = ut_adjacency_build(&adj, g, manifest, NULL);
+	/* d's schedule in the head graph, over its manifest edges */
+	rc = ut_scheduler_init_over(&sch, g, manifest, NULL);
 	if (rc < 0) {
 		ut_vec_free(&who);
 		return rc;
@@ -92,7 +72,7 @@ int ut_check_settle_lost(ut_check *c, ut_runner *runner, ut_journal *journal,
 	}
 	/* 1. each direct dependent in its schedule, without what the change removes */
 	for (m = 0; rc == 0 && m < who.n; m++) {
-		rc = schedule(c, &adj, who.v[m], &scheds[m]);
+		rc = ut_scheduler_of(&sch, who.v[m], &scheds[m].v, &scheds[m].n, &scheds[m].cap);
 		snprintf(purpose[m], sizeof(purpose[m]), "the schedule of %s without its removed "
 			 "prerequisite", g->tests[who.v[m]].id);
 		jobs[m] = (ut_detect_probe_job){scheds[m].v, scheds[m].n, purpose[m]};
@@ -144,7 +124,7 @@ int ut_check_settle_lost(ut_check *c, ut_runner *runner, ut_journal *journal,
 		gone[d] = 1;
 	}
 	/* 3. the broken ones, and everything that depends on them, left out without running */
-	mark_dependents(&adj, gone);
+	mark_dependents(&sch.adj, gone);
 	for (size_t t = 0; t < n; t++) {
 		if (!gone[t])
 			continue;
@@ -164,7 +144,7 @@ done:
 	free(gone);
 	ut_vec_free(&order);
 	ut_vec_free(&who);
-	ut_adjacency_dispose(&adj);
+	ut_scheduler_dispose(&sch);
 	return rc;
 }
 

@@ -362,22 +362,6 @@ void ut_adjacency_dispose(ut_adjacency *adj)
 	memset(adj, 0, sizeof(*adj));
 }
 
-int ut_adjacency_closure(const ut_adjacency *adj, unsigned char *in)
-{
-	size_t i;
-	uint32_t k;
-
-	/* Prerequisites always come earlier in the original order, so one pass from the
-	 * last test down reaches every transitive prerequisite. */
-	for (i = adj->ntests; i-- > 0;) {
-		if (!in[i])
-			continue;
-		for (k = adj->start[i]; k < adj->start[i + 1]; k++)
-			in[adj->deps[k]] = 1;
-	}
-	return 0;
-}
-
 int ut_graph_subgraph(ut_graph **out, const ut_graph *g, const bool *keep)
 {
 	uint32_t *at = malloc((g->ntests + 1) * sizeof(*at));

@@ -130,9 +130,6 @@ typedef struct {
 int ut_adjacency_build(ut_adjacency *adj, const ut_graph *g,
 		       bool (*keep)(const ut_edge *e, void *ctx), void *ctx);
 void ut_adjacency_dispose(ut_adjacency *adj);
-/* Marks in `in` (ntests bytes, zeroed by the caller) every transitive prerequisite of the
- * tests already marked. */
-int ut_adjacency_closure(const ut_adjacency *adj, unsigned char *in);
 
 /* qsort's comparison of uint32_t test indices. */
 int ut_cmp_u32(const void *a, const void *b);
@@ -153,6 +150,10 @@ int ut_scheduler_init(ut_scheduler *s, const ut_graph *g);
  * edges as they stand, for detect, which keeps its own list of tests left out (a test it
  * finds flaky is marked in g while its neighbours are still being validated). */
 int ut_scheduler_init_active(ut_scheduler *s, const ut_graph *g);
+/* As ut_scheduler_init_active over the edges for which keep(e, ctx) is true (check's
+ * schedules over the manifest edges of the head graph). */
+int ut_scheduler_init_over(ut_scheduler *s, const ut_graph *g,
+			   bool (*keep)(const ut_edge *e, void *ctx), void *ctx);
 void ut_scheduler_dispose(ut_scheduler *s);
 /* Appends the schedule of test t to *out (grown as needed; *cap its capacity), ascending.
  * 0 or UT_ENOMEM. */

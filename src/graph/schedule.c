@@ -15,13 +15,13 @@ int ut_cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int ut_scheduler_init(ut_scheduler *s, const ut_graph *g)
+int ut_scheduler_init_over(ut_scheduler *s, const ut_graph *g,
+			   bool (*keep)(const ut_edge *e, void *ctx), void *ctx)
 {
-	size_t i;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	rc = ut_adjacency_build(&s->adj, g, NULL, NULL);
+	rc = ut_adjacency_build(&s->adj, g, keep, ctx);
 	if (rc < 0)
 		return rc;
 	s->n = g->ntests;
@@ -32,17 +32,20 @@ int ut_scheduler_init(ut_scheduler *s, const ut_graph *g)
 		ut_scheduler_dispose(s);
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	}
-	for (i = 0; i < s->n; i++)
-		s->leftout[i] = g->tests[i].flaky || g->tests[i].failing;
 	return 0;
 }
 
 int ut_scheduler_init_active(ut_scheduler *s, const ut_graph *g)
 {
-	int rc = ut_scheduler_init(s, g);
+	return ut_scheduler_init_over(s, g, NULL, NULL);
+}
 
-	if (rc == 0)
-		memset(s->leftout, 0, s->n + 1);
+int ut_scheduler_init(ut_scheduler *s, const ut_graph *g)
+{
+	int rc = ut_scheduler_init_over(s, g, NULL, NULL);
+
+	for (size_t i = 0; rc == 0 && i < s->n; i++)
+		s->leftout[i] = g->tests[i].flaky || g->tests[i].failing;
 	return rc;
 }
 
