@@ -55,24 +55,15 @@ static void write_header(ut_buf *b, const ut_journal_header *h)
 
 	ut_jsonw_init(&w, b, false);
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "untangle_journal");
-	ut_jsonw_int(&w, JOURNAL_FORMAT);
-	ut_jsonw_key(&w, "suite");
-	ut_jsonw_str(&w, h->suite);
-	ut_jsonw_key(&w, "tests");
-	ut_jsonw_int(&w, (long long)h->ntests);
-	ut_jsonw_key(&w, "strategy");
-	ut_jsonw_str(&w, h->strategy);
-	ut_jsonw_key(&w, "extract");
-	ut_jsonw_str(&w, h->extract);
-	ut_jsonw_key(&w, "filter");
-	ut_jsonw_str(&w, h->filter);
-	ut_jsonw_key(&w, "reruns");
-	ut_jsonw_int(&w, h->reruns);
-	ut_jsonw_key(&w, "ignore");
-	ut_jsonw_str(&w, h->ignore ? h->ignore : "");
-	ut_jsonw_key(&w, "runner");
-	ut_jsonw_str(&w, h->runner ? h->runner : "");
+	ut_jsonw_kint(&w, "untangle_journal", JOURNAL_FORMAT);
+	ut_jsonw_kstr(&w, "suite", h->suite);
+	ut_jsonw_kint(&w, "tests", (long long)h->ntests);
+	ut_jsonw_kstr(&w, "strategy", h->strategy);
+	ut_jsonw_kstr(&w, "extract", h->extract);
+	ut_jsonw_kstr(&w, "filter", h->filter);
+	ut_jsonw_kint(&w, "reruns", h->reruns);
+	ut_jsonw_kstr(&w, "ignore", h->ignore ? h->ignore : "");
+	ut_jsonw_kstr(&w, "runner", h->runner ? h->runner : "");
 	if (h->ids) {
 		ut_jsonw_key(&w, "ids");
 		ut_jsonw_strs(&w, (const char *const *)h->ids, h->ntests);
@@ -717,14 +708,10 @@ static void write_record(ut_buf *b, const ut_journal_record *r)
 
 	ut_jsonw_init(&w, b, false);
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "run");
-	ut_jsonw_int(&w, r->run);
-	ut_jsonw_key(&w, "purpose");
-	ut_jsonw_str(&w, r->purpose);
-	ut_jsonw_key(&w, "worker");
-	ut_jsonw_int(&w, r->worker);
-	ut_jsonw_key(&w, "batch");
-	ut_jsonw_int(&w, r->batch);
+	ut_jsonw_kint(&w, "run", r->run);
+	ut_jsonw_kstr(&w, "purpose", r->purpose);
+	ut_jsonw_kint(&w, "worker", r->worker);
+	ut_jsonw_kint(&w, "batch", r->batch);
 	write_tests(&tmp, r->tests, r->n);
 	ut_jsonw_key(&w, "t");
 	ut_jsonw_strn(&w, tmp.ptr ? tmp.ptr : "", tmp.len);
@@ -740,14 +727,11 @@ static void write_record(ut_buf *b, const ut_journal_record *r)
 				 : (long long)((double)r->durations[i] * 1000.0 + 0.5));
 	ut_jsonw_arr_end(&w);
 	if (r->error) { /* the defaults (no error, one attempt) are left out */
-		ut_jsonw_key(&w, "error");
-		ut_jsonw_bool(&w, true);
+		ut_jsonw_kbool(&w, "error", true);
 	}
-	ut_jsonw_key(&w, "detail");
-	ut_jsonw_str(&w, r->detail);
+	ut_jsonw_kstr(&w, "detail", r->detail);
 	if (r->attempts != 1) {
-		ut_jsonw_key(&w, "attempts");
-		ut_jsonw_int(&w, r->attempts);
+		ut_jsonw_kint(&w, "attempts", r->attempts);
 	}
 	ut_jsonw_key(&w, "reset_s");
 	ut_jsonw_fixed(&w, r->reset_s, 3);
@@ -756,8 +740,7 @@ static void write_record(ut_buf *b, const ut_journal_record *r)
 	ut_jsonw_key(&w, "end");
 	ut_jsonw_fixed(&w, r->end, 3);
 	if (r->tail) {
-		ut_jsonw_key(&w, "tail");
-		ut_jsonw_str(&w, r->tail);
+		ut_jsonw_kstr(&w, "tail", r->tail);
 	}
 	ut_jsonw_obj_end(&w);
 	ut_buf_putc(b, '\n');

@@ -186,13 +186,10 @@ int ut_detect_summary_json(ut_buf *out, const ut_detect_summary *s)
 
 	ut_jsonw_init(&w, out, true);
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "graph");
-	ut_jsonw_str(&w, s->graph_path);
+	ut_jsonw_kstr(&w, "graph", s->graph_path);
 	if (s->notes_ref) {
-		ut_jsonw_key(&w, "notes_ref");
-		ut_jsonw_str(&w, s->notes_ref);
-		ut_jsonw_key(&w, "commit");
-		ut_jsonw_str(&w, g->commit);
+		ut_jsonw_kstr(&w, "notes_ref", s->notes_ref);
+		ut_jsonw_kstr(&w, "commit", g->commit);
 	}
 	json_count(&w, "tests", (long long)g->ntests);
 	json_count(&w, "manifest_edges", (long long)st->manifest);
@@ -200,10 +197,8 @@ int ut_detect_summary_json(ut_buf *out, const ut_detect_summary *s)
 	json_count(&w, "test_executions", st->test_executions);
 	json_count(&w, "replayed", st->replayed);
 	json_count(&w, "retried", st->retried);
-	ut_jsonw_key(&w, "wall_s");
-	ut_jsonw_double(&w, st->wall_s);
-	ut_jsonw_key(&w, "strategy");
-	ut_jsonw_str(&w, g->stats.strategy ? g->stats.strategy : "");
+	ut_jsonw_kdouble(&w, "wall_s", st->wall_s);
+	ut_jsonw_kstr(&w, "strategy", g->stats.strategy ? g->stats.strategy : "");
 	json_count(&w, "output_schedules", (long long)st->output_schedules);
 	json_count(&w, "verified_earlier", (long long)st->verified_earlier);
 	json_verification(&w, st);

@@ -44,15 +44,11 @@ static void json_test(ut_jsonw *w, const ut_minimize_report *rep, size_t t, cons
 	size_t i;
 
 	ut_jsonw_obj_begin(w);
-	ut_jsonw_key(w, "id");
-	ut_jsonw_str(w, test->id);
-	ut_jsonw_key(w, "duration_s");
-	ut_jsonw_double(w, rep->r->duration[t]);
-	ut_jsonw_key(w, "estimated");
-	ut_jsonw_bool(w, rep->r->estimated[t]);
+	ut_jsonw_kstr(w, "id", test->id);
+	ut_jsonw_kdouble(w, "duration_s", rep->r->duration[t]);
+	ut_jsonw_kbool(w, "estimated", rep->r->estimated[t]);
 	if (rep->r->pinned[t]) {
-		ut_jsonw_key(w, "pinned");
-		ut_jsonw_bool(w, true);
+		ut_jsonw_kbool(w, "pinned", true);
 	}
 	if (!ut_minimize_eligible(test)) {
 		ut_jsonw_key(w, test->flaky ? "flaky" : "failing");
@@ -77,10 +73,8 @@ static void json_size(ut_jsonw *w, const char *key, size_t tests, double seconds
 {
 	ut_jsonw_key(w, key);
 	ut_jsonw_obj_begin(w);
-	ut_jsonw_key(w, "tests");
-	ut_jsonw_int(w, (long long)tests);
-	ut_jsonw_key(w, "duration_s");
-	ut_jsonw_double(w, seconds);
+	ut_jsonw_kint(w, "tests", (long long)tests);
+	ut_jsonw_kdouble(w, "duration_s", seconds);
 	ut_jsonw_obj_end(w);
 }
 
@@ -94,36 +88,24 @@ int ut_minimize_report_json(ut_buf *out, const ut_minimize_report *rep)
 	ut_jsonw_obj_begin(&w);
 	ut_jsonw_key(&w, "coverage");
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "source");
-	ut_jsonw_str(&w, rep->cov->source);
-	ut_jsonw_key(&w, "path");
-	ut_jsonw_str(&w, rep->coverage_path);
-	ut_jsonw_key(&w, "elements");
-	ut_jsonw_int(&w, (long long)rep->cov->elements.n);
-	ut_jsonw_key(&w, "required");
-	ut_jsonw_int(&w, (long long)r->nrequired);
-	ut_jsonw_key(&w, "only_flaky_or_failing");
-	ut_jsonw_int(&w, (long long)r->nuncoverable);
+	ut_jsonw_kstr(&w, "source", rep->cov->source);
+	ut_jsonw_kstr(&w, "path", rep->coverage_path);
+	ut_jsonw_kint(&w, "elements", (long long)rep->cov->elements.n);
+	ut_jsonw_kint(&w, "required", (long long)r->nrequired);
+	ut_jsonw_kint(&w, "only_flaky_or_failing", (long long)r->nuncoverable);
 	ut_jsonw_obj_end(&w);
 	ut_jsonw_key(&w, "result");
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "status");
-	ut_jsonw_str(&w, ut_minimize_status_name(r));
-	ut_jsonw_key(&w, "method");
-	ut_jsonw_str(&w, r->method);
-	ut_jsonw_key(&w, "time_limit_hit");
-	ut_jsonw_bool(&w, r->stopped);
-	ut_jsonw_key(&w, "lower_bound_s");
-	ut_jsonw_double(&w, r->lower_bound);
-	ut_jsonw_key(&w, "gap_s");
-	ut_jsonw_double(&w, r->cost_after - r->lower_bound);
-	ut_jsonw_key(&w, "greedy_duration_s");
-	ut_jsonw_double(&w, r->greedy_cost);
+	ut_jsonw_kstr(&w, "status", ut_minimize_status_name(r));
+	ut_jsonw_kstr(&w, "method", r->method);
+	ut_jsonw_kbool(&w, "time_limit_hit", r->stopped);
+	ut_jsonw_kdouble(&w, "lower_bound_s", r->lower_bound);
+	ut_jsonw_kdouble(&w, "gap_s", r->cost_after - r->lower_bound);
+	ut_jsonw_kdouble(&w, "greedy_duration_s", r->greedy_cost);
 	ut_jsonw_obj_end(&w);
 	json_size(&w, "before", r->ntests, r->cost_before);
 	json_size(&w, "after", r->tests_after, r->cost_after);
-	ut_jsonw_key(&w, "fallback_duration_s");
-	ut_jsonw_double(&w, r->fallback_s);
+	ut_jsonw_kdouble(&w, "fallback_duration_s", r->fallback_s);
 	for (int pass = 0; pass < 3; pass++) {
 		static const char *const keys[] = {"kept", "removed", "obsolete"};
 		static const char *const evidence[] = {NULL, "covered_by", "evidence"};

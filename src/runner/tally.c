@@ -41,33 +41,24 @@ int ut_run_json(ut_buf *out, const char *label, const char *const *ids,
 
 	ut_jsonw_init(&w, out, true);
 	ut_jsonw_obj_begin(&w);
-	ut_jsonw_key(&w, "shard");
-	ut_jsonw_str(&w, label);
-	ut_jsonw_key(&w, "status");
-	ut_jsonw_str(&w, ut_run_status_name(res->status));
-	ut_jsonw_key(&w, "passed");
-	ut_jsonw_int(&w, (long long)t->passed);
-	ut_jsonw_key(&w, "failed");
-	ut_jsonw_int(&w, (long long)t->failed);
-	ut_jsonw_key(&w, "not_run");
-	ut_jsonw_int(&w, (long long)t->notrun);
-	ut_jsonw_key(&w, "skipped");
-	ut_jsonw_int(&w, (long long)t->skipped);
+	ut_jsonw_kstr(&w, "shard", label);
+	ut_jsonw_kstr(&w, "status", ut_run_status_name(res->status));
+	ut_jsonw_kint(&w, "passed", (long long)t->passed);
+	ut_jsonw_kint(&w, "failed", (long long)t->failed);
+	ut_jsonw_kint(&w, "not_run", (long long)t->notrun);
+	ut_jsonw_kint(&w, "skipped", (long long)t->skipped);
 	ut_jsonw_key(&w, "wall_s");
 	ut_jsonw_fixed(&w, res->end - res->start, 3);
 	ut_jsonw_key(&w, "tests");
 	ut_jsonw_arr_begin(&w);
 	for (i = 0; i < res->n; i++) {
 		ut_jsonw_obj_begin(&w);
-		ut_jsonw_key(&w, "id");
-		ut_jsonw_str(&w, ids[i]);
-		ut_jsonw_key(&w, "outcome");
-		ut_jsonw_str(&w, ut_outcome_name(res->tests[i].outcome));
+		ut_jsonw_kstr(&w, "id", ids[i]);
+		ut_jsonw_kstr(&w, "outcome", ut_outcome_name(res->tests[i].outcome));
 		ut_jsonw_key(&w, "duration_s");
 		ut_jsonw_fixed(&w, res->tests[i].duration_s, 3);
 		if (res->tests[i].message) {
-			ut_jsonw_key(&w, "message");
-			ut_jsonw_str(&w, res->tests[i].message);
+			ut_jsonw_kstr(&w, "message", res->tests[i].message);
 		}
 		ut_jsonw_obj_end(&w);
 	}
