@@ -48,8 +48,7 @@ static int write_json(ut_buf *out, const ut_value_stats *st, size_t limit)
 	}
 	ut_jsonw_arr_end(&w);
 	ut_jsonw_obj_end(&w);
-	ut_buf_putc(out, '\n');
-	return out->failed ? ut_error_set(UT_ENOMEM, "output too large") : 0;
+	return ut_jsonw_end(&w, "output");
 }
 
 int cmd_values(int argc, char **argv)

@@ -131,20 +131,14 @@ done:
 	return rc;
 }
 
-static void json_count(ut_jsonw *w, const char *key, long long n)
-{
-	ut_jsonw_key(w, key);
-	ut_jsonw_int(w, n);
-}
-
 static void json_verification(ut_jsonw *w, const ut_detect_stats *st)
 {
 	ut_jsonw_key(w, "verification");
 	ut_jsonw_obj_begin(w);
-	json_count(w, "runs", (long long)st->verify_runs);
-	json_count(w, "tests_searched_again", (long long)st->verify_searched);
-	json_count(w, "edges_added", (long long)st->verify_added);
-	json_count(w, "edges_removed", (long long)st->verify_removed);
+	ut_jsonw_kint(w, "runs", (long long)st->verify_runs);
+	ut_jsonw_kint(w, "tests_searched_again", (long long)st->verify_searched);
+	ut_jsonw_kint(w, "edges_added", (long long)st->verify_added);
+	ut_jsonw_kint(w, "edges_removed", (long long)st->verify_removed);
 	ut_jsonw_obj_end(w);
 }
 
@@ -152,12 +146,12 @@ static void json_selection(ut_jsonw *w, const ut_detect_fix_stats *fs)
 {
 	ut_jsonw_key(w, "selection");
 	ut_jsonw_obj_begin(w);
-	json_count(w, "selected", (long long)fs->selected);
-	json_count(w, "broken", (long long)fs->broken);
-	json_count(w, "added", (long long)fs->added);
-	json_count(w, "unfixed", (long long)fs->unfixed);
-	json_count(w, "schedules_run", fs->runs);
-	json_count(w, "test_executions", fs->test_executions);
+	ut_jsonw_kint(w, "selected", (long long)fs->selected);
+	ut_jsonw_kint(w, "broken", (long long)fs->broken);
+	ut_jsonw_kint(w, "added", (long long)fs->added);
+	ut_jsonw_kint(w, "unfixed", (long long)fs->unfixed);
+	ut_jsonw_kint(w, "schedules_run", fs->runs);
+	ut_jsonw_kint(w, "test_executions", fs->test_executions);
 	ut_jsonw_obj_end(w);
 }
 
@@ -191,16 +185,16 @@ int ut_detect_summary_json(ut_buf *out, const ut_detect_summary *s)
 		ut_jsonw_kstr(&w, "notes_ref", s->notes_ref);
 		ut_jsonw_kstr(&w, "commit", g->commit);
 	}
-	json_count(&w, "tests", (long long)g->ntests);
-	json_count(&w, "manifest_edges", (long long)st->manifest);
-	json_count(&w, "schedules_run", st->schedules_run);
-	json_count(&w, "test_executions", st->test_executions);
-	json_count(&w, "replayed", st->replayed);
-	json_count(&w, "retried", st->retried);
+	ut_jsonw_kint(&w, "tests", (long long)g->ntests);
+	ut_jsonw_kint(&w, "manifest_edges", (long long)st->manifest);
+	ut_jsonw_kint(&w, "schedules_run", st->schedules_run);
+	ut_jsonw_kint(&w, "test_executions", st->test_executions);
+	ut_jsonw_kint(&w, "replayed", st->replayed);
+	ut_jsonw_kint(&w, "retried", st->retried);
 	ut_jsonw_kdouble(&w, "wall_s", st->wall_s);
 	ut_jsonw_kstr(&w, "strategy", g->stats.strategy ? g->stats.strategy : "");
-	json_count(&w, "output_schedules", (long long)st->output_schedules);
-	json_count(&w, "verified_earlier", (long long)st->verified_earlier);
+	ut_jsonw_kint(&w, "output_schedules", (long long)st->output_schedules);
+	ut_jsonw_kint(&w, "verified_earlier", (long long)st->verified_earlier);
 	json_verification(&w, st);
 	if (s->selected)
 		json_selection(&w, &s->selection);

@@ -44,9 +44,5 @@ int ut_candidates_write_json(ut_buf *out, const ut_graph *g, const ut_candidates
 	ut_jsonw_kint(&w, "unlisted_value_pairs", (long long)r->unlisted_pairs);
 	ut_jsonw_obj_end(&w);
 	ut_jsonw_obj_end(&w);
-	ut_buf_putc(out, '\n');
-	if (ut_buf_flush(out) == 0 && !out->failed)
-		return 0;
-	return ut_error_set(UT_ENOMEM,
-			    out->sink ? "could not write the output" : "output too large");
+	return ut_jsonw_end(&w, "output");
 }

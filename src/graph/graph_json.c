@@ -117,11 +117,7 @@ int ut_graph_write_json(ut_buf *out, const ut_graph *g)
 	ut_jsonw_kdouble(&w, "wall_s", g->stats.wall_s);
 	ut_jsonw_obj_end(&w);
 	ut_jsonw_obj_end(&w);
-	ut_buf_putc(out, '\n');
-	if (ut_buf_flush(out) == 0 && !out->failed)
-		return 0;
-	return ut_error_set(UT_ENOMEM,
-			    out->sink ? "could not write the graph" : "graph too large to write");
+	return ut_jsonw_end(&w, "graph");
 }
 
 typedef struct {

@@ -119,6 +119,5 @@ int ut_minimize_report_json(ut_buf *out, const ut_minimize_report *rep)
 		ut_jsonw_arr_end(&w);
 	}
 	ut_jsonw_obj_end(&w);
-	ut_buf_putc(out, '\n');
-	return out->failed ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+	return ut_jsonw_end(&w, "report");
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/error.h"
 #include "util/banned.h"
 
 void ut_jsonw_init(ut_jsonw *w, ut_buf *out, bool pretty)
@@ -245,6 +246,15 @@ void ut_jsonw_null(ut_jsonw *w)
 {
 	element(w);
 	ut_buf_puts(w->out, "null");
+}
+
+int ut_jsonw_end(ut_jsonw *w, const char *what)
+{
+	ut_buf_putc(w->out, '\n');
+	if (ut_buf_flush(w->out) == 0 && !w->out->failed)
+		return 0;
+	return ut_error_set(UT_ENOMEM,
+			    w->out->sink ? "could not write the %s" : "%s too large to write", what);
 }
 
 void ut_jsonw_kstr(ut_jsonw *w, const char *key, const char *s)

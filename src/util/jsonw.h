@@ -41,6 +41,10 @@ void ut_jsonw_kint(ut_jsonw *w, const char *key, long long v);
 void ut_jsonw_kdouble(ut_jsonw *w, const char *key, double v);
 void ut_jsonw_kbool(ut_jsonw *w, const char *key, bool v);
 
+/* Ends the document (a newline) and hands it to the buffer's sink, if any: 0, or
+ * UT_ENOMEM "could not write the WHAT" (the sink failed) / "WHAT too large to write". */
+int ut_jsonw_end(ut_jsonw *w, const char *what);
+
 /* Appends s[0..n) to out as the body of a JSON string (no quotes). */
 void ut_json_escape(ut_buf *out, const char *s, size_t n);
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
