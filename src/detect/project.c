@@ -66,9 +66,9 @@ static int write_timings(const ut_graph *g, const char *path)
 		ut_jsonw_double(&w, g->tests[i].duration_s);
 	}
 	ut_jsonw_obj_end(&w);
-	ut_buf_putc(&out, '\n');
-	rc = out.failed ? ut_error_set(UT_ENOMEM, "out of memory")
-			: ut_fs_write_atomic(path, out.ptr, out.len);
+	rc = ut_jsonw_end(&w, "timings");
+	if (rc == 0)
+		rc = ut_fs_write_atomic(path, out.ptr, out.len);
 	ut_buf_dispose(&out);
 	return rc;
 }
