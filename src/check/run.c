@@ -140,8 +140,11 @@ static int compare(ut_check_result *r, const ut_check_opts *o)
 static int revalidate(ck_runs *k, const ut_check_opts *o)
 {
 	ut_check *c = &k->r->check;
-	ut_journal_header jh = {.suite = "check", .strategy = ut_detect_strategy_name(UT_STRATEGY_FAST), .extract = o->extract,
-				 .filter = o->filter, .ntests = c->graph->ntests};
+	ut_journal_header jh = {.suite = "check",
+				 .strategy = ut_detect_strategy_name(UT_STRATEGY_FAST),
+				 .extract = o->extract,
+				 .filter = o->filter,
+				 .ntests = c->graph->ntests};
 	ut_detect_opts dopts;
 	ut_detect_stats lost;
 	ut_runner *runner = NULL;

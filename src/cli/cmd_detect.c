@@ -403,7 +403,8 @@ static int detect(detect_cmd *d)
 	o.run.strategy = d->strategy;
 	o.run.reruns = d->p.cfg.detect.reruns;
 	o.run.workers = (int)d->nworkers;
-	o.run.progress = d->common.quiet ? NULL : ut_cli_progress_event; /* no per-run counting when quiet */
+	/* no per-run counting when quiet */
+	o.run.progress = d->common.quiet ? NULL : ut_cli_progress_event;
 	o.run.progress_ctx = &d->ps;
 	o.extract = d->extract;
 	o.filter = d->filter;

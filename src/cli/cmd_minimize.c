@@ -25,8 +25,8 @@
 /* Prints the kept test that is e's witness unless an earlier element of the same test
  * had it (seen); *n counts the distinct witnesses, of which the first TESTS_SHOWN are
  * printed. */
-static void print_witness(const ut_minimize_report *rep, uint32_t e, size_t except, unsigned char *seen,
-			  size_t *n)
+static void print_witness(const ut_minimize_report *rep, uint32_t e, size_t except,
+			  unsigned char *seen, size_t *n)
 {
 	long u = ut_minimize_witness(rep, e, (long)except, true);
 

@@ -58,8 +58,8 @@ int cmd_report(int argc, char **argv)
 	ut_cli_common common = {0};
 	const char *path = NULL, *format = NULL, *post = NULL;
 	ut_opt opts[] = {
-	    UT_OPT_REQUIRED(UT_OPT_VALUE, 0, "findings", "FILE", "the findings (JSON, as --format json writes)",
-	     &path),
+	    UT_OPT_REQUIRED(UT_OPT_VALUE, 0, "findings", "FILE",
+	     "the findings (JSON, as --format json writes)", &path),
 	    UT_OPT_ROW(UT_OPT_VALUE, 'f', "format", "github|markdown|sarif|gitlab|json",
 	     "output format (default json; none with --post unless given)", &format),
 	    UT_OPT_ROW(UT_OPT_VALUE, 0, "post", "github",

@@ -94,8 +94,8 @@ void dx_mark_failing(dx_ctx *c, uint32_t test);
 
 /* Runs the schedule (graph indices in original order) or replays it from the journal;
  * a run that fails as a whole is no evidence: it is run again up to DX_ERROR_RETRIES
- * times, then UT_EENV says what to fix. Re-runs it once when a failure contradicts earlier evidence (and marks the test flaky
- * when the two runs disagree). */
+ * times, then UT_EENV says what to fix. Re-runs it once when a failure contradicts
+ * earlier evidence (and marks the test flaky when the two runs disagree). */
 int dx_run(dx_ctx *c, const uint32_t *sched, size_t n, const char *purpose, dx_result *out);
 
 /* Runs independent schedules as one batch, up to c->workers at once (the longest first),

@@ -28,7 +28,8 @@ long ut_minimize_witness(const ut_minimize_report *rep, uint32_t e, long except,
 	return -1;
 }
 
-static void json_coverers(ut_jsonw *w, const ut_minimize_report *rep, uint32_t e, long except, bool kept)
+static void json_coverers(ut_jsonw *w, const ut_minimize_report *rep, uint32_t e, long except,
+			  bool kept)
 {
 	long u = ut_minimize_witness(rep, e, except, kept);
 
