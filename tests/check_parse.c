@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "parse/parse.h"
+#include "util/buf.h"
 #include "util/error.h"
 
 Suite *parse_suite(void);
@@ -547,6 +548,46 @@ START_TEST(syntax_error_has_its_kind)
 }
 END_TEST
 
+/* Tests are walked after discovery, several at once: each keeps its own actions and values,
+ * and a walk cut by the depth limit is said of its test, with the test's line, while the
+ * rest of the test is still walked. */
+START_TEST(walks_cut_and_kept_per_test)
+{
+	ut_buf src = UT_BUF_INIT;
+	const ut_diag *cut = NULL;
+	size_t i;
+
+	ut_buf_puts(&src, "def test_shallow():\n"
+			  "    driver.find_element(By.ID, 'a').send_keys('first')\n\n"
+			  "def test_deep():\n"
+			  "    driver.find_element(By.ID, 'b').send_keys('before')\n"
+			  "    x = ");
+	for (i = 0; i < 300; i++)
+		ut_buf_puts(&src, "f(");
+	ut_buf_puts(&src, "'inner'");
+	for (i = 0; i < 300; i++)
+		ut_buf_puts(&src, ")");
+	ut_buf_puts(&src, "\n    driver.find_element(By.ID, 'c').send_keys('after')\n\n"
+			  "def test_last():\n"
+			  "    driver.find_element(By.ID, 'd').send_keys('last')\n");
+	parse(UT_LANG_PYTHON, "test_deep.py", src.ptr);
+	ut_buf_dispose(&src);
+	for (i = 0; i < diags.items.n; i++)
+		if (strstr(diags.items.v[i].message, "nests deeper"))
+			cut = &diags.items.v[i];
+	ck_assert_ptr_nonnull(cut);
+	ck_assert_str_eq(cut->file, "test_deep.py");
+	ck_assert_uint_eq(cut->line, 4);
+	ck_assert_ptr_nonnull(strstr(cut->message, "test_deep.py::test_deep"));
+	expect("test_shallow", UT_ACT_SUBMIT, "first");
+	expect("test_deep", UT_ACT_SUBMIT, "before");
+	expect("test_deep", UT_ACT_SUBMIT, "after");
+	expect("test_last", UT_ACT_SUBMIT, "last");
+	refute("test_shallow", "before");
+	refute("test_last", "after");
+}
+END_TEST
+
 Suite *parse_suite(void)
 {
 	Suite *s = suite_create("parse");
@@ -555,6 +596,7 @@ Suite *parse_suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, java_values_and_forwarding);
+	tcase_add_test(tc, walks_cut_and_kept_per_test);
 	tcase_add_test(tc, java_orders);
 	tcase_add_test(tc, python_strings_and_classes);
 	tcase_add_test(tc, js_order_hooks_and_skips);

@@ -25,17 +25,56 @@ static const char *const locate_recv[] = {"By", "by", "webdriver.By", "selenium.
 static const char *const bare_ambiguous[] = {"fill", "type", "keys", "typeText", "setText", NULL};
 static const char *const key_objects[] = {"Keys", "Key", "webdriver.Key", NULL};
 
-void ut_walker_init(ut_walker *w, const ut_index *ix, const char *test_file)
+void ut_walker_init(ut_walker *w, ut_discover *d, const char *test_file)
 {
 	memset(w, 0, sizeof(*w));
-	w->ix = ix;
+	w->ix = d->ix;
+	w->d = d;
 	w->test_file = test_file;
 }
 
 void ut_walker_dispose(ut_walker *w)
 {
-	if (w)
-		ut_vec_free(&w->actions);
+	size_t i;
+
+	if (!w)
+		return;
+	ut_vec_free(&w->actions);
+	for (i = 0; i < w->steps.n; i++)
+		ut_env_dispose(&w->steps.v[i].env);
+	ut_vec_free(&w->steps);
+}
+
+/* The step of a recording walker: env with its own bindings copied, since the caller
+ * gives its scope back once this returns. */
+static int record(ut_walker *w, const ut_env *env, const ut_file *f, const ut_syn *body)
+{
+	ut_arena *keep = &w->d->walk_arena;
+	ut_walk_step step;
+	size_t i;
+
+	memset(&step, 0, sizeof(step));
+	step.env = *env;
+	memset(&step.env.locals, 0, sizeof(step.env.locals));
+	step.file = f;
+	step.body = body;
+	step.setup = w->setup;
+	for (i = 0; i < env->locals.n; i++) {
+		ut_binding b = env->locals.v[i];
+		bool text = (b.val.kind == UT_V_STR || b.val.kind == UT_V_UNRES) && b.val.s;
+
+		b.name = ut_arena_strndup(keep, b.name, b.nlen);
+		if (text)
+			b.val.s = ut_arena_strndup(keep, b.val.s, b.val.n);
+		if (!b.name || (text && !b.val.s) || ut_vec_push(&step.env.locals, b) < 0)
+			goto nomem;
+	}
+	if (ut_vec_push(&w->steps, step) < 0)
+		goto nomem;
+	return 0;
+nomem:
+	ut_env_dispose(&step.env);
+	return ut_error_set(UT_ENOMEM, "out of memory");
 }
 
 static bool in_set(const char *s, const char *const *set)
@@ -669,15 +708,12 @@ int ut_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body
 {
 	if (!body)
 		return 0;
+	if (w->d)
+		return record(w, env, f, body);
 	/* an expression body (arrow function) is itself the code */
 	if (body->roles & (UT_ROLE(UT_R_CALL) | UT_ROLE(UT_R_ASSIGN)))
 		return walk_node(w, env, f, body);
 	return walk_children(w, env, f, body);
-}
-
-int ut_walk_fn(ut_walker *w, const ut_fn *fn, ut_env *parent)
-{
-	return ut_walk_fn_as(w, fn, fn->cls, parent);
 }
 
 int ut_walk_fn_as(ut_walker *w, const ut_fn *fn, const ut_cls *self, ut_env *parent)
@@ -691,21 +727,4 @@ int ut_walk_fn_as(ut_walker *w, const ut_fn *fn, const ut_cls *self, ut_env *par
 	rc = ut_walk_body(w, &env, fn->file, fn->body);
 	ut_env_dispose(&env);
 	return rc;
-}
-
-int ut_walker_finish(ut_walker *w, ut_test *t, ut_arena *arena)
-{
-	size_t i;
-
-	t->nactions = w->actions.n;
-	t->actions = NULL;
-	if (!w->actions.n)
-		return 0;
-	t->actions = ut_arena_alloc(arena, w->actions.n * sizeof(ut_action));
-	if (!t->actions)
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	for (i = 0; i < w->actions.n; i++)
-		t->actions[i] = w->actions.v[i];
-	w->actions.n = 0;
-	return 0;
 }

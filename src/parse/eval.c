@@ -13,6 +13,31 @@
 		     UT_ROLE(UT_R_MEMBER) | UT_ROLE(UT_R_NUM) | UT_ROLE(UT_R_PAREN) |   \
 		     UT_ROLE(UT_R_SEQ) | UT_ROLE(UT_R_CALL) | UT_ROLE(UT_R_FUNC))
 
+/* Bounds the chains of definitions followed: eval's depth limit is lower. */
+#define MAX_BUSY 256
+
+static _Thread_local const ut_const_def *busy[MAX_BUSY];
+static _Thread_local size_t nbusy;
+
+bool ut_def_enter(const ut_const_def *def)
+{
+	size_t i;
+
+	if (def == &ut_ambiguous || nbusy == MAX_BUSY)
+		return false;
+	for (i = 0; i < nbusy; i++)
+		if (busy[i] == def)
+			return false;
+	busy[nbusy++] = def;
+	return true;
+}
+
+void ut_def_leave(void)
+{
+	if (nbusy)
+		nbusy--;
+}
+
 void ut_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls)
 {
 	memset(env, 0, sizeof(*env));
@@ -409,16 +434,15 @@ static ut_val eval_def(const ut_index *ix, ut_const_def *def, int depth)
 	ut_env scope;
 	ut_val v;
 
-	if (def == &ut_ambiguous || def->busy || depth > UT_MAX_EVAL_DEPTH) {
+	if (depth > UT_MAX_EVAL_DEPTH || !ut_def_enter(def)) {
 		v.kind = UT_V_UNRES;
 		v.s = "";
 		v.n = 0;
 		return v;
 	}
-	def->busy = true;
 	ut_env_init(&scope, NULL, def->file, def->cls);
 	v = eval_depth(ix, &scope, def->file, def->value, depth + 1);
-	def->busy = false;
+	ut_def_leave();
 	return v;
 }
 

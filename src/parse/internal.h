@@ -44,8 +44,14 @@ typedef struct {
 	const ut_file *file;
 	const ut_syn *value;
 	const ut_cls *cls;   /* the class it belongs to, NULL for module level */
-	bool busy;           /* being evaluated: breaks cycles */
 } ut_const_def;
+
+/* Marks def as being evaluated or typed by this thread, to break cycles (the walks of
+ * several tests run at once over the same definitions): false, marking nothing, when it
+ * is already (a cycle), when it is ut_ambiguous or when too many are. */
+bool ut_def_enter(const ut_const_def *def);
+/* Unmarks the definition ut_def_enter marked last. */
+void ut_def_leave(void);
 
 /* A function, method or constructor definition. */
 typedef struct ut_fn ut_fn;
@@ -218,9 +224,27 @@ bool ut_is_self(const ut_file *f, const ut_syn *n);
 bool ut_call_stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
 			 const ut_syn *call);
 
-/* The action walker. */
+typedef struct ut_discover ut_discover;
+
+/* A body to walk for a test, recorded while its suite is discovered: the scope it was
+ * given with its own bindings copied (their strings in the discovery's arena); its
+ * enclosing scopes (env.parent and up) are the caller's, which must stay alive and
+ * unchanged until ut_walks_run. */
+typedef struct {
+	ut_env env;
+	const ut_file *file;
+	const ut_syn *body;
+	bool setup;
+} ut_walk_step;
+
+typedef UT_VEC(ut_walk_step) ut_walk_steps;
+
+/* The action walker. Discovery's walkers (ut_walker_init) record what they are asked to
+ * walk; ut_walks_run walks it for every test at once, on the parse threads. */
 typedef struct {
 	const ut_index *ix;
+	ut_discover *d;         /* recording for d; NULL while walking */
+	ut_walk_steps steps;    /* recorded */
 	UT_VEC(ut_action) actions;
 	bool setup;             /* actions being recorded come from setup code */
 	const char *test_file;  /* rel path of the test: actions elsewhere get `file` */
@@ -239,18 +263,36 @@ typedef struct {
 	unsigned cur_line;
 } ut_walker;
 
-void ut_walker_init(ut_walker *w, const ut_index *ix, const char *test_file);
+/* A walker that records for d (discovery): ut_suite_append hands what it recorded to the
+ * test it appends. */
+void ut_walker_init(ut_walker *w, ut_discover *d, const char *test_file);
 void ut_walker_dispose(ut_walker *w);
-/* Walks a function body (or any subtree) in evaluation order, appending actions. */
+/* Walks a function body (or any subtree) in evaluation order, appending actions; a
+ * recording walker records it (env's own bindings copied) and returns 0. */
 int ut_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body);
-/* Walks a whole function: binds nothing, records actions of its body. */
-int ut_walk_fn(ut_walker *w, const ut_fn *fn, ut_env *parent);
-/* The same for a method run on an object of class self (a subclass of fn's class: an
- * inherited test or hook), so that this.m(), self.m() and bare m() take self's overrides
- * and fields. */
+/* Walks a method run on an object of class self (a subclass of fn's class: an inherited
+ * test or hook; NULL: fn's class), so that this.m(), self.m() and bare m() take self's
+ * overrides and fields. Binds nothing. */
 int ut_walk_fn_as(ut_walker *w, const ut_fn *fn, const ut_cls *self, ut_env *parent);
-/* Copies the walker's actions into the test (arena). */
-int ut_walker_finish(ut_walker *w, ut_test *t, ut_arena *arena);
+
+/* A test's recorded walk (ut_suite_append), walked by ut_walks_run. */
+typedef struct {
+	size_t test;            /* its index in the suite */
+	const char *test_file;
+	const ut_cls *self;
+	ut_walk_step *steps;    /* in the discovery's arena; their scopes' bindings not */
+	size_t nsteps;
+	bool truncated;         /* walked: a depth limit was hit */
+	int rc;                 /* walked: 0, or < 0 (the walks' first failure says why) */
+} ut_walk_plan;
+
+/* Walks every recorded test of d in order of its steps (walks.c), on d->jobs threads, and
+ * gives each its actions (in the suite's arena); warns, in test order, of walks cut by a
+ * depth limit. Runs before the scopes the steps refer to go. 0, or < 0 with the first
+ * failure's error; every plan is released either way. */
+int ut_walks_run(ut_discover *d);
+/* Releases the plans not walked (a discovery that failed). Accepts none. */
+void ut_walks_dispose(ut_discover *d);
 
 /* One file to read and parse (load.c). */
 typedef struct {
@@ -272,7 +314,7 @@ void ut_load_files(ut_load *jobs, size_t n, unsigned threads, ut_ts *ts);
 
 /* Per-language discovery: appends the tests of the files of `lang` to the suite, in that
  * framework's execution order. */
-typedef struct {
+struct ut_discover {
 	ut_index *ix;
 	ut_suite *suite;
 	ut_diags *diags;
@@ -280,7 +322,10 @@ typedef struct {
 	ut_map ids;            /* ids of the tests appended so far (values unused) */
 	bool keep_all;         /* an order file decides: a root suite leaves nothing out */
 	const char *testng_xml; /* suite.testng_xml, or NULL to look for one */
-} ut_discover;
+	unsigned jobs;         /* threads for the walks (ut_workers_count) */
+	UT_VEC(ut_walk_plan) plans; /* recorded, not walked yet */
+	ut_arena walk_arena;   /* the steps' copied strings */
+};
 
 int ut_java_discover(ut_discover *d);
 int ut_python_discover(ut_discover *d);

@@ -387,7 +387,7 @@ static int emit_method(ut_discover *d, ut_map *hooks, const jclasses *all, const
 	ut_walker w;
 	int rc;
 
-	ut_walker_init(&w, d->ix, m->fn->file->rel);
+	ut_walker_init(&w, d, m->fn->file->rel);
 	w.self = jc->cls;
 	w.setup = true;
 	rc = walk_hooks(d, hooks, &w, jc->cls, ut_java_before_hooks, true, 0);
@@ -729,6 +729,8 @@ int ut_java_discover(ut_discover *d)
 			rc = emit_class(d, &hooks, &all, &all.v[i]);
 	if (rc == 0)
 		rc = emit_testng(d, &hooks, &all);
+	if (rc == 0)
+		rc = ut_walks_run(d);
 	for (i = 0; i < all.n; i++)
 		ut_jmethods_free(&all.v[i].methods);
 	ut_vec_free(&all);

@@ -93,7 +93,7 @@ static int emit(jsctx *c, const jtest *t)
 		return nomem();
 	}
 
-	ut_walker_init(&w, c->d->ix, t->src->rel);
+	ut_walker_init(&w, c->d, t->src->rel);
 	w.setup = true;
 	rc = walk_hooks(c, &w, t->suite, HOOK_BEFORE_ALL, true);
 	if (rc == 0)
@@ -343,6 +343,8 @@ int ut_js_discover(ut_discover *d)
 	for (i = 0; i < ctxs.n && rc == 0; i++)
 		rc = emit_suite(&ctxs.v[i], ctxs.v[i].root, 0,
 				strcmp(ctxs.v[i].framework, "mocha") == 0 ? 2 : 0);
+	if (rc == 0)
+		rc = ut_walks_run(d); /* while the describes' scopes are there */
 	for (i = 0; i < ctxs.n; i++)
 		ctx_dispose(&ctxs.v[i]);
 	ut_vec_free(&ctxs);

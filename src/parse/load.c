@@ -2,20 +2,16 @@
  * threads. Tree-sitter parsers are per-thread objects, so each thread has its own ut_ts.
  * Each file's warnings stay with it until the caller takes them in file order, so the
  * output does not depend on which thread parsed what. */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
-#include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "parse/internal.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/workers.h"
 #include "util/banned.h"
 
-#define UT_MAX_JOBS 64
 #define DEFERRED 2 /* ut_load.rc of a file left for when the thread is alone */
 
 typedef struct {
@@ -23,6 +19,7 @@ typedef struct {
 	size_t n;
 	atomic_size_t next; /* the next job nobody has taken */
 	bool alone;         /* no other thread runs: a parse may fork */
+	ut_ts *ts;          /* the calling thread's parser */
 } queue;
 
 /* A file that holds a NUL byte is not source code. */
@@ -96,52 +93,35 @@ static void drain(queue *q, ut_ts *ts)
 	}
 }
 
-static void *worker(void *arg)
+/* The calling thread (k = 0) parses with the caller's parser, the others with their own;
+ * without one a thread takes no file: the others do them. */
+static void worker(void *arg, unsigned k)
 {
+	queue *q = arg;
 	ut_ts *ts = NULL;
 
-	/* without a parser of its own the thread takes no file: the others do them */
+	if (k == 0) {
+		drain(q, q->ts);
+		return;
+	}
 	if (ut_ts_new(&ts) == 0)
-		drain(arg, ts);
+		drain(q, ts);
 	ut_ts_free(ts);
-	return NULL;
-}
-
-/* The CPUs this process may run on: the affinity mask (taskset, a container's cpuset)
- * rather than every online CPU, so that threads are not started for cores it cannot use. */
-static unsigned cpus(void)
-{
-	cpu_set_t set;
-	long online;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-		return (unsigned)CPU_COUNT(&set);
-	online = sysconf(_SC_NPROCESSORS_ONLN);
-	return online > 0 ? (unsigned)online : 1;
 }
 
 void ut_load_files(ut_load *jobs, size_t n, unsigned threads, ut_ts *ts)
 {
-	pthread_t tids[UT_MAX_JOBS];
-	unsigned started = 0, i;
 	size_t k;
 	queue q;
 
 	q.jobs = jobs;
 	q.n = n;
+	q.ts = ts;
 	atomic_init(&q.next, 0);
-	if (!threads)
-		threads = cpus();
-	if (threads > UT_MAX_JOBS)
-		threads = UT_MAX_JOBS;
+	threads = ut_workers_count(threads, n);
 	/* set before any thread starts, never changed while they run */
-	q.alone = threads <= 1 || n <= 1;
-	for (i = 1; i < threads && i < n; i++)
-		if (pthread_create(&tids[started], NULL, worker, &q) == 0)
-			started++;
-	drain(&q, ts);
-	for (i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
+	q.alone = threads <= 1;
+	ut_workers_run(threads, worker, &q);
 	for (k = 0; k < n; k++)
 		if (jobs[k].rc == DEFERRED)
 			run(ts, &jobs[k], true);

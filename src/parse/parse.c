@@ -29,6 +29,7 @@ int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char
 		    const ut_syn *node, const char *framework, ut_walker *w)
 {
 	ut_test t;
+	ut_walk_plan plan;
 	ut_arena *a = &d->suite->arena;
 
 	if (ut_map_find(&d->ids, id, strlen(id), NULL)) {
@@ -45,14 +46,18 @@ int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char
 	t.index = d->suite->tests.n;
 	t.language = f->lang == UT_LANG_TSX ? UT_LANG_TYPESCRIPT : f->lang;
 	t.framework = framework;
-	if (!t.id || !t.name || ut_walker_finish(w, &t, a) < 0)
+	memset(&plan, 0, sizeof(plan));
+	plan.test = t.index;
+	plan.test_file = w->test_file;
+	plan.self = w->self;
+	plan.nsteps = w->steps.n;
+	plan.steps = ut_arena_alloc(&d->walk_arena, w->steps.n * sizeof(ut_walk_step));
+	if (!t.id || !t.name || !plan.steps || ut_vec_push(&d->suite->tests, t) < 0 ||
+	    ut_map_put(&d->ids, t.id, strlen(t.id), NULL) < 0 || ut_vec_push(&d->plans, plan) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
-	if (w->truncated)
-		ut_diags_add(d->diags, UT_DIAG_WARNING, f->rel, ut_syn_line(f->tree, node),
-			     "test '%s' nests deeper than %d levels; the rest is not analysed", id,
-			     UT_MAX_WALK_DEPTH);
-	if (ut_vec_push(&d->suite->tests, t) < 0 || ut_map_put(&d->ids, t.id, strlen(t.id), NULL) < 0)
-		return ut_error_set(UT_ENOMEM, "out of memory");
+	/* the plan has the steps now: walked with the others' (ut_walks_run) */
+	memcpy(plan.steps, w->steps.v, w->steps.n * sizeof(ut_walk_step));
+	w->steps.n = 0;
 	return 0;
 }
 
@@ -172,12 +177,16 @@ static int discover(driver *dr, ut_suite *suite, const ut_parse_opts *opts)
 	d.framework = opts ? opts->framework : NULL;
 	d.keep_all = opts && opts->order_file;
 	d.testng_xml = opts ? opts->testng_xml : NULL;
+	d.jobs = dr->jobs;
 	memset(&d.ids, 0, sizeof(d.ids));
+	memset(&d.plans, 0, sizeof(d.plans));
+	ut_arena_init(&d.walk_arena);
 	rc = ut_java_discover(&d);
 	if (rc == 0)
 		rc = ut_python_discover(&d);
 	if (rc == 0)
 		rc = ut_js_discover(&d);
+	ut_walks_dispose(&d); /* what a failed discovery recorded */
 	ut_map_dispose(&d.ids);
 	return rc;
 }

@@ -152,7 +152,7 @@ static int emit_case(ut_py_ctx *p, const where *at, ut_fn *fn, const ut_py_case 
 	const char *id, *framework;
 	size_t ntests;
 
-	ut_walker_init(&w, p->d->ix, fn->file->rel);
+	ut_walker_init(&w, p->d, fn->file->rel);
 	/* autouse fixtures first, then those asked for by marks and parameters */
 	for (i = 0; i < p->fixtures.n && rc == 0; i++)
 		if (p->fixtures.v[i].autouse && ut_py_visible(&p->fixtures.v[i], f, cls))
@@ -510,6 +510,8 @@ int ut_python_discover(ut_discover *d)
 		if (f->lang == UT_LANG_PYTHON && f->test_file)
 			rc = discover_file(&p, f);
 	}
+	if (rc == 0)
+		rc = ut_walks_run(d); /* before the tests move */
 	if (rc == 0 && p.keys.n)
 		rc = reorder(&p);
 	ut_vec_free(&p.fixtures);

@@ -127,13 +127,12 @@ static ut_ty def_type(rctx *r, ut_const_def *def)
 	ut_env scope;
 	ut_ty t;
 
-	if (!def || def == &ut_ambiguous || def->busy || !def->value)
+	if (!def || !def->value || !ut_def_enter(def))
 		return ty_of(UT_TY_UNKNOWN, NULL);
-	def->busy = true;
 	ut_env_init(&scope, NULL, def->file, def->cls);
 	t = type_of(r, &scope, def->file, def->value);
 	ut_env_dispose(&scope);
-	def->busy = false;
+	ut_def_leave();
 	return t;
 }
 

@@ -98,6 +98,26 @@ char *ut_arena_printf(ut_arena *a, const char *fmt, ...)
 	return p;
 }
 
+void ut_arena_adopt(ut_arena *a, ut_arena *from)
+{
+	ut_arena_block *last;
+
+	if (!from->head)
+		return;
+	if (!a->head) {
+		*a = *from;
+		ut_arena_init(from);
+		return;
+	}
+	/* behind a's head, which stays the block small requests are cut from */
+	for (last = from->head; last->next; last = last->next)
+		;
+	last->next = a->head->next;
+	a->head->next = from->head;
+	a->used_total += from->used_total;
+	ut_arena_init(from);
+}
+
 ut_arena_mark ut_arena_save(const ut_arena *a)
 {
 	ut_arena_mark m;

@@ -23,6 +23,11 @@ char *ut_arena_strndup(ut_arena *a, const char *s, size_t n);
 char *ut_arena_strdup(ut_arena *a, const char *s);
 char *ut_arena_printf(ut_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Moves every block of `from` into a, which frees them from then on; `from` is left empty.
+ * What was allocated in either stays where it is. A mark saved on a before no longer
+ * holds: restoring it would free the moved blocks. */
+void ut_arena_adopt(ut_arena *a, ut_arena *from);
+
 /* A point to roll the arena back to: scratch data of one step of a loop can live in an
  * arena that keeps what was there before the step. */
 typedef struct {

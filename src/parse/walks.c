@@ -1,0 +1,151 @@
+/* walks.c: walks the tests that discovery recorded, on several threads. Each thread walks
+ * with a copy of the index whose arenas are its own (the actions' strings, the values the
+ * analysis works with), so that the walks share only what they read, and which
+ * definitions are being evaluated is the thread's own (ut_def_enter); the suite's arena
+ * takes the threads' blocks at the end. Every test's walk is the same whichever thread
+ * does it, and warnings are given in test order, so the output does not depend on the
+ * number of threads. */
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/internal.h"
+#include "util/error.h"
+#include "util/workers.h"
+#include "util/banned.h"
+
+typedef struct {
+	ut_index ix; /* the discovery's, with arena and temp below */
+	ut_arena out;
+	ut_arena temp;
+	size_t failed; /* the first plan whose walk failed here, or SIZE_MAX */
+	char error[256]; /* its error */
+} lane;
+
+typedef struct {
+	ut_discover *d;
+	atomic_size_t next; /* the next plan nobody has taken */
+	lane lanes[UT_MAX_WORKERS];
+} queue;
+
+/* The walker's actions become the test's, in arena. */
+static int finish(ut_walker *w, ut_test *t, ut_arena *arena)
+{
+	t->nactions = w->actions.n;
+	t->actions = NULL;
+	if (!w->actions.n)
+		return 0;
+	t->actions = ut_arena_alloc(arena, w->actions.n * sizeof(ut_action));
+	if (!t->actions)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	memcpy(t->actions, w->actions.v, w->actions.n * sizeof(ut_action));
+	return 0;
+}
+
+static void walk(lane *l, ut_test *t, ut_walk_plan *p)
+{
+	ut_arena_mark mark = ut_arena_save(&l->temp);
+	ut_walker w;
+	size_t i;
+	int rc = 0;
+
+	memset(&w, 0, sizeof(w));
+	w.ix = &l->ix;
+	w.test_file = p->test_file;
+	w.self = p->self;
+	for (i = 0; i < p->nsteps && rc == 0; i++) {
+		ut_walk_step *s = &p->steps[i];
+
+		w.setup = s->setup;
+		rc = ut_walk_body(&w, &s->env, s->file, s->body);
+		ut_env_dispose(&s->env); /* walked once: what the walk bound there goes */
+	}
+	if (rc == 0)
+		rc = finish(&w, t, &l->out);
+	p->truncated = w.truncated;
+	p->rc = rc;
+	ut_walker_dispose(&w);
+	ut_arena_restore(&l->temp, mark); /* the test's values are in its actions now */
+}
+
+static void worker(void *arg, unsigned k)
+{
+	queue *q = arg;
+	lane *l = &q->lanes[k];
+	ut_discover *d = q->d;
+
+	for (;;) {
+		size_t i = atomic_fetch_add(&q->next, 1);
+		ut_walk_plan *p;
+
+		if (i >= d->plans.n)
+			return;
+		p = &d->plans.v[i];
+		walk(l, &d->suite->tests.v[p->test], p);
+		/* a lane takes plans in increasing order: its first failure is its earliest */
+		if (p->rc < 0 && l->failed == SIZE_MAX) {
+			l->failed = i;
+			snprintf(l->error, sizeof(l->error), "%s", ut_error_message());
+		}
+	}
+}
+
+void ut_walks_dispose(ut_discover *d)
+{
+	size_t i, k;
+
+	for (i = 0; i < d->plans.n; i++)
+		for (k = 0; k < d->plans.v[i].nsteps; k++)
+			ut_env_dispose(&d->plans.v[i].steps[k].env);
+	ut_vec_free(&d->plans);
+	ut_arena_dispose(&d->walk_arena);
+}
+
+int ut_walks_run(ut_discover *d)
+{
+	queue *q = calloc(1, sizeof(*q));
+	unsigned threads, k, first;
+	size_t i;
+	int rc = 0;
+
+	if (!q) {
+		ut_walks_dispose(d);
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	q->d = d;
+	atomic_init(&q->next, 0);
+	threads = ut_workers_count(d->jobs, d->plans.n);
+	for (k = 0; k < threads; k++) {
+		q->lanes[k].ix = *d->ix;
+		q->lanes[k].ix.arena = &q->lanes[k].out;
+		q->lanes[k].ix.temp = &q->lanes[k].temp;
+		q->lanes[k].failed = SIZE_MAX;
+	}
+	if (d->plans.n)
+		ut_workers_run(threads, worker, q);
+	/* the failure of the earliest test, whichever lane walked it */
+	for (k = 0, first = 0; k < threads; k++)
+		if (q->lanes[k].failed < q->lanes[first].failed)
+			first = k;
+	if (q->lanes[first].failed != SIZE_MAX)
+		rc = ut_error_set(d->plans.v[q->lanes[first].failed].rc, "%s",
+				  q->lanes[first].error);
+	for (i = 0; i < d->plans.n && rc == 0; i++) {
+		const ut_walk_plan *p = &d->plans.v[i];
+		const ut_test *t = &d->suite->tests.v[p->test];
+
+		if (p->truncated)
+			ut_diags_add(d->diags, UT_DIAG_WARNING, t->file, t->line,
+				     "test '%s' nests deeper than %d levels; the rest is not analysed",
+				     t->id, UT_MAX_WALK_DEPTH);
+	}
+	for (k = 0; k < threads; k++) {
+		ut_arena_adopt(&d->suite->arena, &q->lanes[k].out);
+		ut_arena_dispose(&q->lanes[k].temp);
+	}
+	free(q);
+	ut_walks_dispose(d);
+	return rc;
+}
