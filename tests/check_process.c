@@ -345,39 +345,42 @@ static void *pool_user(void *arg)
 	return NULL;
 }
 
+/* NULL when every call went well, else what the first failure was (malloc'd). */
 static void *call_many(void *arg)
 {
 	ut_proc_opts o = {NULL, NULL, NULL, 20, 0.3, 0, false, NULL, false};
 	ut_proc_result r;
-	long bad = 0;
-	int i;
+	char how[128], *why = NULL;
+	int i, rc;
 
 	(void)arg;
 	for (i = 0; i < 8; i++) {
 		pthread_t t;
+		bool started = pthread_create(&t, NULL, pool_user, NULL) == 0;
 
-		if (pthread_create(&t, NULL, pool_user, NULL) != 0)
-			bad++;
-		if (ut_proc_call(&r, &o, "trial", child_allocates, (void *)3) != 0 ||
-		    r.exit_code != 3)
-			bad++;
+		rc = ut_proc_call(&r, &o, "trial", child_allocates, (void *)3);
+		if (!why && (!started || rc != 0 || r.exit_code != 3) && (why = malloc(512)))
+			snprintf(why, 512, "call %d: thread %s, rc %d (%s), child %s", i,
+				 started ? "started" : "not started", rc, rc ? ut_error_message() : "",
+				 ut_proc_describe(&r, how, sizeof(how)));
 		ut_proc_result_dispose(&r);
-		pthread_join(t, NULL);
+		if (started)
+			pthread_join(t, NULL);
 	}
-	return (void *)(intptr_t)bad;
+	return why;
 }
 
 START_TEST(calls_from_threads_using_the_pool)
 {
 	pthread_t t[4];
-	void *bad;
+	void *why;
 	long i;
 
 	for (i = 0; i < 4; i++)
 		ck_assert_int_eq(pthread_create(&t[i], NULL, call_many, NULL), 0);
 	for (i = 0; i < 4; i++) {
-		pthread_join(t[i], &bad);
-		ck_assert_int_eq((intptr_t)bad, 0);
+		pthread_join(t[i], &why);
+		ck_assert_msg(why == NULL, "%s", why ? (char *)why : "");
 	}
 }
 END_TEST
