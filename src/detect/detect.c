@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/clock.h"
+#include "util/workers.h"
 #include "util/error.h"
 #include "util/banned.h"
 
@@ -138,7 +139,7 @@ int dx_ctx_init(dx_ctx *c, ut_graph *g, ut_runner *runner, ut_journal *journal,
 	c->opts = opts;
 	c->stats = stats;
 	c->t0 = ut_clock_mono();
-	c->workers = opts->workers < 1 ? 1 : opts->workers > DX_MAX_WORKERS ? DX_MAX_WORKERS
+	c->workers = opts->workers < 1 ? 1 : opts->workers > UT_MAX_WORKERS ? UT_MAX_WORKERS
 									       : opts->workers;
 	c->excluded = calloc(n, 1);
 	c->checked = calloc(n, 1);

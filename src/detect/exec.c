@@ -10,6 +10,7 @@
 #include <pthread.h>
 
 #include "util/clock.h"
+#include "util/workers.h"
 #include "util/error.h"
 #include "util/banned.h"
 
@@ -239,11 +240,6 @@ typedef struct {
 	pthread_mutex_t lock;
 } dx_pool;
 
-typedef struct {
-	dx_pool *p;
-	int worker;
-} dx_worker;
-
 static void run_job(dx_pool *p, int worker, size_t j)
 {
 	const dx_job *job = &p->jobs[j];
@@ -258,10 +254,11 @@ static void run_job(dx_pool *p, int worker, size_t j)
 	}
 }
 
-static void *worker_main(void *arg)
+/* Worker k runs in the runner's worker slot opts->worker + k. */
+static void worker_main(void *arg, unsigned k)
 {
-	dx_worker *w = arg;
-	dx_pool *p = w->p;
+	dx_pool *p = arg;
+	int worker = p->c->opts->worker + (int)k;
 
 	for (;;) {
 		size_t j = SIZE_MAX;
@@ -272,9 +269,8 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (j == SIZE_MAX)
 			break;
-		run_job(p, w->worker, j);
+		run_job(p, worker, j);
 	}
-	return NULL;
 }
 
 static double job_cost(const dx_ctx *c, const dx_job *job)
@@ -308,14 +304,12 @@ static int execute_all(dx_ctx *c, const dx_job *jobs, const char ***ids,
 		       const unsigned char *todo, size_t m, dx_result *out)
 {
 	dx_pool p;
-	dx_worker w[DX_MAX_WORKERS];
-	pthread_t th[DX_MAX_WORKERS];
 	size_t *order = calloc(m ? m : 1, sizeof(*order));
 	int *rcs = calloc(m ? m : 1, sizeof(*rcs));
 	char **msg = calloc(m ? m : 1, sizeof(*msg));
 	dx_order *by_cost = calloc(m ? m : 1, sizeof(*by_cost));
 	size_t j, k = 0;
-	int nthreads = 0, rc = 0;
+	int rc = 0;
 
 	if (!order || !rcs || !msg || !by_cost) {
 		free(order), free(rcs), free(msg), free(by_cost);
@@ -339,22 +333,8 @@ static int execute_all(dx_ctx *c, const dx_job *jobs, const char ***ids,
 	p.rc = rcs;
 	p.msg = msg;
 	pthread_mutex_init(&p.lock, NULL);
-	for (int i = 0; i < c->workers && (size_t)i < k; i++) {
-		w[i].p = &p;
-		w[i].worker = c->opts->worker + i;
-		if (c->workers == 1 || k == 1) {
-			worker_main(&w[i]);
-			break;
-		}
-		if (pthread_create(&th[nthreads], NULL, worker_main, &w[i]) != 0) {
-			if (nthreads == 0)
-				worker_main(&w[i]); /* no thread to spare: run here */
-			break;
-		}
-		nthreads++;
-	}
-	for (int i = 0; i < nthreads; i++)
-		pthread_join(th[i], NULL);
+	/* a worker that cannot be started leaves its share to the others */
+	ut_workers_run(ut_workers_count((unsigned)c->workers, k), worker_main, &p);
 	pthread_mutex_destroy(&p.lock);
 	for (j = 0; j < m; j++) {
 		if (rcs[j] < 0 && (rc == 0 || rc == UT_EINTR))

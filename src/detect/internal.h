@@ -56,9 +56,6 @@ int dx_ctx_init(dx_ctx *c, ut_graph *g, ut_runner *runner, ut_journal *journal,
 		const ut_detect_opts *opts, ut_detect_stats *stats);
 void dx_ctx_dispose(dx_ctx *c);
 
-/* The most workers a detection uses (the CLI allows no more). */
-#define DX_MAX_WORKERS 256
-
 /* One schedule to run as part of a batch. */
 typedef struct {
 	const uint32_t *sched; /* graph indices in original order */

@@ -4,7 +4,8 @@
 
 #include <stddef.h>
 
-#define UT_MAX_WORKERS 64
+/* The most threads ut_workers_run starts (detect.workers allows no more). */
+#define UT_MAX_WORKERS 256
 
 /* How many threads `requested` means for `tasks` tasks: 0 asks for one per CPU this
  * process may run on (its affinity mask: taskset, a container's cpuset), at most
