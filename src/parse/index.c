@@ -1,5 +1,6 @@
 /* index.c: what every analysed file defines (functions, classes, constants), so that a
  * test can be followed into helpers, page objects and constants of other files. */
+#define _GNU_SOURCE /* memmem */
 #include <string.h>
 
 #include "parse/internal.h"
@@ -224,13 +225,39 @@ static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut
 	return rc;
 }
 
+/* Where a JavaScript file says require(: every call of its tests asks what a name was
+ * required from (local.c), and a scan of the file per call made them quadratic. */
+static int index_requires(ut_index *ix, ut_file *f)
+{
+	const char *s = f->src.ptr, *end = s + f->src.len, *p;
+	size_t n = 0, *at;
+
+	if (!ut_lang_is_js(f->lang) || !s)
+		return 0;
+	for (p = s; (p = memmem(p, (size_t)(end - p), "require(", 8)) != NULL; p += 8)
+		n++;
+	if (!n)
+		return 0;
+	at = ut_arena_alloc(&ix->scratch, n * sizeof(*at));
+	if (!at)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (n = 0, p = s; (p = memmem(p, (size_t)(end - p), "require(", 8)) != NULL; p += 8)
+		at[n++] = (size_t)(p - s);
+	f->requires = at;
+	f->nrequires = n;
+	return 0;
+}
+
 int ut_index_add_file(ut_index *ix, ut_file *f)
 {
+	int rc;
+
 	if (!f->package)
 		f->package = "";
 	if (ut_vec_push(&ix->files, f) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
-	return index_node(ix, f, f->tree->root, NULL, NULL, 0);
+	rc = index_requires(ix, f);
+	return rc < 0 ? rc : index_node(ix, f, f->tree->root, NULL, NULL, 0);
 }
 
 ut_fn *ut_index_fn(const ut_index *ix, const char *name, size_t nlen)

@@ -34,6 +34,8 @@ typedef struct {
 	const char *framework; /* framework guessed from imports, or NULL */
 	bool test_file;      /* under the suite paths and named like a test file */
 	ut_map constants;    /* module-level name -> const_def* */
+	const size_t *requires; /* JavaScript: where each "require(" of src starts (index) */
+	size_t nrequires;
 	ut_map assigned;     /* JavaScript: name -> ut_const_def* of the first `name = value`
 				inside a function (a describe's `let page` set in a hook), and
 				"this.name" of mocha's shared context */

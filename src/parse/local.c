@@ -113,6 +113,21 @@ static size_t quoted_module(const char *s, const char *end, const char **mod)
 	return (size_t)(q - p);
 }
 
+/* A JavaScript `name = require('m')` (or `require('m').x`): what binds a name to a module
+ * beside import. Only the value's start is read: a top-level describe, class or
+ * module.exports holds the whole file, and every call asks. */
+static bool js_require_binding(const ut_file *f, const ut_syn *c)
+{
+	const ut_syn *v = ut_syn_is(c, UT_R_ASSIGN) ? ut_syn_child(c, UT_R_ASSIGN_VALUE) : NULL;
+	const char *p = v ? f->src.ptr + v->start : NULL;
+
+	if (!v)
+		return false;
+	while (p < f->src.ptr + v->end && (*p == '(' || isspace((unsigned char)*p)))
+		p++;
+	return (size_t)(f->src.ptr + v->end - p) > 8 && memcmp(p, "require(", 8) == 0;
+}
+
 /* The module a top-level import (or JavaScript require) binds `name` from: 'fs',
  * os.path, java.nio.file.Files. Empty when name is not imported. */
 static size_t module_of(const ut_file *f, const char *name, size_t nlen, const char **mod)
@@ -123,8 +138,7 @@ static size_t module_of(const ut_file *f, const char *name, size_t nlen, const c
 		const char *s = f->src.ptr + c->start, *end = f->src.ptr + c->end, *p, *q;
 		bool named = false;
 
-		if (!ut_syn_is(c, UT_R_IMPORT) &&
-		    !(is_js(f->lang) && memmem(s, (size_t)(end - s), "require(", 8)))
+		if (!ut_syn_is(c, UT_R_IMPORT) && !(is_js(f->lang) && js_require_binding(f, c)))
 			continue;
 		for (p = s; p + nlen <= end && !named; p++)
 			named = memcmp(p, name, nlen) == 0 && (p == s || !is_ident(p[-1])) &&
@@ -166,12 +180,13 @@ static size_t required_module(const ut_file *f, const ut_syn *call, const char *
 static size_t js_required_by_line(const ut_file *f, const char *name, size_t nlen,
 				  const char **mod)
 {
-	const char *s = f->src.ptr, *end = s + f->src.len, *p = s, *line;
+	const char *s = f->src.ptr, *end = s + f->src.len, *line;
+	size_t i;
 
 	if (!is_js(f->lang))
 		return 0;
-	while ((p = memmem(p, (size_t)(end - p), "require(", 8)) != NULL) {
-		const char *q, *close = memchr(p, ')', (size_t)(end - p));
+	for (i = 0; i < f->nrequires; i++) {
+		const char *p = s + f->requires[i], *q, *close = memchr(p, ')', (size_t)(end - p));
 
 		for (line = p; line > s && line[-1] != '\n' && line[-1] != ';'; line--)
 			;
@@ -179,7 +194,6 @@ static size_t js_required_by_line(const ut_file *f, const char *name, size_t nle
 			if (memcmp(q, name, nlen) == 0 && (q == line || !is_ident(q[-1])) &&
 			    !is_ident(q[nlen]))
 				return quoted_module(p, close ? close : end, mod);
-		p += 8;
 	}
 	return 0;
 }
