@@ -288,10 +288,11 @@ typedef struct {
 	int rc;                 /* walked: 0, or < 0 (the walks' first failure says why) */
 } ut_walk_plan;
 
-/* Walks every recorded test of d in order of its steps (walks.c), on d->jobs threads, and
- * gives each its actions (in the suite's arena); warns, in test order, of walks cut by a
- * depth limit. Runs before the scopes the steps refer to go. 0, or < 0 with the first
- * failure's error; every plan is released either way. */
+/* Walks the steps of every test recorded in d (walks.c), the tests on d->jobs threads at
+ * once, and gives each test its actions (in the suite's arena); warns, in test order, of
+ * walks cut by a depth limit. To be called before the suite's tests move (a plan names its
+ * test by index) and while the scopes the steps refer to are alive. 0, or < 0 with the
+ * error of the earliest test whose walk failed; every plan is released either way. */
 int ut_walks_run(ut_discover *d);
 /* Releases the plans not walked (a discovery that failed). Accepts none. */
 void ut_walks_dispose(ut_discover *d);

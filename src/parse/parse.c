@@ -56,7 +56,8 @@ int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char
 	    ut_map_put(&d->ids, t.id, strlen(t.id), NULL) < 0 || ut_vec_push(&d->plans, plan) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	/* the plan has the steps now: walked with the others' (ut_walks_run) */
-	memcpy(plan.steps, w->steps.v, w->steps.n * sizeof(ut_walk_step));
+	if (w->steps.n)
+		memcpy(plan.steps, w->steps.v, w->steps.n * sizeof(ut_walk_step));
 	w->steps.n = 0;
 	return 0;
 }
