@@ -35,6 +35,7 @@ void ut_suite_free(ut_suite *s)
 	if (!s)
 		return;
 	ut_vec_free(&s->tests);
+	ut_vec_free(&s->roots);
 	ut_arena_dispose(&s->arena);
 	free(s);
 }

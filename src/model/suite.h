@@ -51,6 +51,11 @@ typedef struct {
 typedef struct {
 	ut_arena arena;
 	UT_VEC(ut_test) tests;
+	/* What the runner is given to run the whole suite, for a list command's {roots}
+	 * (doc/collection.md): TestNG suite XML files (relative to the root) or JUnit root
+	 * suite classes, in order; none: the classes of the tests, in order (Java), or
+	 * nothing (pytest, mocha). Strings in the arena. */
+	UT_VEC(const char *) roots;
 } ut_suite;
 
 int ut_suite_new(ut_suite **out);
