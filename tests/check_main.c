@@ -21,6 +21,7 @@ Suite *git_suite(void);
 Suite *detect_suite(void);
 Suite *project_suite(void);
 Suite *detect_sim_suite(void);
+Suite *collect_suite(void);
 
 int main(void)
 {
@@ -45,6 +46,7 @@ int main(void)
 	srunner_add_suite(sr, detect_suite());
 	srunner_add_suite(sr, project_suite());
 	srunner_add_suite(sr, detect_sim_suite());
+	srunner_add_suite(sr, collect_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

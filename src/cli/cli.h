@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "collect/collect.h"
 #include "config/config.h"
 #include "detect/detect.h"
 #include "filter/candidates.h"
@@ -84,12 +85,19 @@ typedef struct {
 	const char *dir; /* -C DIR */
 	long jobs; /* --jobs N of the commands that parse the suite (UT_CLI_OPT_JOBS); 0: a
 		      thread per CPU */
+	const char *collect; /* --collect auto|runner|static (UT_CLI_OPT_JOBS too); NULL:
+				suite.collect */
 } ut_cli_common;
 
-/* The --jobs entry of the option table of a command that parses the suite. */
+/* The --jobs and --collect entries of the option table of a command that parses the suite. */
 #define UT_CLI_OPT_JOBS(common)                                                            \
 	UT_OPT_INT_ROW('j', "jobs", "N", "threads that parse the sources (default 0: one per CPU)", \
-		       &(common).jobs, 0, 64)
+		       &(common).jobs, 0, 64),                                                 \
+	UT_OPT_ROW(UT_OPT_VALUE, 0, "collect", "HOW",                                          \
+		   "which tests, ids and order: runner (the runner's list joined with the "     \
+		   "sources), static (the sources alone) or auto (default: suite.collect, "     \
+		   "runner when untangle.json configures one)",                                 \
+		   &(common).collect)
 
 typedef struct {
 	const char *name;
@@ -148,6 +156,7 @@ typedef struct {
 	ut_diags diags;
 	ut_suite *suite;
 	unsigned jobs; /* parse threads from --jobs (0: one per CPU), for later parses */
+	ut_collect_info collected; /* how the suite was collected (runner or static) */
 } ut_cli_project;
 
 /* Changes into -C DIR, loads untangle.json and parses the suite (PATHs from the command

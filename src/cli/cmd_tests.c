@@ -108,7 +108,6 @@ int cmd_tests(int argc, char **argv)
 		exit_code = UT_EXIT_ENV;
 		goto done;
 	}
-	ut_infof("%zu tests", p.suite->tests.n);
 done:
 	free(rest.items);
 	ut_buf_dispose(&out);

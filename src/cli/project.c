@@ -20,6 +20,23 @@ static const char *strip_dot(const char *p)
 	return p;
 }
 
+/* The first line of every command that reads the suite: which collection it used. */
+static void print_collection(const ut_cli_project *p)
+{
+	const ut_collect_info *c = &p->collected;
+	const ut_join_stats *st = &c->stats;
+
+	if (!c->runner) {
+		ut_infof("%zu test%s read from the sources alone (%s)", p->suite->tests.n,
+			 p->suite->tests.n == 1 ? "" : "s", c->why);
+		return;
+	}
+	ut_infof("%zu tests as the runner lists them (%s, %.1f s): %zu joined with the sources "
+		 "by id, %zu by place, %zu found in no source, %zu read but not collected",
+		 p->suite->tests.n, c->why, c->list_s, st->by_id, st->by_place, st->runner_only,
+		 st->static_only);
+}
+
 int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths)
 {
 	ut_parse_opts po;
@@ -47,9 +64,21 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 		po.paths = paths->items;
 		po.npaths = paths->n;
 	}
+	if (rc == 0 && common->collect && strcmp(common->collect, "auto") &&
+	    strcmp(common->collect, "runner") && strcmp(common->collect, "static")) {
+		ut_arena_dispose(&arena);
+		ut_errorf("--collect: '%s' is not one of auto, runner, static", common->collect);
+		return UT_EXIT_INPUT;
+	}
 	if (rc == 0)
 		rc = ut_parse_suite(&p->suite, &po, &p->diags);
+	if (rc == 0)
+		rc = ut_collect_suite(p->suite, &p->cfg, common->collect, UT_CLI_STATE_DIR "/tmp",
+				      po.npaths && paths && paths->n ? po.paths : NULL,
+				      paths ? paths->n : 0, &p->diags, &p->collected);
 	ut_arena_dispose(&arena);
+	if (rc == 0)
+		print_collection(p);
 	ut_cli_print_diags(&p->diags);
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());

@@ -21,12 +21,14 @@ static const char *const presets[] = {"pytest", "mocha", "junit4", "junit5", "te
 static const char *const extracts[] = {"string-analysis", "original-order", NULL};
 static const char *const filters[] = {"none", "values", "verb", "dobj", "noun", NULL};
 static const char *const strategies[] = {"tedd", "fast", NULL};
+static const char *const collects[] = {"auto", "runner", "static", NULL};
 static const char *const languages[] = {"java", "python", "javascript", "typescript", NULL};
 
 void ut_config_init(ut_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	ut_arena_init(&cfg->arena);
+	cfg->suite.collect = "auto";
 	cfg->runner.timeout_s = 900;
 	cfg->detect.extract = "string-analysis";
 	cfg->detect.filter = "verb"; /* noun and dobj drop true edges whose names do not name the shared entity */
@@ -145,6 +147,10 @@ static int set_key(loader *l, const char *section, const char *name, const ut_js
 		return get_string(l, v, full, NULL, &c->suite.order_file);
 	if (IS("suite", "testng_xml"))
 		return get_string(l, v, full, NULL, &c->suite.testng_xml);
+	if (IS("suite", "collect"))
+		return get_string(l, v, full, collects, &c->suite.collect);
+	if (IS("runner", "list"))
+		return get_list(l, v, full, &c->runner.list);
 	if (IS("runner", "preset"))
 		return get_string(l, v, full, presets, &c->runner.preset);
 	if (IS("runner", "command"))

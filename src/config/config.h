@@ -26,11 +26,15 @@ typedef struct {
 		const char *language; /* NULL: detect */
 		const char *order_file;
 		const char *testng_xml; /* NULL: testng.xml or src/test/resources/testng.xml */
+		const char *collect;    /* "auto" (default: the runner's list when untangle.json
+					   configures a runner, else static reading), "runner"
+					   (the runner's list or an error), "static" */
 	} suite;
 	struct {
 		const char *preset;   /* pytest, mocha, junit4, junit5, testng, or NULL */
 		bool preset_inferred; /* preset chosen from the suite's framework, not the file */
 		ut_strlist command;
+		ut_strlist list;      /* the list command (doc/collection.md); empty: the preset's */
 		ut_strlist reset;
 		double timeout_s;
 		ut_envvar *env;

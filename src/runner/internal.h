@@ -32,11 +32,15 @@ typedef struct {
 	const char *report;
 	int worker;
 	const char *runners; /* the helpers folder */
+	const char *list;    /* the list file of a list command ({list}), or NULL */
+	const char *const *roots; /* {roots}, a whole element: one argument each */
+	size_t nroots;
 } ut_template_vars;
 
 /* Expands the n templates into a NULL-terminated argv in the arena: an element that is
- * exactly "{tests}" becomes the test ids, "{report}", "{worker}" and "{runners}" are
- * replaced wherever they appear. NULL when out of memory. */
+ * exactly "{tests}" becomes the test ids, exactly "{roots}" the roots, "{report}",
+ * "{worker}", "{runners}" and "{list}" are replaced wherever they appear. NULL when out of
+ * memory. */
 const char **ut_template_expand(ut_arena *a, const char *const *tmpl, size_t n,
 				const ut_template_vars *v);
 
@@ -45,6 +49,10 @@ const char **ut_template_expand(ut_arena *a, const char *const *tmpl, size_t n,
  * key in the message. Counts "{report}" occurrences into *reports. 0 or UT_EINPUT. */
 int ut_template_check(const char *const *tmpl, size_t n, const char *key, int tests_rule,
 		      size_t *reports);
+
+/* The list command template of a preset (doc/collection.md), NULL-terminated, static; NULL
+ * for an unknown preset. */
+const char *const *ut_runner__list_preset(const char *preset);
 
 enum { UT_TESTS_REQUIRED, UT_TESTS_ALLOWED, UT_TESTS_FORBIDDEN };
 

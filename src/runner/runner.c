@@ -23,7 +23,8 @@
 struct ut_runner {
 	ut_arena arena;
 	const char **command, **reset, **env; /* templates; env as NAME=VALUE */
-	size_t ncommand, nreset, nenv;
+	const char **list;                    /* the list command's template, or NULL */
+	size_t ncommand, nreset, nenv, nlist;
 	const char **pass; /* names runner.env passes through (null values), NULL-terminated */
 	const char *root, *work, *runners;
 	double timeout_s;
@@ -62,7 +63,7 @@ static const char *absolute(ut_arena *a, const char *dir, const char *what)
 /* A preset's helper (the element with {runners}) must exist. */
 static int check_helpers(ut_runner *r, const char *preset)
 {
-	ut_template_vars v = {NULL, 0, "", 0, r->runners};
+	ut_template_vars v = {NULL, 0, "", 0, r->runners, NULL, NULL, 0};
 	const char **argv = ut_template_expand(&r->arena, r->command, r->ncommand, &v);
 	size_t i;
 
@@ -75,6 +76,34 @@ static int check_helpers(ut_runner *r, const char *preset)
 					    "UNTANGLE_RUNNERS to untangle's ci/runners folder)",
 					    preset, argv[i]);
 	return 0;
+}
+
+/* runner.list, else the preset's list command, else none. */
+static int load_list(ut_runner *r, const ut_config *cfg)
+{
+	const char *const *list = cfg->runner.list.items;
+	size_t n = cfg->runner.list.n, i, reports = 0;
+	int rc;
+
+	if (n == 0) {
+		list = ut_runner__list_preset(cfg->runner.preset);
+		while (list && list[n])
+			n++;
+	}
+	if (n == 0)
+		return 0;
+	rc = ut_template_check(list, n, "runner.list", UT_TESTS_FORBIDDEN, &reports);
+	for (i = 0; rc == 0 && i < n; i++)
+		if (strstr(list[i], "{list}"))
+			break;
+	if (rc == 0 && i == n)
+		rc = ut_error_set(UT_EINPUT, "'runner.list' has no {list}: the command must be told "
+				  "where to write its list of tests");
+	if (rc < 0)
+		return rc;
+	r->list = copy_list(&r->arena, list, n);
+	r->nlist = n;
+	return r->list ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
 }
 
 static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const char *work_dir)
@@ -119,6 +148,9 @@ static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const 
 		return ut_error_set(UT_EINPUT, "neither 'runner.command' nor 'runner.env' has "
 				    "{report}: the command must be told where to write its JUnit "
 				    "XML report");
+	rc = load_list(r, cfg);
+	if (rc < 0)
+		return rc;
 	r->ncommand = ncmd;
 	r->nreset = cfg->runner.reset.n;
 	r->command = copy_list(&r->arena, cmd, ncmd);
@@ -376,7 +408,7 @@ done:
 int ut_runner_run(ut_runner *r, int worker, const char *const *ids, size_t n,
 		  ut_run_result *out)
 {
-	ut_template_vars v = {ids, n, NULL, worker, r->runners};
+	ut_template_vars v = {ids, n, NULL, worker, r->runners, NULL, NULL, 0};
 	ut_arena a = UT_ARENA_INIT;
 	size_t i;
 	int rc = 0;
@@ -437,4 +469,73 @@ const char *ut_run_status_name(ut_run_status s)
 					    "reset-failed", "could-not-start", "interrupted"};
 
 	return (unsigned)s <= UT_RUN_INTERRUPTED ? names[s] : "unknown";
+}
+
+bool ut_runner_can_list(const ut_runner *r)
+{
+	return r->nlist > 0;
+}
+
+/* The message of a list command that did not end well. */
+static int list_failed(const char *const *argv, const ut_proc_result *p, int rc)
+{
+	ut_buf cmd = UT_BUF_INIT;
+	char how[300];
+
+	if (rc == UT_EINTR || rc == UT_ENOMEM)
+		return rc;
+	ut_buf_init(&cmd, 300);
+	quote(&cmd, argv);
+	rc = ut_error_set(UT_EENV, "the runner's list command %s: %s%s: %s; its output ends with:\n%s",
+			  p->state == UT_PROC_NOSTART ? "could not start" : "failed", cmd.ptr,
+			  cmd.failed ? "..." : "", ut_proc_describe(p, how, sizeof(how)),
+			  p->tail ? tail_end(p) : "");
+	ut_buf_dispose(&cmd);
+	return rc;
+}
+
+int ut_runner_list(ut_runner *r, const char *const *roots, size_t nroots, double timeout_s,
+		   char **list_path, ut_proc_result *proc)
+{
+	ut_template_vars v = {NULL, 0, NULL, 0, r->runners, NULL, roots, nroots};
+	ut_proc_opts o = {NULL, r->root, NULL, timeout_s, 0, 0, true, r->pass, false};
+	ut_arena a = UT_ARENA_INIT;
+	int rc;
+
+	memset(proc, 0, sizeof(*proc));
+	*list_path = NULL;
+	if (r->nlist == 0)
+		return ut_error_set(UT_ENOTFOUND, "no list command (runner.list, or a preset's)");
+	v.list = ut_arena_printf(&a, "%s/list-%ld.jsonl", r->work, (long)getpid());
+	v.report = ut_arena_printf(&a, "%s/list-report-%ld.xml", r->work, (long)getpid());
+	o.argv = v.list && v.report ? ut_template_expand(&a, r->list, r->nlist, &v) : NULL;
+	o.env = o.argv ? ut_template_expand(&a, r->env, r->nenv, &v) : NULL;
+	if (!o.env) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	if (unlink(v.list) < 0 && errno != ENOENT) {
+		rc = ut_error_set(UT_EENV, "cannot remove the old list '%s': %s", v.list,
+				  strerror(errno));
+		goto done;
+	}
+	rc = ut_proc_run(proc, &o);
+	if (rc == 0 && (proc->state != UT_PROC_EXITED || proc->exit_code != 0))
+		rc = UT_EENV;
+	if (rc == 0 && access(v.list, R_OK) < 0) {
+		rc = ut_error_set(UT_EENV, "the runner's list command exited 0 but wrote no list "
+				  "('%s')", v.list);
+		goto done;
+	}
+	if (rc < 0) {
+		rc = list_failed(o.argv, proc, rc);
+		goto done;
+	}
+	*list_path = strdup(v.list);
+	if (!*list_path)
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+done:
+	unlink(v.report ? v.report : "");
+	ut_arena_dispose(&a);
+	return rc;
 }

@@ -107,6 +107,19 @@ typedef struct {
 int ut_runner_run(ut_runner *r, int worker, const char *const *ids, size_t n,
 		  ut_run_result *out);
 
+/* Whether the runner has a list command: runner.list, or the preset's (doc/collection.md). */
+bool ut_runner_can_list(const ut_runner *r);
+
+/* Runs the list command (doc/collection.md) in the project folder with the runner's
+ * environment, {roots} expanded to roots and {list} to work_dir/list-PID.jsonl, no reset,
+ * at most timeout_s (<= 0: none). On success *list_path (the caller's: free, and remove
+ * the file) names the file the command wrote. *proc is always filled (dispose it).
+ * Returns 0; UT_ENOTFOUND when there is no list command; UT_EENV when the command could
+ * not start, failed, ran past the timeout or wrote no file (the message quotes the command
+ * and the end of its output); UT_EINTR; UT_ENOMEM. */
+int ut_runner_list(ut_runner *r, const char *const *roots, size_t nroots, double timeout_s,
+		   char **list_path, ut_proc_result *proc);
+
 /* Frees what the result owns. Accepts NULL. */
 void ut_run_result_dispose(ut_run_result *res);
 

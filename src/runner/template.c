@@ -33,25 +33,51 @@ static const char *const preset_junit5[] = {
 static const char *const preset_testng[] = {
 	"java", "{runners}/OrderedTestNG.java", "--report", "{report}", "--", "{tests}", NULL};
 
+/* The list commands (doc/collection.md): the runner's own tests, ids and order. */
+static const char *const list_pytest[] = {
+	"python3", "{runners}/pytest-list.py", "--list", "{list}", NULL};
+static const char *const list_mocha[] = {
+	"node", "{runners}/mocha-ordered.js", "--list", "{list}", NULL};
+static const char *const list_junit4[] = {
+	"java", "{runners}/OrderedRunner.java", "--list", "{list}", "--", "{roots}", NULL};
+static const char *const list_junit5[] = {
+	"java", "{runners}/OrderedPlatformRunner.java", "--list", "{list}", "--", "{roots}", NULL};
+static const char *const list_testng[] = {
+	"java", "{runners}/OrderedTestNG.java", "--list", "{list}", "--", "{roots}", NULL};
+
 static const struct {
 	const char *name;
-	const char *const *command;
+	const char *const *command, *const *list;
 } presets[] = {
-	{"pytest", preset_pytest},
-	{"mocha", preset_mocha},
-	{"junit4", preset_junit4},
-	{"junit5", preset_junit5},
-	{"testng", preset_testng},
+	{"pytest", preset_pytest, list_pytest},
+	{"mocha", preset_mocha, list_mocha},
+	{"junit4", preset_junit4, list_junit4},
+	{"junit5", preset_junit5, list_junit5},
+	{"testng", preset_testng, list_testng},
 };
 
-const char *const *ut_runner_preset(const char *preset)
+static int preset_index(const char *preset)
 {
 	size_t i;
 
 	for (i = 0; preset && i < sizeof(presets) / sizeof(presets[0]); i++)
 		if (strcmp(preset, presets[i].name) == 0)
-			return presets[i].command;
-	return NULL;
+			return (int)i;
+	return -1;
+}
+
+const char *const *ut_runner_preset(const char *preset)
+{
+	int i = preset_index(preset);
+
+	return i < 0 ? NULL : presets[i].command;
+}
+
+const char *const *ut_runner__list_preset(const char *preset)
+{
+	int i = preset_index(preset);
+
+	return i < 0 ? NULL : presets[i].list;
 }
 
 /* The helpers of an installed untangle, relative to the folder of its executable
@@ -124,7 +150,19 @@ const char *ut_runner_helpers_origin(void)
 	return how;
 }
 
-static const char *const names[] = {"{report}", "{worker}", "{runners}"};
+static const char *const names[] = {"{report}", "{worker}", "{runners}", "{list}"};
+#define NNAMES (sizeof(names) / sizeof(names[0]))
+
+/* The value of names[k]. */
+static const char *value_of(const ut_template_vars *v, size_t k, const char *worker)
+{
+	switch (k) {
+	case 0: return v->report ? v->report : "";
+	case 1: return worker;
+	case 2: return v->runners;
+	default: return v->list ? v->list : "";
+	}
+}
 
 const char **ut_template_expand(ut_arena *a, const char *const *tmpl, size_t n,
 				const ut_template_vars *v)
@@ -136,7 +174,9 @@ const char **ut_template_expand(ut_arena *a, const char *const *tmpl, size_t n,
 	char worker[24];
 
 	for (i = 0; i < n; i++)
-		count += strcmp(tmpl[i], "{tests}") == 0 ? v->ntests : 1;
+		count += strcmp(tmpl[i], "{tests}") == 0   ? v->ntests
+			 : strcmp(tmpl[i], "{roots}") == 0 ? v->nroots
+							   : 1;
 	argv = ut_arena_alloc(a, (count + 1) * sizeof(char *));
 	if (!argv)
 		goto fail;
@@ -148,11 +188,16 @@ const char **ut_template_expand(ut_arena *a, const char *const *tmpl, size_t n,
 				argv[count++] = v->tests[k];
 			continue;
 		}
+		if (strcmp(tmpl[i], "{roots}") == 0) {
+			for (k = 0; k < v->nroots; k++)
+				argv[count++] = v->roots[k];
+			continue;
+		}
 		ut_buf_clear(&b);
 		for (p = tmpl[i]; *p;) {
 			hit = NULL;
 			best_k = 0;
-			for (k = 0; k < 3; k++) {
+			for (k = 0; k < NNAMES; k++) {
 				const char *h = strstr(p, names[k]);
 
 				if (h && (!hit || h < hit)) {
@@ -165,7 +210,7 @@ const char **ut_template_expand(ut_arena *a, const char *const *tmpl, size_t n,
 				break;
 			}
 			ut_buf_put(&b, p, (size_t)(hit - p));
-			ut_buf_puts(&b, best_k == 0 ? v->report : best_k == 1 ? worker : v->runners);
+			ut_buf_puts(&b, value_of(v, best_k, worker));
 			p = hit + strlen(names[best_k]);
 		}
 		if (b.failed)
