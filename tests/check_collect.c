@@ -211,6 +211,20 @@ START_TEST(test_static_mode_and_no_runner_keep_the_sources)
 }
 END_TEST
 
+START_TEST(test_files_counted_once_each)
+{
+	/* an order that goes back to a file does not count it twice */
+	ck_assert_int_eq(read_list(
+		"{\"id\":\"test/spec.js::Boards adds a board\",\"file\":\"test/spec.js\"}\n"
+		"{\"id\":\"test/gen.js::a\",\"file\":\"test/gen.js\"}\n"
+		"{\"id\":\"test/spec.js::Boards third staging\",\"file\":\"test/spec.js\",\"line\":9}\n"),
+		0);
+	ck_assert_int_eq(ut_collect_join(suite, &listing, NULL, 0, &diags, &st), 0);
+	ck_assert_uint_eq(suite->tests.n, 3);
+	ck_assert_uint_eq(ut_suite_count_files(suite), 2);
+}
+END_TEST
+
 Suite *collect_suite(void)
 {
 	Suite *s = suite_create("collect");
@@ -223,6 +237,7 @@ Suite *collect_suite(void)
 	tcase_add_test(tc, test_paths_filter_the_list);
 	tcase_add_test(tc, test_bad_lists_name_the_line);
 	tcase_add_test(tc, test_static_mode_and_no_runner_keep_the_sources);
+	tcase_add_test(tc, test_files_counted_once_each);
 	suite_add_tcase(s, tc);
 	return s;
 }

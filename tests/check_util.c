@@ -9,6 +9,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/jsonw.h"
 #include "util/lock.h"
 #include "util/map.h"
@@ -184,6 +185,44 @@ START_TEST(lock_names_its_holder)
 }
 END_TEST
 
+START_TEST(find_upward_stops_at_the_repository)
+{
+	char dir[] = "/tmp/ut-up-XXXXXX", path[128], *sub = NULL, *old = getcwd(NULL, 0);
+	unsigned up = 9;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/repo/.git/x/a/b", dir);
+	ck_assert_int_eq(ut_fs_mkdirs(path), 0);
+	snprintf(path, sizeof(path), "%s/repo/x/a/b", dir);
+	ck_assert_int_eq(ut_fs_mkdirs(path), 0);
+	snprintf(path, sizeof(path), "%s/untangle.json", dir); /* outside the repository */
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/repo/x/a/b", dir);
+	ck_assert_int_eq(chdir(path), 0);
+	ck_assert_int_eq(ut_fs_find_upward("untangle.json", ".git", &sub, &up), UT_ENOTFOUND);
+	ck_assert_ptr_null(sub);
+	snprintf(path, sizeof(path), "%s/repo/x/untangle.json", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_int_eq(ut_fs_find_upward("untangle.json", ".git", &sub, &up), 0);
+	ck_assert_str_eq(sub, "a/b/");
+	ck_assert_uint_eq(up, 2);
+	free(sub);
+	snprintf(path, sizeof(path), "%s/repo/x", dir);
+	ck_assert_int_eq(chdir(path), 0);
+	ck_assert_int_eq(ut_fs_find_upward("untangle.json", ".git", &sub, &up), 0);
+	ck_assert_str_eq(sub, "");
+	ck_assert_uint_eq(up, 0);
+	free(sub);
+	ck_assert_int_eq(chdir(old), 0);
+	free(old);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -196,6 +235,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, json_writer_escapes_and_repairs_utf8);
 	tcase_add_test(tc, utf8_validation);
 	tcase_add_test(tc, lock_names_its_holder);
+	tcase_add_test(tc, find_upward_stops_at_the_repository);
 	suite_add_tcase(s, tc);
 	return s;
 }

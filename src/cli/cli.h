@@ -149,6 +149,12 @@ int ut_cli_stdout_sink(void *ctx, const char *p, size_t n);
 void ut_cli_print_diags(const ut_diags *d);
 /* Changes into -C DIR; prints and returns UT_EXIT_INPUT when it cannot. */
 int ut_cli_chdir(const ut_cli_common *common);
+/* ut_cli_chdir, then into the project folder: the nearest folder from there up that holds
+ * untangle.json (not past a repository's root), so that ids and files do not depend on
+ * the folder untangle runs from; says so when it moves. *sub (the caller's, may be NULL)
+ * is where it started relative to the project folder ("" or "a/b/"). Returns the exit
+ * code. */
+int ut_cli_chdir_project(const ut_cli_common *common, char **sub);
 
 /* The project a command works on: untangle.json (defaults when absent) and the suite. */
 typedef struct {

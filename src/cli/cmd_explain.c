@@ -145,7 +145,7 @@ int cmd_explain(int argc, char **argv)
 	ut_config_init(&cfg);
 	if (!ut_cli_parse("explain", opts, &common, argc, argv, &exit_code))
 		goto done;
-	exit_code = ut_cli_chdir(&common);
+	exit_code = ut_cli_chdir_project(&common, NULL);
 	if (exit_code)
 		goto done;
 	rc = ut_config_load(&cfg, "untangle.json", true);

@@ -108,7 +108,7 @@ int cmd_graph(int argc, char **argv)
 		ut_errorf("--format: '%s' is not one of json, dot, mermaid", format);
 		return UT_EXIT_INPUT;
 	}
-	exit_code = ut_cli_chdir(&common);
+	exit_code = ut_cli_chdir_project(&common, NULL);
 	if (exit_code)
 		return exit_code;
 	ut_config_init(&p.cfg);

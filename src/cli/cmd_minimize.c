@@ -243,7 +243,7 @@ typedef struct {
 /* The graph, the durations and the coverage; prints what goes wrong, returns the exit code. */
 static int load(minimize_cmd *m)
 {
-	int rc, exit_code = ut_cli_chdir(&m->common);
+	int rc, exit_code = ut_cli_chdir_project(&m->common, NULL);
 
 	if (exit_code)
 		return exit_code;

@@ -91,7 +91,7 @@ int cmd_report(int argc, char **argv)
 		ut_errorf("--post: '%s' is not supported (only github)", post);
 		goto done;
 	}
-	exit_code = ut_cli_chdir(&common);
+	exit_code = ut_cli_chdir_project(&common, NULL);
 	if (exit_code)
 		goto done;
 	rc = ut_fs_read(&text, path, FINDINGS_MAX);

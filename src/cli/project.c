@@ -5,12 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "config/parse_opts.h"
 #include "filter/candidates.h"
 #include "parse/parse.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/banned.h"
 
 static const char *strip_dot(const char *p)
@@ -18,6 +20,45 @@ static const char *strip_dot(const char *p)
 	while (p[0] == '.' && p[1] == '/')
 		p += 2;
 	return p;
+}
+
+int ut_cli_chdir_project(const ut_cli_common *common, char **sub)
+{
+	char up_path[3 * 64 + 1] = "";
+	unsigned up = 0, i;
+	char *here = NULL;
+	int rc, exit_code = ut_cli_chdir(common);
+
+	if (sub)
+		*sub = NULL;
+	if (exit_code)
+		return exit_code;
+	rc = ut_fs_find_upward("untangle.json", ".git", &here, &up);
+	if (rc == UT_ENOTFOUND || (rc == 0 && up == 0) || up > 64) {
+		free(here);
+		here = NULL;
+		up = 0;
+		rc = 0;
+	}
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		return ut_cli_exit_code(rc);
+	}
+	for (i = 0; i < up; i++)
+		memcpy(up_path + 3 * i, "../", 4);
+	if (up && chdir(up_path) < 0) {
+		ut_errorf("cannot change to '%s': %s", up_path, strerror(errno));
+		free(here);
+		return UT_EXIT_INPUT;
+	}
+	if (up)
+		ut_infof("untangle.json is in %s: ids and paths are relative to that folder",
+			 up_path);
+	if (sub)
+		*sub = here ? here : strdup("");
+	else
+		free(here);
+	return UT_EXIT_OK;
 }
 
 /* The first line of every command that reads the suite: which collection it used. */
@@ -41,13 +82,14 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 {
 	ut_parse_opts po;
 	ut_arena arena = UT_ARENA_INIT;
+	char *sub = NULL;
 	int rc, exit_code;
 	size_t i;
 
 	memset(p, 0, sizeof(*p));
 	ut_config_init(&p->cfg);
 	ut_diags_init(&p->diags);
-	exit_code = ut_cli_chdir(common);
+	exit_code = ut_cli_chdir_project(common, &sub);
 	if (exit_code)
 		return exit_code;
 	rc = ut_config_load(&p->cfg, "untangle.json", true);
@@ -56,8 +98,18 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 		return ut_cli_exit_code(rc);
 	}
 	p->jobs = (unsigned)common->jobs;
-	for (i = 0; paths && i < paths->n; i++)
+	for (i = 0; paths && i < paths->n; i++) {
 		paths->items[i] = strip_dot(paths->items[i]);
+		if (sub && *sub && paths->items[i][0] != '/')
+			paths->items[i] = ut_arena_printf(&p->cfg.arena, "%s%s", sub,
+							  paths->items[i]);
+		if (!paths->items[i]) {
+			free(sub);
+			ut_errorf("out of memory");
+			return UT_EXIT_ENV;
+		}
+	}
+	free(sub);
 	rc = ut_config_parse_opts(&po, &p->cfg, ".", &arena);
 	po.jobs = p->jobs;
 	if (paths && paths->n) {

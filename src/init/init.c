@@ -118,7 +118,6 @@ int ut_init_survey(ut_init **out, const ut_init_opts *opts, ut_diags *diags)
 	ut_suite *suite = NULL;
 	ut_parse_opts po;
 	ut_init *in = calloc(1, sizeof(*in));
-	size_t i;
 	int rc;
 
 	*out = NULL;
@@ -133,8 +132,7 @@ int ut_init_survey(ut_init **out, const ut_init_opts *opts, ut_diags *diags)
 	if (rc < 0)
 		goto done;
 	in->ntests = suite->tests.n;
-	for (i = 0; i < suite->tests.n; i++)
-		in->nfiles += i == 0 || strcmp(suite->tests.v[i].file, suite->tests.v[i - 1].file);
+	in->nfiles = ut_suite_count_files(suite);
 	in->framework = ut_suite_main_framework(suite);
 	in->framework = in->framework ? ut_arena_strdup(&in->arena, in->framework) : NULL;
 	in->preset = ut_config_preset_for(in->framework);

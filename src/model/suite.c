@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/map.h"
 #include "util/banned.h"
 
 const char *ut_action_kind_name(ut_action_kind kind)
@@ -73,4 +74,22 @@ const char *ut_suite_main_framework(const ut_suite *s)
 		}
 	}
 	return best;
+}
+
+size_t ut_suite_count_files(const ut_suite *s)
+{
+	ut_map seen = UT_MAP_INIT;
+	size_t i, n = 0;
+
+	for (i = 0; i < s->tests.n; i++) {
+		const char *f = s->tests.v[i].file ? s->tests.v[i].file : "";
+
+		if (ut_map_get(&seen, f, strlen(f)))
+			continue;
+		n++;
+		if (ut_map_put(&seen, f, strlen(f), (void *)1) < 0)
+			break; /* out of memory: a count too low is only a message's number */
+	}
+	ut_map_dispose(&seen);
+	return n;
 }

@@ -63,6 +63,8 @@ void ut_suite_free(ut_suite *s);
 /* The framework most of the tests are written for (the first in the suite's order on a
  * tie), or NULL for an empty suite. Borrowed. */
 const char *ut_suite_main_framework(const ut_suite *s);
+/* How many distinct files the tests are in (not how often the order changes file). */
+size_t ut_suite_count_files(const ut_suite *s);
 /* The test with this id, or NULL. Linear; callers that look up often build a map. */
 const ut_test *ut_suite_find(const ut_suite *s, const char *id);
 

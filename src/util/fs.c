@@ -330,3 +330,52 @@ int ut_fs_mkdirs(const char *dir)
 	ut_buf_dispose(&b);
 	return rc;
 }
+
+int ut_fs_find_upward(const char *name, const char *stop, char **sub, unsigned *up)
+{
+	char *cwd = getcwd(NULL, 0), *probe = NULL, *end;
+	size_t len, size;
+	int rc = UT_ENOTFOUND;
+
+	*sub = NULL;
+	*up = 0;
+	if (!cwd)
+		return ut_error_set(UT_EENV, "cannot read the current folder: %s", strerror(errno));
+	len = strlen(cwd);
+	size = len + strlen(name) + strlen(stop) + 3;
+	probe = malloc(size);
+	if (!probe) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (end = cwd + len;; (*up)++) {
+		size_t n = (size_t)(end - cwd);
+
+		snprintf(probe, size, "%.*s/%s", (int)n, cwd, name);
+		if (access(probe, F_OK) == 0) {
+			*sub = strdup(*end ? end + 1 : "");
+			if (*sub && **sub) { /* "a/b" -> "a/b/" */
+				size_t m = strlen(*sub) + 2;
+				char *with = malloc(m);
+
+				if (with)
+					snprintf(with, m, "%s/", *sub);
+				free(*sub);
+				*sub = with;
+			}
+			rc = *sub ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
+			break;
+		}
+		snprintf(probe, size, "%.*s/%s", (int)n, cwd, stop);
+		if (n == 0 || access(probe, F_OK) == 0)
+			break;
+		while (end > cwd && *--end != '/')
+			;
+	}
+	if (rc == UT_ENOTFOUND)
+		ut_error_set(UT_ENOTFOUND, "no '%s' in this folder or above", name);
+done:
+	free(probe);
+	free(cwd);
+	return rc;
+}

@@ -40,6 +40,14 @@ int ut_pathlist_add(ut_pathlist *l, const char *path);
  * its subfolders (pytest's collection order). Symbolic links to folders are not followed. */
 int ut_fs_walk(ut_pathlist *out, const char *dir, bool (*accept)(const char *name));
 
+/* The nearest folder, from the working directory up, that holds a file `name`; the search
+ * stops after a folder that holds `stop` (a repository's root: ".git"), or at "/". On
+ * success *sub (the caller's) is the working directory relative to that folder ("" when
+ * it is the working directory itself, else "a/b/") and *up how many levels up it is.
+ * Returns 0, UT_ENOTFOUND when no folder has it, UT_EENV when the working directory
+ * cannot be read, UT_ENOMEM. */
+int ut_fs_find_upward(const char *name, const char *stop, char **sub, unsigned *up);
+
 /* Joins a and b with one '/'; heap string or NULL. */
 char *ut_path_join(const char *a, const char *b);
 /* path relative to base when path is inside base, else path itself (borrowed pointer into path). */
