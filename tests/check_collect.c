@@ -9,6 +9,7 @@
 
 #include "collect/collect.h"
 #include "parse/parse.h"
+#include "runner/runner.h"
 #include "util/error.h"
 
 /* Three tests; the second and third have titles known only at run time. */
@@ -225,6 +226,43 @@ START_TEST(test_files_counted_once_each)
 }
 END_TEST
 
+static const char *selection(const char *style, const char *const *ids, size_t n, bool *exact)
+{
+	static ut_buf b = UT_BUF_INIT;
+
+	ut_buf_dispose(&b);
+	ck_assert_int_eq(ut_runner_selection(&b, style, ids, n, exact), 0);
+	return b.ptr ? b.ptr : "";
+}
+
+START_TEST(test_selection_in_each_runners_syntax)
+{
+	const char *java[] = {"a.B#one", "a.B#two", "c.D#x", "a.B#three"};
+	const char *js[] = {"test/a.js::A adds (1) a.b", "test/b.js::B x", "test/a.js::A y"};
+	const char *dup[] = {"test/a.js::same", "test/b.js::same"};
+	bool exact;
+	ut_buf b = UT_BUF_INIT;
+
+	ck_assert_str_eq(selection("surefire", java, 4, &exact),
+			 "-Dtest=a.B#one+two,c.D#x,a.B#three\n");
+	ck_assert(exact);
+	ck_assert_str_eq(selection("testng", java, 4, &exact),
+			 "-methods\na.B.one,a.B.two,c.D.x,a.B.three\n");
+	ck_assert_str_eq(selection("pytest", (const char *[]){"t/x.py::a", "t/x.py::b[1]"}, 2,
+				   &exact),
+			 "t/x.py::a\nt/x.py::b[1]\n");
+	ck_assert_str_eq(selection("mocha", js, 3, &exact),
+			 "test/a.js\ntest/b.js\n--grep\n^(?:A adds \\(1\\) a\\.b|B x|A y)$\n");
+	ck_assert(exact);
+	selection("mocha", dup, 2, &exact);
+	ck_assert(!exact);
+	ck_assert_int_eq(ut_runner_selection(&b, "gradle", java, 1, &exact), UT_EINPUT);
+	ck_assert_str_eq(ut_runner_select_style("junit5"), "surefire");
+	ck_assert_str_eq(ut_runner_select_style(NULL), "ids");
+	ut_buf_dispose(&b);
+}
+END_TEST
+
 Suite *collect_suite(void)
 {
 	Suite *s = suite_create("collect");
@@ -238,6 +276,9 @@ Suite *collect_suite(void)
 	tcase_add_test(tc, test_bad_lists_name_the_line);
 	tcase_add_test(tc, test_static_mode_and_no_runner_keep_the_sources);
 	tcase_add_test(tc, test_files_counted_once_each);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("select");
+	tcase_add_test(tc, test_selection_in_each_runners_syntax);
 	suite_add_tcase(s, tc);
 	return s;
 }

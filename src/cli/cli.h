@@ -245,6 +245,15 @@ typedef struct {
  * plan must be disposed of whatever the result. */
 int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shard_opts *opts);
 void ut_cli_plan_dispose(ut_cli_plan *pl);
+/* The --select option of `run --list` and `shard --format lines`. */
+#define UT_CLI_SELECT_HELP                                                                   \
+	"the tests in a runner's own selection syntax, one argument per line: ids (default), " \
+	"pytest, surefire (-Dtest), testng (-methods), mocha (--grep), or preset (the one "   \
+	"runner.preset reads)"
+/* Appends shard sh's tests to out as `select` says (ut_runner_selection; "preset": the
+ * style of runner.preset), each line escaped for text output; warns when the selection is
+ * not exact. Prints an error and returns the exit code. */
+int ut_cli_selection(ut_buf *out, const ut_cli_plan *pl, const ut_shard *sh, const char *select);
 /* Parses "K/N" (1 <= K <= N <= UT_SHARD_MAX); prints and returns UT_EXIT_INPUT when bad. */
 int ut_cli_parse_shard(const char *arg, size_t *k, size_t *n);
 

@@ -114,7 +114,8 @@ done:
 int cmd_run(int argc, char **argv)
 {
 	ut_cli_common common = {0};
-	const char *shard = NULL;
+	const char *shard = NULL, *select = NULL;
+	ut_buf sel = UT_BUF_INIT;
 	long w = 0;
 	bool list = false;
 	ut_opt opts[] = {
@@ -123,6 +124,8 @@ int cmd_run(int argc, char **argv)
 		UT_OPT_INT_ROW('w', "worker", "W", "the worker index given to the runner as "
 		 "{worker} (default 0)", &w, 0, 255),
 		UT_OPT_ROW(UT_OPT_FLAG, 0, "list", NULL, "print the shard's tests, run nothing", &list),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "select", "STYLE", "with --list: " UT_CLI_SELECT_HELP,
+			   &select),
 		UT_CLI_OPT_JOBS(common),
 		UT_OPT_END,
 	};
@@ -144,7 +147,11 @@ int cmd_run(int argc, char **argv)
 		goto done;
 	sh = &pl.plan.shards[k - 1];
 	snprintf(label, sizeof(label), "%zu/%zu", k, n);
-	if (list) {
+	if (list && select) {
+		exit_code = ut_cli_selection(&sel, &pl, sh, select);
+		if (exit_code == 0 && sel.len)
+			fwrite(sel.ptr, 1, sel.len, stdout);
+	} else if (list) {
 		for (i = 0; i < sh->n; i++)
 			printf("%s\n", ut_cli_esc(pl.g->tests[sh->tests[i]].id));
 	} else if (!sh->n) {
@@ -154,6 +161,7 @@ int cmd_run(int argc, char **argv)
 		exit_code = run_shard(&pl, sh, label, w, common.json);
 	}
 done:
+	ut_buf_dispose(&sel);
 	ut_cli_plan_dispose(&pl);
 	return exit_code;
 }

@@ -178,7 +178,9 @@ static int print_github(const ut_cli_plan *pl)
 	return ut_cli_emit(&out);
 }
 
-static int write_lines(const ut_cli_plan *pl, const char *dir, bool per_sink)
+/* 0, a negative error code, or 1 when the selection failed (its error printed). */
+static int write_lines(const ut_cli_plan *pl, const char *dir, bool per_sink,
+		       const char *select)
 {
 	const ut_shard_plan *sp = &pl->plan;
 	ut_buf text = UT_BUF_INIT;
@@ -192,7 +194,11 @@ static int write_lines(const ut_cli_plan *pl, const char *dir, bool per_sink)
 		char *path;
 
 		text.len = 0;
-		for (j = 0; j < sp->shards[i].n; j++) {
+		if (select && ut_cli_selection(&text, pl, &sp->shards[i], select)) {
+			rc = 1;
+			break;
+		}
+		for (j = 0; !select && j < sp->shards[i].n; j++) {
 			ut_buf_puts(&text, pl->g->tests[sp->shards[i].tests[j]].id);
 			ut_buf_putc(&text, '\n');
 		}
@@ -215,7 +221,7 @@ static int write_lines(const ut_cli_plan *pl, const char *dir, bool per_sink)
 static int shard_main(const char *name, bool schedules, int argc, char **argv)
 {
 	ut_cli_common common = {0};
-	const char *format = NULL, *out_dir = NULL;
+	const char *format = NULL, *out_dir = NULL, *select = NULL;
 	long shards = 0;
 	bool per_sink = schedules;
 #define FORMAT_AND_OUT                                                                      \
@@ -224,7 +230,9 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 		   "include list), lines (one file per list in --out)",                         \
 		   &format),                                                                    \
 	    UT_OPT_ROW(UT_OPT_VALUE, 'o', "out", "DIR",                                        \
-		       "where --format lines writes (default " DEFAULT_OUT ")", &out_dir)
+		       "where --format lines writes (default " DEFAULT_OUT ")", &out_dir),     \
+	    UT_OPT_ROW(UT_OPT_VALUE, 0, "select", "STYLE",                                      \
+		       "with --format lines: " UT_CLI_SELECT_HELP, &select)
 	ut_opt shard_opts[] = {
 		FORMAT_AND_OUT,
 		UT_CLI_OPT_JOBS(common),
@@ -253,6 +261,10 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 		ut_errorf("--format: '%s' is not one of text, json, github, lines", format);
 		return UT_EXIT_INPUT;
 	}
+	if (select && strcmp(format, "lines")) {
+		ut_errorf("--select goes with --format lines");
+		return UT_EXIT_INPUT;
+	}
 	if (per_sink && !strcmp(format, "github")) {
 		ut_errorf("--format github makes a matrix of shards: use --shards N, not --per-sink");
 		return UT_EXIT_INPUT;
@@ -277,7 +289,9 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 	else if (!strcmp(format, "github"))
 		rc = print_github(&pl);
 	else
-		rc = write_lines(&pl, out_dir ? out_dir : DEFAULT_OUT, per_sink);
+		rc = write_lines(&pl, out_dir ? out_dir : DEFAULT_OUT, per_sink, select);
+	if (rc == 1)
+		exit_code = UT_EXIT_INPUT;
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
 		exit_code = ut_cli_exit_code(rc);

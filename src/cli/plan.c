@@ -137,3 +137,42 @@ bad:
 	ut_errorf("--shard: expected K/N with 1 <= K <= N <= %d, as in 2/3", UT_SHARD_MAX);
 	return UT_EXIT_INPUT;
 }
+
+int ut_cli_selection(ut_buf *out, const ut_cli_plan *pl, const ut_shard *sh, const char *select)
+{
+	const char *style = select ? select : "ids";
+	const char **ids = malloc((sh->n ? sh->n : 1) * sizeof(*ids));
+	ut_buf raw = UT_BUF_INIT;
+	bool exact = true;
+	char *line, *nl;
+	size_t i;
+	int rc;
+
+	if (!ids) {
+		ut_errorf("out of memory");
+		return UT_EXIT_ENV;
+	}
+	if (strcmp(style, "preset") == 0)
+		style = ut_runner_select_style(pl->p.cfg.runner.preset);
+	for (i = 0; i < sh->n; i++)
+		ids[i] = pl->g->tests[sh->tests[i]].id;
+	rc = ut_runner_selection(&raw, style, ids, sh->n, &exact);
+	free(ids);
+	if (rc < 0) {
+		ut_buf_dispose(&raw);
+		ut_errorf("--select: %s", ut_error_message());
+		return ut_cli_exit_code(rc);
+	}
+	for (line = raw.ptr; line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		*nl = '\0';
+		ut_buf_puts(out, ut_cli_esc(line));
+		ut_buf_putc(out, '\n');
+	}
+	ut_buf_dispose(&raw);
+	if (!exact)
+		ut_warnf("--select %s: two spec files share a full title, so the pattern selects "
+			 "more tests than the shard's; run the shard with 'untangle run' instead",
+			 style);
+	return out->failed ? (ut_errorf("out of memory"), UT_EXIT_ENV) : UT_EXIT_OK;
+}

@@ -9,6 +9,7 @@
 #include "config/config.h"
 #include "runner/junit.h"
 #include "runner/process.h"
+#include "util/buf.h"
 
 typedef struct ut_runner ut_runner;
 
@@ -119,6 +120,19 @@ bool ut_runner_can_list(const ut_runner *r);
  * and the end of its output); UT_EINTR; UT_ENOMEM. */
 int ut_runner_list(ut_runner *r, const char *const *roots, size_t nroots, double timeout_s,
 		   char **list_path, ut_proc_result *proc);
+
+/* The selection style a preset's runner reads: "surefire" (junit4, junit5), "pytest",
+ * "testng", "mocha", else "ids". Static. */
+const char *ut_runner_select_style(const char *preset);
+
+/* Appends to out the ids as the runner's own command line selects them, one argument per
+ * line: "ids" and "pytest" the ids (pytest node ids); "surefire" -Dtest=Class#m1+m2,Other#m3;
+ * "testng" -methods and Class.m1,Class.m2; "mocha" the spec files, --grep and an anchored
+ * pattern of the full titles. *exact is false when the selection may run more than the ids
+ * (mocha: two files share a full title). Returns 0, UT_EINPUT for an unknown style (the
+ * message lists the styles), UT_ENOMEM. */
+int ut_runner_selection(ut_buf *out, const char *style, const char *const *ids, size_t n,
+			bool *exact);
 
 /* Frees what the result owns. Accepts NULL. */
 void ut_run_result_dispose(ut_run_result *res);
