@@ -32,13 +32,12 @@ static char path[80];
 static ut_suite *suite;
 static ut_diags diags;
 static ut_listing listing;
-static ut_join_stats st;
 
 static void setup(void)
 {
 	strcpy(dir, "/tmp/ut-collect-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/list.jsonl", dir);
+	snprintf(path, sizeof(path), "%s/lisuite->origin.jsonl", dir);
 	ut_diags_init(&diags);
 	ut_listing_init(&listing);
 	ck_assert_int_eq(ut_parse_buffer(&suite, UT_LANG_JAVASCRIPT, "test/spec.js", spec,
@@ -98,7 +97,7 @@ START_TEST(test_runner_ids_and_order_sources_actions)
 		0);
 	ck_assert_uint_eq(listing.tests.n, 3);
 	ck_assert_str_eq(listing.tests.v[1].file, "test/spec.js"); /* made relative */
-	ck_assert_int_eq(ut_collect_join(suite, &listing, NULL, 0, &diags, &st), 0);
+	ck_assert_int_eq(ut_collect_join(suite, &listing, NULL, 0, &diags), 0);
 	ck_assert_uint_eq(suite->tests.n, 3);
 	ck_assert_str_eq(at(0)->id, "test/spec.js::Boards third staging");
 	ck_assert_str_eq(at(0)->name, "third staging");
@@ -110,10 +109,10 @@ START_TEST(test_runner_ids_and_order_sources_actions)
 	ck_assert_str_eq(at(1)->actions[at(1)->nactions - 1].values[0], "u1");
 	ck_assert_str_eq(at(2)->id, "test/spec.js::Boards adds a board");
 	ck_assert_uint_eq(at(2)->index, 2);
-	ck_assert_uint_eq(st.listed, 3);
-	ck_assert_uint_eq(st.by_id, 1);
-	ck_assert_uint_eq(st.by_place, 2);
-	ck_assert_uint_eq(st.runner_only + st.static_only, 0);
+	ck_assert_uint_eq(suite->origin.listed, 3);
+	ck_assert_uint_eq(suite->origin.by_id, 1);
+	ck_assert_uint_eq(suite->origin.by_place, 2);
+	ck_assert_uint_eq(suite->origin.runner_only + suite->origin.static_only, 0);
 	ck_assert_uint_eq(diags.items.n, 0);
 }
 END_TEST
@@ -126,11 +125,11 @@ START_TEST(test_position_when_nothing_else_tells)
 		"{\"id\":\"test/spec.js::B x\",\"file\":\"test/spec.js\"}\n"
 		"{\"id\":\"test/spec.js::B y\",\"file\":\"test/spec.js\"}\n"),
 		0);
-	ck_assert_int_eq(ut_collect_join(suite, &listing, NULL, 0, &diags, &st), 0);
+	ck_assert_int_eq(ut_collect_join(suite, &listing, NULL, 0, &diags), 0);
 	ck_assert_str_eq(at(1)->id, "test/spec.js::B x");
 	ck_assert_uint_eq(at(1)->line, 6);
 	ck_assert_uint_eq(at(2)->line, 9);
-	ck_assert_uint_eq(st.by_place, 2);
+	ck_assert_uint_eq(suite->origin.by_place, 2);
 }
 END_TEST
 
@@ -144,15 +143,15 @@ START_TEST(test_one_side_only_is_named)
 		"{\"error\":\"SyntaxError: nope\",\"file\":\"test/broken.js\",\"line\":2}\n"),
 		0);
 	ck_assert_uint_eq(listing.errors, 1);
-	ck_assert_int_eq(ut_collect_join(suite, &listing, NULL, 0, &diags, &st), 0);
+	ck_assert_int_eq(ut_collect_join(suite, &listing, NULL, 0, &diags), 0);
 	ck_assert_uint_eq(suite->tests.n, 2);
 	ck_assert_str_eq(at(1)->id, "test/gen.js::made at load");
 	ck_assert_str_eq(at(1)->file, "test/gen.js");
 	ck_assert_uint_eq(at(1)->line, 4);
 	ck_assert_uint_eq(at(1)->nactions, 0);
 	ck_assert_int_eq(at(1)->language, UT_LANG_JAVASCRIPT);
-	ck_assert_uint_eq(st.runner_only, 1);
-	ck_assert_uint_eq(st.static_only, 2);
+	ck_assert_uint_eq(suite->origin.runner_only, 1);
+	ck_assert_uint_eq(suite->origin.static_only, 2);
 	ck_assert(warned("could not collect this file: SyntaxError: nope"));
 	ck_assert(warned("'test/gen.js::made at load': collected by the runner but not found"));
 	ck_assert(warned("'test/spec.js::Boards `on ${ENV} adds a user`': read in the sources"));
@@ -165,10 +164,9 @@ START_TEST(test_paths_filter_the_list)
 		"{\"id\":\"test/spec.js::Boards adds a board\",\"file\":\"test/spec.js\"}\n"
 		"{\"id\":\"other/x.js::x\",\"file\":\"other/x.js\"}\n"),
 		0);
-	ck_assert_int_eq(ut_collect_join(suite, &listing, (const char *[]){"./test/"}, 1, &diags,
-					 &st),
+	ck_assert_int_eq(ut_collect_join(suite, &listing, (const char *[]){"./test/"}, 1, &diags),
 			 0);
-	ck_assert_uint_eq(st.listed, 1);
+	ck_assert_uint_eq(suite->origin.listed, 1);
 	ck_assert_uint_eq(suite->tests.n, 1);
 	ck_assert_str_eq(at(0)->id, "test/spec.js::Boards adds a board");
 }
@@ -177,7 +175,7 @@ END_TEST
 START_TEST(test_bad_lists_name_the_line)
 {
 	ck_assert_int_eq(read_list("{\"id\":\"a\"}\nnot json\n"), UT_EINPUT);
-	ck_assert_ptr_nonnull(strstr(ut_error_message(), "list.jsonl:2: not valid JSON"));
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "lisuite->origin.jsonl:2: not valid JSON"));
 	ut_listing_dispose(&listing);
 	ut_listing_init(&listing);
 	ck_assert_int_eq(read_list("{\"id\":\"a\"}\n{\"id\":\"a\"}\n"), UT_EINPUT);
@@ -196,17 +194,18 @@ END_TEST
 START_TEST(test_static_mode_and_no_runner_keep_the_sources)
 {
 	ut_config cfg;
-	ut_collect_info info;
+	const ut_suite_origin *info;
 
 	ut_config_init(&cfg);
-	ck_assert_int_eq(ut_collect_suite(suite, &cfg, NULL, dir, NULL, 0, &diags, &info), 0);
-	ck_assert(!info.runner);
-	ck_assert_ptr_nonnull(strstr(info.why, "no untangle.json"));
+	ck_assert_int_eq(ut_collect_suite(suite, &cfg, NULL, dir, NULL, 0, &diags), 0);
+	info = &suite->origin;
+	ck_assert(!info->runner);
+	ck_assert_ptr_nonnull(strstr(info->why, "no untangle.json"));
 	cfg.path = "untangle.json";
 	cfg.runner.preset = "mocha";
-	ck_assert_int_eq(ut_collect_suite(suite, &cfg, "static", dir, NULL, 0, &diags, &info), 0);
-	ck_assert(!info.runner);
-	ck_assert_ptr_nonnull(strstr(info.why, "--collect static"));
+	ck_assert_int_eq(ut_collect_suite(suite, &cfg, "static", dir, NULL, 0, &diags), 0);
+	ck_assert(!info->runner);
+	ck_assert_ptr_nonnull(strstr(info->why, "--collect static"));
 	ck_assert_uint_eq(suite->tests.n, 3);
 	ut_config_dispose(&cfg);
 }
@@ -220,7 +219,7 @@ START_TEST(test_files_counted_once_each)
 		"{\"id\":\"test/gen.js::a\",\"file\":\"test/gen.js\"}\n"
 		"{\"id\":\"test/spec.js::Boards third staging\",\"file\":\"test/spec.js\",\"line\":9}\n"),
 		0);
-	ck_assert_int_eq(ut_collect_join(suite, &listing, NULL, 0, &diags, &st), 0);
+	ck_assert_int_eq(ut_collect_join(suite, &listing, NULL, 0, &diags), 0);
 	ck_assert_uint_eq(suite->tests.n, 3);
 	ck_assert_uint_eq(ut_suite_count_files(suite), 2);
 }

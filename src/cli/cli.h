@@ -162,7 +162,6 @@ typedef struct {
 	ut_diags diags;
 	ut_suite *suite;
 	unsigned jobs; /* parse threads from --jobs (0: one per CPU), for later parses */
-	ut_collect_info collected; /* how the suite was collected (runner or static) */
 } ut_cli_project;
 
 /* Changes into -C DIR, loads untangle.json and parses the suite (PATHs from the command

@@ -64,8 +64,7 @@ int ut_cli_chdir_project(const ut_cli_common *common, char **sub)
 /* The first line of every command that reads the suite: which collection it used. */
 static void print_collection(const ut_cli_project *p)
 {
-	const ut_collect_info *c = &p->collected;
-	const ut_join_stats *st = &c->stats;
+	const ut_suite_origin *c = &p->suite->origin, *st = c;
 
 	if (!c->runner) {
 		ut_infof("%zu test%s read from the sources alone (%s)", p->suite->tests.n,
@@ -94,6 +93,7 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 		return exit_code;
 	rc = ut_config_load(&p->cfg, "untangle.json", true);
 	if (rc < 0) {
+		free(sub);
 		ut_errorf("%s", ut_error_message());
 		return ut_cli_exit_code(rc);
 	}
@@ -127,7 +127,7 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 	if (rc == 0)
 		rc = ut_collect_suite(p->suite, &p->cfg, common->collect, UT_CLI_STATE_DIR "/tmp",
 				      po.npaths && paths && paths->n ? po.paths : NULL,
-				      paths ? paths->n : 0, &p->diags, &p->collected);
+				      paths ? paths->n : 0, &p->diags);
 	ut_arena_dispose(&arena);
 	if (rc == 0)
 		print_collection(p);

@@ -62,7 +62,7 @@ static const char **roots_of(const ut_suite *s, ut_arena *a, size_t *n)
 
 /* The list command run and its file read into l. */
 static int list(ut_listing *l, const ut_suite *s, const ut_config *cfg, const char *work_dir,
-		ut_diags *diags, ut_collect_info *info)
+		ut_diags *diags, ut_suite_origin *info)
 {
 	ut_proc_result proc = {0};
 	ut_runner *r = NULL;
@@ -110,9 +110,9 @@ done:
 }
 
 int ut_collect_suite(ut_suite *s, const ut_config *cfg, const char *mode, const char *work_dir,
-		     const char *const *paths, size_t npaths, ut_diags *diags,
-		     ut_collect_info *info)
+		     const char *const *paths, size_t npaths, ut_diags *diags)
 {
+	ut_suite_origin *info = &s->origin;
 	const char *reason;
 	ut_listing l;
 	int rc;
@@ -128,7 +128,7 @@ int ut_collect_suite(ut_suite *s, const ut_config *cfg, const char *mode, const 
 	ut_listing_init(&l);
 	rc = list(&l, s, cfg, work_dir, diags, info);
 	if (rc == 0) {
-		rc = ut_collect_join(s, &l, paths, npaths, diags, &info->stats);
+		rc = ut_collect_join(s, &l, paths, npaths, diags);
 		info->runner = rc == 0;
 	}
 	if (rc < 0 && rc != UT_ENOMEM && rc != UT_EINTR && strcmp(mode, "auto") == 0) {

@@ -41,14 +41,6 @@ void ut_listing_dispose(ut_listing *l);
  * UT_ENOMEM. */
 int ut_listing_read(ut_listing *l, const char *path, const char *root, ut_diags *diags);
 
-typedef struct {
-	size_t listed;      /* tests the runner listed (after the path filter) */
-	size_t by_id;       /* joined to a static test with the same id */
-	size_t by_place;    /* joined by file and line or title pattern or position */
-	size_t runner_only; /* listed, found in no source: kept, without actions */
-	size_t static_only; /* read in the sources, not listed: left out */
-} ut_join_stats;
-
 /* Replaces s's tests with the listed ones, in the runner's order: each joined with the
  * test the sources have for it (same id; else same file and the line inside the test, or
  * a title whose parts known only at run time ("${...}") match, or the same position among
@@ -56,30 +48,22 @@ typedef struct {
  * the runner's id, name and index. Declared dependencies follow their tests' new ids.
  * Listed tests no source has are kept with no actions; static tests the runner does not
  * list are left out; both are named in warnings in diags, with why. When `paths` (npaths)
- * is given, only listed tests whose file or src lies under one of them are kept.
+ * is given, only listed tests whose file or src lies under one of them are kept. The
+ * counts go to s->origin (listed, by_id, by_place, runner_only, static_only).
  * Returns 0 or UT_ENOMEM (s is unchanged then). */
 int ut_collect_join(ut_suite *s, const ut_listing *l, const char *const *paths, size_t npaths,
-		   ut_diags *diags, ut_join_stats *stats);
-
-/* How the suite a command works on was collected. */
-typedef struct {
-	bool runner;          /* the runner's list joined with the sources; else static reading */
-	char why[512];        /* static: why (no runner configured, --collect static, the list
-				 command failed: its message); runner: the list command */
-	double list_s;        /* wall time of the list command */
-	ut_join_stats stats;
-} ut_collect_info;
+		    ut_diags *diags);
 
 /* Collects the suite of the project in the working directory: with mode "static" (or
  * "auto" when cfg->path is NULL or untangle.json configures no runner: no preset, no
  * command), s stays the static reading; otherwise the runner's list command runs
  * (work_dir holds its file, removed after) with s->roots and is joined into s
  * (ut_collect_join). When the list command fails, "auto" keeps the static reading and
- * says why in info and in a warning, "runner" fails. mode NULL: cfg->suite.collect.
+ * says why in s->origin and in a warning, "runner" fails. mode NULL: cfg->suite.collect.
+ * s->origin says which collection was used and why.
  * Returns 0; UT_EENV (the list command failed under "runner", the message quotes it),
  * UT_EINPUT (a bad runner config or list file under "runner"), UT_EINTR, UT_ENOMEM. */
 int ut_collect_suite(ut_suite *s, const ut_config *cfg, const char *mode, const char *work_dir,
-		     const char *const *paths, size_t npaths, ut_diags *diags,
-		     ut_collect_info *info);
+		     const char *const *paths, size_t npaths, ut_diags *diags);
 
 #endif

@@ -208,7 +208,7 @@ static int by_position(joiner *j)
 	return rc < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }
 
-static int join_places(joiner *j, ut_join_stats *st)
+static int join_places(joiner *j, ut_suite_origin *st)
 {
 	const ut_listed *L = j->l->tests.v;
 	size_t nl = j->l->tests.n, i, m;
@@ -282,7 +282,7 @@ static int remap_depends(ut_suite *s, const ut_map *renamed)
 	return 0;
 }
 
-static void name_leftovers(const joiner *j, ut_diags *diags, ut_join_stats *st)
+static void name_leftovers(const joiner *j, ut_diags *diags, ut_suite_origin *st)
 {
 	const ut_test *S = j->s->tests.v;
 	size_t i;
@@ -299,7 +299,7 @@ static void name_leftovers(const joiner *j, ut_diags *diags, ut_join_stats *st)
 	}
 }
 
-static int build(joiner *j, ut_diags *diags, ut_join_stats *st)
+static int build(joiner *j, ut_diags *diags, ut_suite_origin *st)
 {
 	const ut_listing *l = j->l;
 	ut_map renamed = UT_MAP_INIT;
@@ -346,14 +346,15 @@ static int build(joiner *j, ut_diags *diags, ut_join_stats *st)
 }
 
 int ut_collect_join(ut_suite *s, const ut_listing *l, const char *const *paths, size_t npaths,
-		    ut_diags *diags, ut_join_stats *st)
+		    ut_diags *diags)
 {
+	ut_suite_origin *st = &s->origin;
 	joiner j = {s, l, NULL, NULL, NULL, UT_MAP_INIT, NULL, NULL, NULL};
 	ut_map ids = UT_MAP_INIT;
 	size_t ns = s->tests.n, nl = l->tests.n, i;
 	int rc = 0;
 
-	memset(st, 0, sizeof(*st));
+	st->listed = st->by_id = st->by_place = st->runner_only = st->static_only = 0;
 	j.match = malloc((nl + 1) * sizeof(size_t));
 	j.keep = calloc(nl + 1, sizeof(bool));
 	j.used = calloc(ns + 1, sizeof(bool));

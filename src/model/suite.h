@@ -48,9 +48,23 @@ typedef struct {
 	size_t ndepends;
 } ut_test;
 
+/* How the tests were collected (doc/collection.md): the runner's list joined with the
+ * sources, or the sources alone. */
+typedef struct {
+	bool runner;    /* the runner's list; else static reading */
+	char why[512];  /* static: why; runner: the list command's program */
+	double list_s;  /* wall time of the list command */
+	size_t listed;      /* tests the runner listed (after a path filter) */
+	size_t by_id;       /* joined to a static test with the same id */
+	size_t by_place;    /* joined by file and line, title pattern or position */
+	size_t runner_only; /* listed, found in no source: kept, without actions */
+	size_t static_only; /* read in the sources, not listed: left out */
+} ut_suite_origin;
+
 typedef struct {
 	ut_arena arena;
 	UT_VEC(ut_test) tests;
+	ut_suite_origin origin; /* zero (static, no reason) until collect says */
 	/* What the runner is given to run the whole suite, for a list command's {roots}
 	 * (doc/collection.md): TestNG suite XML files (relative to the root) or JUnit root
 	 * suite classes, in order; none: the classes of the tests, in order (Java), or

@@ -28,6 +28,23 @@ static void write_action(ut_jsonw *w, const ut_action *a)
 	ut_jsonw_obj_end(w);
 }
 
+/* "collection": which tests, ids and order, and from where (doc/collection.md). */
+static void write_origin(ut_jsonw *w, const ut_suite_origin *o)
+{
+	ut_jsonw_key(w, "collection");
+	ut_jsonw_obj_begin(w);
+	ut_jsonw_kstr(w, "by", o->runner ? "runner" : "sources");
+	ut_jsonw_kstr(w, o->runner ? "command" : "why", o->why);
+	if (o->runner) {
+		ut_jsonw_kint(w, "listed", (long long)o->listed);
+		ut_jsonw_kint(w, "joined_by_id", (long long)o->by_id);
+		ut_jsonw_kint(w, "joined_by_place", (long long)o->by_place);
+		ut_jsonw_kint(w, "runner_only", (long long)o->runner_only);
+		ut_jsonw_kint(w, "sources_only", (long long)o->static_only);
+	}
+	ut_jsonw_obj_end(w);
+}
+
 int ut_suite_write_json(ut_buf *out, const ut_suite *s, const ut_diags *diags, bool pretty)
 {
 	ut_jsonw w;
@@ -35,6 +52,7 @@ int ut_suite_write_json(ut_buf *out, const ut_suite *s, const ut_diags *diags, b
 
 	ut_jsonw_init(&w, out, pretty);
 	ut_jsonw_obj_begin(&w);
+	write_origin(&w, &s->origin);
 	ut_jsonw_key(&w, "tests");
 	ut_jsonw_arr_begin(&w);
 	for (i = 0; i < s->tests.n; i++) {
