@@ -89,10 +89,13 @@ typedef struct {
 				suite.collect */
 } ut_cli_common;
 
-/* The --jobs and --collect entries of the option table of a command that parses the suite. */
+/* The --jobs entry of the option table of a command that parses the suite (init). */
 #define UT_CLI_OPT_JOBS(common)                                                            \
 	UT_OPT_INT_ROW('j', "jobs", "N", "threads that parse the sources (default 0: one per CPU)", \
-		       &(common).jobs, 0, 64),                                                 \
+		       &(common).jobs, 0, 64)
+/* --jobs and --collect, for a command that reads the suite through ut_cli_project_load. */
+#define UT_CLI_OPT_SUITE(common)                                                           \
+	UT_CLI_OPT_JOBS(common),                                                               \
 	UT_OPT_ROW(UT_OPT_VALUE, 0, "collect", "HOW",                                          \
 		   "which tests, ids and order: runner (the runner's list joined with the "     \
 		   "sources), static (the sources alone) or auto (default: suite.collect, "     \

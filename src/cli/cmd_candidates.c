@@ -146,7 +146,7 @@ int cmd_candidates(int argc, char **argv)
 		UT_OPT_ROW(UT_OPT_VALUE, 0, "explain-name", "NAME",
 		 "show how one test name is tokenized, tagged and classified", &explain),
 		UT_OPT_ROW(UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest),
-		UT_CLI_OPT_JOBS(common),
+		UT_CLI_OPT_SUITE(common),
 		UT_OPT_END,
 	};
 	ut_cli_project p;

@@ -42,7 +42,7 @@ static bool parse_args(check_args *a, int argc, char **argv, int *exit_code)
 		 "post a check run and a pull-request comment (GITHUB_TOKEN, GITHUB_REPOSITORY, "
 		 "GITHUB_EVENT_PATH)", &a->post),
 		UT_OPT_INT_ROW(0, "workers", "N", "parallel workers (detect.workers)", &a->workers, 1, 256),
-		UT_CLI_OPT_JOBS(a->common),
+		UT_CLI_OPT_SUITE(a->common),
 		UT_OPT_END,
 	};
 

@@ -466,7 +466,7 @@ int cmd_detect(int argc, char **argv)
 		 "start over, keeping an unfinished journal as .untangle/journal.jsonl.N.bak",
 		 &d.fresh),
 		UT_OPT_ROW(UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &d.rest),
-		UT_CLI_OPT_JOBS(d.common),
+		UT_CLI_OPT_SUITE(d.common),
 		UT_OPT_END,
 	};
 	int exit_code;

@@ -325,7 +325,7 @@ int cmd_minimize(int argc, char **argv)
 		UT_OPT_ROW(UT_OPT_NUMBER, 0, "time-limit", "S",
 			   "seconds the command may take to answer (default 60)", &m.mo.time_limit_s),
 		UT_OPT_ROW(UT_OPT_LIST, 0, "keep", "TEST", "a test that must stay (repeatable)", &m.keep),
-		UT_CLI_OPT_JOBS(m.common),
+		UT_CLI_OPT_SUITE(m.common),
 		UT_OPT_END,
 	};
 	double started = ut_clock_mono();

@@ -126,7 +126,7 @@ int cmd_run(int argc, char **argv)
 		UT_OPT_ROW(UT_OPT_FLAG, 0, "list", NULL, "print the shard's tests, run nothing", &list),
 		UT_OPT_ROW(UT_OPT_VALUE, 0, "select", "STYLE", "with --list: " UT_CLI_SELECT_HELP,
 			   &select),
-		UT_CLI_OPT_JOBS(common),
+		UT_CLI_OPT_SUITE(common),
 		UT_OPT_END,
 	};
 	ut_shard_opts so = {0};

@@ -235,7 +235,7 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 		       "with --format lines: " UT_CLI_SELECT_HELP, &select)
 	ut_opt shard_opts[] = {
 		FORMAT_AND_OUT,
-		UT_CLI_OPT_JOBS(common),
+		UT_CLI_OPT_SUITE(common),
 		UT_OPT_INT_ROW('n', "shards", "N", "the number of lists (CI jobs)", &shards, 1,
 			       UT_SHARD_MAX),
 		UT_OPT_ROW(UT_OPT_FLAG, 0, "per-sink", NULL,
@@ -244,7 +244,7 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 		UT_OPT_END,
 	};
 	/* no --shards, no --per-sink */
-	ut_opt schedules_opts[] = {FORMAT_AND_OUT, UT_CLI_OPT_JOBS(common), UT_OPT_END};
+	ut_opt schedules_opts[] = {FORMAT_AND_OUT, UT_CLI_OPT_SUITE(common), UT_OPT_END};
 #undef FORMAT_AND_OUT
 	ut_shard_opts so = {0};
 	ut_cli_plan pl;

@@ -80,7 +80,7 @@ int cmd_tests(int argc, char **argv)
 		UT_OPT_ROW(UT_OPT_FLAG, 0, "actions", NULL,
 		 "every action of every test, with its values (default: a line a test)", &actions),
 		UT_OPT_ROW(UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest),
-		UT_CLI_OPT_JOBS(common),
+		UT_CLI_OPT_SUITE(common),
 		UT_OPT_END,
 	};
 	ut_cli_project p;

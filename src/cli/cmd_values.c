@@ -62,7 +62,7 @@ int cmd_values(int argc, char **argv)
 			       LONG_MAX),
 		UT_OPT_ROW(UT_OPT_FLAG, 0, "all", NULL, "show every value", &all),
 		UT_OPT_ROW(UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest),
-		UT_CLI_OPT_JOBS(common),
+		UT_CLI_OPT_SUITE(common),
 		UT_OPT_END,
 	};
 	ut_cli_project p;

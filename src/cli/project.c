@@ -71,9 +71,9 @@ static void print_collection(const ut_cli_project *p)
 			 p->suite->tests.n == 1 ? "" : "s", c->why);
 		return;
 	}
-	ut_infof("%zu tests as the runner lists them (%s, %.1f s): %zu joined with the sources "
-		 "by id, %zu by place, %zu found in no source, %zu read but not collected",
-		 p->suite->tests.n, c->why, c->list_s, st->by_id, st->by_place, st->runner_only,
+	ut_infof("%zu tests as the runner lists them (%s): %zu joined with the sources by id, %zu "
+		 "by place, %zu found in no source, %zu read but not collected",
+		 p->suite->tests.n, c->why, st->by_id, st->by_place, st->runner_only,
 		 st->static_only);
 }
 

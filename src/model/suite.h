@@ -53,7 +53,6 @@ typedef struct {
 typedef struct {
 	bool runner;    /* the runner's list; else static reading */
 	char why[512];  /* static: why; runner: the list command's program */
-	double list_s;  /* wall time of the list command */
 	size_t listed;      /* tests the runner listed (after a path filter) */
 	size_t by_id;       /* joined to a static test with the same id */
 	size_t by_place;    /* joined by file and line, title pattern or position */
