@@ -134,7 +134,11 @@ START_TEST(test_project_writes_and_resumes)
 	ck_assert_msg(strstr(b.ptr, "\"finished\""), "journal not marked finished: %s", b.ptr);
 	ut_buf_dispose(&b);
 	runs = lines(log_path);
-	ck_assert_int_eq((long)runs, s.stats.schedules_run);
+	/* the runner saw the preflight (the first test alone, not journaled) and every run */
+	ck_assert_int_eq((long)runs, s.stats.schedules_run + 1);
+	ck_assert_int_eq(ut_fs_read(&b, log_path, 1 << 20), 0);
+	ck_assert_ptr_nonnull(strstr(b.ptr, "\"ids\": [\"t.py::a\"]"));
+	ut_buf_dispose(&b);
 
 	/* --resume: every run comes from the journal, none reaches the runner */
 	o = opts(UT_JOURNAL_RESUME);

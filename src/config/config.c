@@ -30,6 +30,7 @@ void ut_config_init(ut_config *cfg)
 	ut_arena_init(&cfg->arena);
 	cfg->suite.collect = "auto";
 	cfg->runner.timeout_s = 900;
+	cfg->runner.preflight_s = 20;
 	cfg->detect.extract = "string-analysis";
 	cfg->detect.filter = "verb"; /* noun and dobj drop true edges whose names do not name the shared entity */
 	cfg->detect.strategy = "fast";
@@ -161,6 +162,12 @@ static int set_key(loader *l, const char *section, const char *name, const ut_js
 		if (!ut_json_is_number(v) || ut_json_number(v) <= 0)
 			return fail(l, full, "expected a positive number of seconds", NULL);
 		c->runner.timeout_s = ut_json_number(v);
+		return 0;
+	}
+	if (IS("runner", "preflight_s")) {
+		if (!ut_json_is_number(v) || ut_json_number(v) < 0)
+			return fail(l, full, "expected a number of seconds (0: no preflight)", NULL);
+		c->runner.preflight_s = ut_json_number(v);
 		return 0;
 	}
 	if (IS("runner", "env"))

@@ -37,6 +37,8 @@ typedef struct {
 		ut_strlist list;      /* the list command (doc/collection.md); empty: the preset's */
 		ut_strlist reset;
 		double timeout_s;
+		double preflight_s; /* detect's first run, the first test alone, must end within
+				       it (0: no preflight) */
 		ut_envvar *env;
 		size_t nenv;
 	} runner;

@@ -139,6 +139,7 @@ int dx_ctx_init(dx_ctx *c, ut_graph *g, ut_runner *runner, ut_journal *journal,
 	c->opts = opts;
 	c->stats = stats;
 	c->t0 = ut_clock_mono();
+	c->timeout_s = runner ? ut_runner_timeout_s(runner) : 0;
 	c->workers = opts->workers < 1 ? 1 : opts->workers > UT_MAX_WORKERS ? UT_MAX_WORKERS
 									       : opts->workers;
 	c->excluded = calloc(n, 1);
@@ -180,7 +181,9 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 					: g->tests[i].failing ? DX_FAILING : DX_IN;
 		}
 	}
-	rc = opts->strategy == UT_STRATEGY_TEDD ? dx_tedd(&c) : dx_fast(&c);
+	rc = dx_preflight(&c);
+	if (rc == 0)
+		rc = opts->strategy == UT_STRATEGY_TEDD ? dx_tedd(&c) : dx_fast(&c);
 	explain_left_out(&c);
 	for (i = 0; i < g->edges.n; i++) {
 		ut_edge *e = &g->edges.v[i];

@@ -174,6 +174,7 @@ static int execute(dx_ctx *c, int worker, const char **ids, const uint32_t *sche
 	 * the tests (a partial report is not trusted either: what the runner did after the
 	 * last test it reported is not known). */
 	out->error = res.status != UT_RUN_OK || res.proc.state == UT_PROC_TIMEOUT;
+	out->timed_out = res.proc.state == UT_PROC_TIMEOUT;
 	out->run = ut_journal_next_id(c->journal);
 	describe(&res, detail, sizeof(detail));
 	snprintf(out->detail, sizeof(out->detail), "%s", detail);
@@ -240,11 +241,35 @@ typedef struct {
 	pthread_mutex_t lock;
 } dx_pool;
 
+/* Counts the runs in a row past the timeout: at DX_HANGS_MAX, the job fails with why. */
+static int count_hangs(dx_pool *p, size_t j)
+{
+	const dx_result *r = &p->out[j];
+	int rc = 0;
+
+	pthread_mutex_lock(&p->lock);
+	if (r->timed_out)
+		p->c->hangs++;
+	else if (!r->error)
+		p->c->hangs = 0;
+	if (p->c->hangs >= DX_HANGS_MAX)
+		rc = ut_error_set(UT_EENV, "%d runs in a row ran past runner.timeout_s (%g s), the "
+				  "last run %ld (%s): the application or the browser hangs (is the "
+				  "application up after runner.reset?), or the tests need longer "
+				  "(raise runner.timeout_s). The runner's output ends with:\n%s",
+				  p->c->hangs, p->c->timeout_s, r->run, p->jobs[j].purpose,
+				  dx_last_lines(r->tail, 12));
+	pthread_mutex_unlock(&p->lock);
+	return rc;
+}
+
 static void run_job(dx_pool *p, int worker, size_t j)
 {
 	const dx_job *job = &p->jobs[j];
 	int rc = execute(p->c, worker, p->ids[j], job->sched, job->n, job->purpose, &p->out[j]);
 
+	if (rc == 0)
+		rc = count_hangs(p, j);
 	if (rc < 0) {
 		p->rc[j] = rc;
 		p->msg[j] = strdup(ut_error_message());
@@ -380,22 +405,31 @@ static void finish_error(dx_ctx *c, const dx_job *job, dx_result *r)
 	emit(c, job->purpose, r, job->n, false);
 }
 
+const char *dx_last_lines(const char *tail, size_t n)
+{
+	size_t len, lines = 0, k;
+
+	if (!tail)
+		return "";
+	len = k = strlen(tail);
+	while (k > 0 && lines < n)
+		lines += tail[--k] == '\n' && k + 1 < len;
+	return tail + (k && tail[k] == '\n' ? k + 1 : k);
+}
+
 /* After DX_ERROR_RETRIES: what failed and what to fix. */
 static int error_stop(const dx_job *job, const dx_result *r)
 {
-	const char *tail = r->tail ? r->tail : "";
-	size_t len = strlen(tail), lines = 0, k = len;
+	const char *tail = dx_last_lines(r->tail, 12);
+	size_t len = strlen(tail);
 
-	while (k > 0 && lines < 12)
-		lines += tail[--k] == '\n' && k + 1 < len;
 	return ut_error_set(UT_EENV, "run %ld (%s) gave no usable outcomes %d times in a row: %s%s. "
 			    "Its tests' outcomes are not counted. The runner's output ends "
 			    "with:\n%s%sFix the runner (it must write the JUnit report named "
 			    "above within runner.timeout_s), then 'untangle detect --resume' goes "
 			    "on: runs that failed as a whole are run again", r->run, job->purpose,
 			    DX_ERROR_RETRIES + 1, r->detail,
-			    strstr(r->detail, "timed out") ? " (runner.timeout_s)" : "",
-			    tail + (k && tail[k] == '\n' ? k + 1 : k),
+			    strstr(r->detail, "timed out") ? " (runner.timeout_s)" : "", tail,
 			    len && tail[len - 1] != '\n' ? "\n" : "");
 }
 

@@ -48,7 +48,13 @@ typedef struct {
 	int workers;             /* runs at once: opts->workers, at least 1 */
 	bool durations_any;      /* durations from every passing run, not only the original order */
 	long batch;              /* the last batch id given to new runs */
+	int hangs;               /* runs in a row that ran past runner.timeout_s */
+	double timeout_s;        /* runner.timeout_s, for the message that stops on hangs */
 } dx_ctx;
+
+/* Runs in a row past runner.timeout_s after which detection stops (UT_EENV): a hang costs
+ * two timeouts, not one per test. */
+#define DX_HANGS_MAX 2
 
 /* Sets up a run context (the caller sets stats to zero when it wants to). 0 or UT_ENOMEM;
  * dispose it either way. */
@@ -69,6 +75,7 @@ typedef struct {
 	ut_outcome *outcomes; /* parallel to the schedule; owned */
 	double *durations;    /* likewise, seconds; < 0 unknown */
 	bool error;           /* the run failed as a whole */
+	bool timed_out;       /* ... because it ran past runner.timeout_s */
 	double wall_s;        /* the run's wall time (as recorded, when replayed) */
 	long first_failure;   /* graph index of the first included test that did not pass, or -1 */
 	char detail[1024];    /* how the run ended, e.g. "exit status 0" */
@@ -80,6 +87,14 @@ typedef struct {
 #define DX_ERROR_RETRIES 2
 
 void dx_result_dispose(dx_result *r);
+/* The start of the last n lines of a runner's output tail (NULL gives ""). Borrowed. */
+const char *dx_last_lines(const char *tail, size_t n);
+/* Before the first run: the reset and the first test alone within runner.preflight_s, so
+ * that a runner that cannot start, compiles nothing, writes no report or hangs stops
+ * detection in seconds (UT_EENV, saying what to change), not after a run per test. Nothing
+ * is journaled. 0 also when there is no preflight (a simulated runner, preflight_s 0, a
+ * resumed journal that holds runs). */
+int dx_preflight(dx_ctx *c);
 /* Disposes r[0..m) and frees r. Accepts NULL. */
 void dx_results_free(dx_result *r, size_t m);
 /* Whether b (ascending) holds every element of a (ascending). */

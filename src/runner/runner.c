@@ -27,7 +27,7 @@ struct ut_runner {
 	size_t ncommand, nreset, nenv, nlist;
 	const char **pass; /* names runner.env passes through (null values), NULL-terminated */
 	const char *root, *work, *runners;
-	double timeout_s;
+	double timeout_s, preflight_s;
 };
 
 static const char **copy_list(ut_arena *a, const char *const *items, size_t n)
@@ -159,6 +159,7 @@ static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const 
 	if (!r->command || !r->reset || !r->runners)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	r->timeout_s = cfg->runner.timeout_s;
+	r->preflight_s = cfg->runner.preflight_s;
 	r->root = absolute(&r->arena, root_dir, "project folder");
 	if (!r->root)
 		return ut_error_code();
@@ -356,11 +357,11 @@ static void clear_outcomes(ut_run_result *out)
 
 /* One attempt: reset, command, report. 1 when it is worth another attempt, else 0 or an
  * error code (the result says how it went). */
-static int attempt(const ut_runner *r, const ut_template_vars *v, ut_arena *a,
+static int attempt(const ut_runner *r, const ut_template_vars *v, double timeout_s, ut_arena *a,
 		   ut_run_result *out)
 {
 	ut_proc_opts ropts = {NULL, r->root, NULL, r->timeout_s, 0, 0, false, r->pass, false};
-	ut_proc_opts copts = {NULL, r->root, NULL, r->timeout_s, 0, 0, true, r->pass, false};
+	ut_proc_opts copts = {NULL, r->root, NULL, timeout_s, 0, 0, true, r->pass, false};
 	int rc;
 
 	ropts.argv = ut_template_expand(a, r->reset, r->nreset, v);
@@ -383,7 +384,7 @@ static int attempt(const ut_runner *r, const ut_template_vars *v, ut_arena *a,
 	}
 	if (rc < 0 && rc != UT_ETIMEOUT && rc != UT_EINTR)
 		goto done;
-	rc = read_report(out, v->tests, v->report, r->timeout_s);
+	rc = read_report(out, v->tests, v->report, timeout_s);
 	if (rc == UT_EINTR)
 		goto done;
 	out->status = rc == 0 ? UT_RUN_OK : rc == UT_ENOTFOUND ? UT_RUN_NO_REPORT
@@ -407,6 +408,12 @@ done:
 
 int ut_runner_run(ut_runner *r, int worker, const char *const *ids, size_t n,
 		  ut_run_result *out)
+{
+	return ut_runner_run_timed(r, worker, ids, n, r->timeout_s, out);
+}
+
+int ut_runner_run_timed(ut_runner *r, int worker, const char *const *ids, size_t n,
+			double timeout_s, ut_run_result *out)
 {
 	ut_template_vars v = {ids, n, NULL, worker, r->runners, NULL, NULL, 0};
 	ut_arena a = UT_ARENA_INIT;
@@ -436,7 +443,7 @@ int ut_runner_run(ut_runner *r, int worker, const char *const *ids, size_t n,
 		goto done;
 	}
 	for (out->attempts = 1; out->attempts <= 2; out->attempts++) {
-		rc = attempt(r, &v, &a, out);
+		rc = attempt(r, &v, timeout_s, &a, out);
 		if (rc != 1)
 			break;
 	}
@@ -469,6 +476,16 @@ const char *ut_run_status_name(ut_run_status s)
 					    "reset-failed", "could-not-start", "interrupted"};
 
 	return (unsigned)s <= UT_RUN_INTERRUPTED ? names[s] : "unknown";
+}
+
+double ut_runner_timeout_s(const ut_runner *r)
+{
+	return r->timeout_s;
+}
+
+double ut_runner_preflight_s(const ut_runner *r)
+{
+	return r->preflight_s < r->timeout_s ? r->preflight_s : r->timeout_s;
 }
 
 bool ut_runner_can_list(const ut_runner *r)

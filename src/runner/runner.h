@@ -108,6 +108,11 @@ typedef struct {
 int ut_runner_run(ut_runner *r, int worker, const char *const *ids, size_t n,
 		  ut_run_result *out);
 
+/* runner.timeout_s. */
+double ut_runner_timeout_s(const ut_runner *r);
+/* runner.preflight_s, at most runner.timeout_s; 0 when there is no preflight. */
+double ut_runner_preflight_s(const ut_runner *r);
+
 /* Whether the runner has a list command: runner.list, or the preset's (doc/collection.md). */
 bool ut_runner_can_list(const ut_runner *r);
 
@@ -133,6 +138,11 @@ const char *ut_runner_select_style(const char *preset);
  * message lists the styles), UT_ENOMEM. */
 int ut_runner_selection(ut_buf *out, const char *style, const char *const *ids, size_t n,
 			bool *exact);
+
+/* ut_runner_run with the command's timeout set to timeout_s instead of runner.timeout_s
+ * (the reset keeps runner.timeout_s): detect's preflight. */
+int ut_runner_run_timed(ut_runner *r, int worker, const char *const *ids, size_t n,
+			double timeout_s, ut_run_result *out);
 
 /* Frees what the result owns. Accepts NULL. */
 void ut_run_result_dispose(ut_run_result *res);

@@ -1,0 +1,110 @@
+/* preflight.c: the reset and the first test alone, with a short deadline, before the first
+ * batch: a runner that cannot work stops detection in seconds with what to change, instead
+ * of costing one timed-out or reportless run per test. */
+#include "detect/internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/banned.h"
+
+/* What the runner's output suggests to change, or "". */
+static const char *hint(const char *tail)
+{
+	static const struct {
+		const char *seen, *fix;
+	} hints[] = {
+		{"package org.junit", "the Java class path: set CLASSPATH in runner.env to the "
+		 "compiled test classes and every jar they need (JUnit, Selenium, the project's "
+		 "own dependencies)"},
+		{"package org.testng", "the Java class path: set CLASSPATH in runner.env to the "
+		 "compiled test classes and the TestNG and Selenium jars"},
+		{"package org.openqa", "the Java class path: the Selenium jar is missing from "
+		 "CLASSPATH in runner.env"},
+		{"NoClassDefFoundError", "the Java class path: a class the tests need is missing "
+		 "from CLASSPATH in runner.env"},
+		{"ClassNotFoundException", "the Java class path: compile the tests and put their "
+		 "classes on CLASSPATH in runner.env"},
+		{"No module named pytest", "a python3 with pytest: put it first on runner.env's "
+		 "PATH, or name it in runner.command"},
+		{"No module named", "a Python module the tests import is missing for the python3 "
+		 "the runner starts (runner.env PATH, or a virtual environment in "
+		 "runner.command)"},
+		{"Cannot find module", "the project's node modules: run 'npm ci' in the project "
+		 "(mocha and selenium-webdriver resolve from it)"},
+		{"SessionNotCreated", "the browser: the driver could not start it (Chromium as "
+		 "root needs --headless --no-sandbox and a fresh --user-data-dir)"},
+		{"Connection refused", "the application: nothing answers where the tests look; "
+		 "check that runner.reset starts it"},
+	};
+	size_t i;
+
+	for (i = 0; tail && i < sizeof(hints) / sizeof(hints[0]); i++)
+		if (strstr(tail, hints[i].seen))
+			return hints[i].fix;
+	return "";
+}
+
+static int stop(const ut_run_result *res, const char *what, const char *fix)
+{
+	const char *tail = dx_last_lines(res->proc.tail, 12), *more = hint(res->proc.tail);
+	size_t len = strlen(tail);
+
+	return ut_error_set(UT_EENV, "preflight: %s. The runner's output ends with:\n%s%sTo "
+			    "change: %s%s%s", what, tail, len && tail[len - 1] != '\n' ? "\n" : "",
+			    *more ? more : fix, *more ? "; else " : "", *more ? fix : "");
+}
+
+int dx_preflight(dx_ctx *c)
+{
+	double within = c->runner ? ut_runner_preflight_s(c->runner) : 0;
+	const char *id;
+	ut_run_result res;
+	char what[1500], how[300];
+	size_t t;
+	int rc;
+
+	/* a resumed journal's runs show the runner worked in this detection: its failures
+	 * since then are the retry policy's (exec.c) */
+	if (!c->runner || c->opts->run || within <= 0 || c->g->ntests == 0 ||
+	    (c->journal && ut_journal_recorded(c->journal) > 0))
+		return 0;
+	for (t = 0; t < c->g->ntests && c->excluded[t] != DX_IN; t++)
+		;
+	if (t == c->g->ntests)
+		return 0;
+	id = c->g->tests[t].id;
+	rc = ut_runner_run_timed(c->runner, c->opts->worker, &id, 1, within, &res);
+	if (rc == UT_EINTR || rc == UT_ENOMEM) {
+		ut_run_result_dispose(&res);
+		return rc;
+	}
+	ut_proc_describe(&res.proc, how, sizeof(how));
+	if (rc < 0 && res.status == UT_RUN_RESET_FAILED) {
+		snprintf(what, sizeof(what), "%s", ut_error_message());
+		rc = ut_error_set(UT_EENV, "preflight: %s. To change: runner.reset must leave the "
+				  "application in its initial state and exit 0", what);
+	} else if (rc < 0 || res.status == UT_RUN_NOSTART) {
+		snprintf(what, sizeof(what), "the runner could not start (%s)", ut_error_message());
+		rc = stop(&res, what, "runner.command or runner.preset, and runner.env's PATH");
+	} else if (res.proc.state == UT_PROC_TIMEOUT) {
+		snprintf(what, sizeof(what), "the first test alone ('%s') did not end within %g s "
+			 "(runner.preflight_s)", id, within);
+		rc = stop(&res, what, "the application must be up after runner.reset (a runner "
+			  "that waits for it hangs); if the first test takes longer than that, raise "
+			  "runner.preflight_s");
+	} else if (res.status != UT_RUN_OK) {
+		snprintf(what, sizeof(what), "the first test alone ('%s') left no usable report "
+			 "(%s; %s)", id, how, res.report_error ? res.report_error : "no report");
+		rc = stop(&res, what, "the runner must write the JUnit XML report at {report} "
+			  "(runner.command), and compile and load the tests");
+	} else if (res.tests[0].outcome == UT_OUT_NOTRUN) {
+		snprintf(what, sizeof(what), "the runner wrote a report without the first test "
+			 "('%s'): it does not accept untangle's id for it", id);
+		rc = stop(&res, what, "the ids must be the runner's own: see doc/collection.md "
+			  "(--collect runner asks the runner for them)");
+	}
+	ut_run_result_dispose(&res);
+	return rc;
+}
