@@ -124,8 +124,15 @@ START_TEST(test_project_writes_and_resumes)
 	ck_assert(g->tests[2].failing);
 	ck_assert_int_eq((int)s.stats.manifest, 0); /* b passes without a: b -> a is false */
 	ck_assert_str_eq(g->stats.strategy, "fast");
+	/* seconds, failing executions apart: c fails in every run (fake-runner's durations
+	 * are 0.25 s per position in the run) */
+	ck_assert_int_gt(s.stats.failing_executions, 0);
+	ck_assert(s.stats.failing_s >= 0.25 * (double)s.stats.failing_executions - 1e-9);
+	ck_assert(s.stats.test_s > s.stats.failing_s);
 	ck_assert_int_eq(ut_graph_load(&saved, graph_path), 0);
 	ck_assert_int_eq((int)saved->ntests, 3);
+	ck_assert_int_eq(saved->stats.failing_executions, s.stats.failing_executions);
+	ck_assert(saved->stats.test_s > 0);
 	ck_assert(saved->tests[2].failing);
 	ck_assert_int_eq(ut_fs_read(&b, timings_path, 1 << 16), 0);
 	ck_assert_ptr_nonnull(strstr(b.ptr, "\"t.py::a\""));

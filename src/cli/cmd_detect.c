@@ -162,6 +162,9 @@ static void print_figures(const ut_detect_summary *s)
 	printf("tests %zu, manifest edges %zu, schedules run %ld, test executions %ld, "
 	       "wall time %.1f s\n", s->g->ntests, st->manifest, st->schedules_run,
 	       st->test_executions, st->wall_s);
+	printf("test time %.1f s: %ld passing executions %.1f s, %ld failing %.1f s\n",
+	       st->test_s, st->test_executions - st->failing_executions, st->test_s - st->failing_s,
+	       st->failing_executions, st->failing_s);
 	if (s->selected)
 		printf("selected %zu tests for their coverage, added %zu preconditions: "
 		       "%ld runs, %ld test executions before validation\n", fs->selected,

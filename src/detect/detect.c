@@ -198,6 +198,9 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 	g->stats.strategy = ut_detect_strategy_name(opts->strategy);
 	g->stats.schedules_run = stats->schedules_run;
 	g->stats.test_executions = stats->test_executions;
+	g->stats.test_s = stats->test_s;
+	g->stats.failing_executions = stats->failing_executions;
+	g->stats.failing_s = stats->failing_s;
 done:
 	stats->wall_s = ut_clock_mono() - c.t0;
 	g->stats.wall_s = stats->wall_s;

@@ -37,7 +37,8 @@ const char *ut_detect_strategy_name(ut_detect_strategy s);
 /* The strategy called name: 0, or UT_EINPUT ("'NAME' is not one of tedd, fast"). */
 int ut_detect_strategy_parse(ut_detect_strategy *out, const char *name);
 
-/* One run finished (or was replayed from the journal). */
+/* One run finished (or was replayed from the journal). New runs are reported as each ends,
+ * from the worker that ran it (one at a time); replayed ones as the batch is read. */
 typedef struct {
 	ut_detect_phase phase;
 	const char *purpose;
@@ -48,10 +49,16 @@ typedef struct {
 				runner ended; it is run again, its outcomes unused. NULL otherwise */
 	const char *failed;  /* the first failing test id, or NULL */
 	size_t tests;        /* schedule length */
-	long runs_done;      /* so far (replayed included) */
-	long candidates_left;
+	long runs_done;      /* so far (replayed included), this one too */
+	long candidates_left; /* active candidate edges not yet decided (what tedd works on) */
+	long tests_settled;  /* strategy fast: tests whose prerequisites are known (or left
+				out); -1 when the strategy does not settle tests one by one */
+	long tests_total;    /* the tests to settle; -1 likewise */
+	double run_s;        /* this run's wall time (as recorded, when replayed) */
 	double elapsed_s;    /* since detection started */
 	double mean_run_s;   /* wall time per new run so far, 0 before the first */
+	double eta_s;        /* time left, estimated from the runs so far and the work left
+				(settled tests or candidates); < 0 when not known yet */
 } ut_detect_event;
 
 /* Per test, what an incremental re-validation (untangle check) does with it. */
@@ -94,6 +101,10 @@ typedef struct {
 	long test_executions; /* tests in those schedules */
 	long replayed;        /* of those, taken from the journal */
 	long retried;         /* runs repeated because a failure contradicted earlier evidence */
+	double test_s;        /* the reported durations of those test executions, summed */
+	long failing_executions; /* executions that failed or erred */
+	double failing_s;     /* their reported durations (a failing test waits for what never
+				 comes: on real applications it costs several passing ones) */
 	double wall_s;        /* this invocation */
 	double phase_s[UT_PHASE_COUNT]; /* runner wall time per phase (replayed: as recorded) */
 	size_t manifest, removed, recovered;

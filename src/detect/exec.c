@@ -79,9 +79,12 @@ bool dx_subset(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
 	return i == na;
 }
 
-static void emit(dx_ctx *c, const char *purpose, const dx_result *r, size_t n, bool replayed)
+/* Reports a run that ended (live: from the worker, under the pool's lock) or was replayed. */
+static void emit(dx_ctx *c, const char *purpose, const dx_result *r, size_t n, long failed,
+		 bool replayed)
 {
 	ut_detect_event ev;
+	double runs_left = -1;
 
 	if (!c->opts->progress)
 		return;
@@ -90,18 +93,32 @@ static void emit(dx_ctx *c, const char *purpose, const dx_result *r, size_t n, b
 	ev.purpose = purpose;
 	ev.run = r->run;
 	ev.replayed = replayed;
-	ev.passed = r->first_failure < 0 && !r->error;
+	ev.passed = failed < 0 && !r->error;
 	ev.error = r->error ? r->detail : NULL;
-	ev.failed = r->first_failure >= 0 ? c->g->tests[r->first_failure].id : NULL;
+	ev.failed = failed >= 0 ? c->g->tests[failed].id : NULL;
 	ev.tests = n;
-	ev.runs_done = c->stats->schedules_run;
+	ev.runs_done = ++c->events;
 	for (size_t i = 0; i < c->g->edges.n; i++) {
 		const ut_edge *e = &c->g->edges.v[i];
 
 		ev.candidates_left += ut_edge_active(e) && e->status == UT_EDGE_CANDIDATE;
 	}
+	ev.tests_settled = ev.tests_total = -1;
+	if (c->count_settled)
+		ev.tests_settled = c->count_settled(c->settled_ctx, &ev.tests_total);
+	ev.run_s = r->wall_s;
 	ev.elapsed_s = ut_clock_mono() - c->t0;
-	ev.mean_run_s = c->new_runs ? c->new_run_wall / (double)c->new_runs : 0;
+	ev.mean_run_s = c->live_runs ? c->live_wall / (double)c->live_runs : 0;
+	/* the runs so far per settled test, for the tests left; else a run or two per
+	 * candidate edge left */
+	if (ev.tests_settled > 0 && ev.tests_total >= ev.tests_settled)
+		runs_left = (double)ev.runs_done / (double)ev.tests_settled *
+			    (double)(ev.tests_total - ev.tests_settled);
+	else if (ev.candidates_left > 0)
+		runs_left = 1.5 * (double)ev.candidates_left;
+	ev.eta_s = runs_left >= 0 && ev.mean_run_s > 0
+			   ? runs_left * ev.mean_run_s / (double)(c->workers ? c->workers : 1)
+			   : -1;
 	c->opts->progress(c->opts->progress_ctx, &ev);
 }
 
@@ -263,11 +280,28 @@ static int count_hangs(dx_pool *p, size_t j)
 	return rc;
 }
 
+/* Reports the run as it ends, one worker at a time. */
+static void emit_live(dx_pool *p, size_t j)
+{
+	const dx_job *job = &p->jobs[j];
+	const dx_result *r = &p->out[j];
+
+	pthread_mutex_lock(&p->lock);
+	p->c->live_runs++;
+	p->c->live_wall += r->wall_s;
+	p->c->phase = job->phase;
+	emit(p->c, job->purpose, r, job->n,
+	     r->error ? -1 : first_failure(p->c, job->sched, job->n, r), false);
+	pthread_mutex_unlock(&p->lock);
+}
+
 static void run_job(dx_pool *p, int worker, size_t j)
 {
 	const dx_job *job = &p->jobs[j];
 	int rc = execute(p->c, worker, p->ids[j], job->sched, job->n, job->purpose, &p->out[j]);
 
+	if (rc == 0)
+		emit_live(p, j);
 	if (rc == 0)
 		rc = count_hangs(p, j);
 	if (rc < 0) {
@@ -385,6 +419,15 @@ static void account(dx_ctx *c, const dx_job *job, const dx_result *r, bool repla
 	}
 	c->stats->phase_s[job->phase] += r->wall_s;
 	c->phase = job->phase;
+	for (size_t i = 0; r->outcomes && !r->error && i < job->n; i++) {
+		double d = r->durations[i] > 0 ? r->durations[i] : 0;
+
+		c->stats->test_s += d;
+		if (r->outcomes[i] == UT_OUT_FAIL || r->outcomes[i] == UT_OUT_ERROR) {
+			c->stats->failing_executions++;
+			c->stats->failing_s += d;
+		}
+	}
 }
 
 /* Accounts for a finished (or replayed) run in the stats and reports it. */
@@ -394,15 +437,15 @@ static void finish(dx_ctx *c, const dx_job *job, dx_result *r, bool replayed)
 	if (job->phase == UT_PHASE_ORIGINAL || c->durations_any)
 		note_durations(c, job->sched, job->n, r);
 	r->first_failure = first_failure(c, job->sched, job->n, r);
-	emit(c, job->purpose, r, job->n, replayed);
+	if (replayed) /* new runs were reported as they ended */
+		emit(c, job->purpose, r, job->n, r->first_failure, true);
 }
 
 /* A run that failed as a whole: counted (it cost its tests), reported, never learnt from. */
 static void finish_error(dx_ctx *c, const dx_job *job, dx_result *r)
 {
 	account(c, job, r, false);
-	r->first_failure = -1;
-	emit(c, job->purpose, r, job->n, false);
+	r->first_failure = -1; /* reported as it ended */
 }
 
 const char *dx_last_lines(const char *tail, size_t n)

@@ -49,6 +49,12 @@ typedef struct {
 	bool durations_any;      /* durations from every passing run, not only the original order */
 	long batch;              /* the last batch id given to new runs */
 	int hangs;               /* runs in a row that ran past runner.timeout_s */
+	long events;             /* runs reported to opts->progress so far */
+	long live_runs;          /* new runs ended, and their wall time, as they end */
+	double live_wall;
+	/* The strategy's count of settled tests (search.c), or NULL: for the progress. */
+	long (*count_settled)(const void *ctx, long *total);
+	const void *settled_ctx;
 	double timeout_s;        /* runner.timeout_s, for the message that stops on hangs */
 } dx_ctx;
 

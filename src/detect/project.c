@@ -191,6 +191,9 @@ int ut_detect_summary_json(ut_buf *out, const ut_detect_summary *s)
 	ut_jsonw_kint(&w, "test_executions", st->test_executions);
 	ut_jsonw_kint(&w, "replayed", st->replayed);
 	ut_jsonw_kint(&w, "retried", st->retried);
+	ut_jsonw_kdouble(&w, "test_s", st->test_s);
+	ut_jsonw_kint(&w, "failing_executions", st->failing_executions);
+	ut_jsonw_kdouble(&w, "failing_s", st->failing_s);
 	ut_jsonw_kdouble(&w, "wall_s", st->wall_s);
 	ut_jsonw_kstr(&w, "strategy", g->stats.strategy ? g->stats.strategy : "");
 	ut_jsonw_kint(&w, "output_schedules", (long long)st->output_schedules);

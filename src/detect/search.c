@@ -49,6 +49,18 @@ static bool included(const sx *s, uint32_t t)
 	return s->c->excluded[t] == DX_IN;
 }
 
+/* For the progress: tests settled (searched, taken from the graph, or left out). */
+static long count_settled(const void *ctx, long *total)
+{
+	const sx *s = ctx;
+	long n = 0;
+
+	for (size_t t = 0; t < s->n; t++)
+		n += s->t[t].state == SX_DONE || s->t[t].state == SX_GRAPH;
+	*total = (long)s->n;
+	return n;
+}
+
 int sx_init(sx *s, dx_ctx *c)
 {
 	size_t n = c->g->ntests ? c->g->ntests : 1;
@@ -62,6 +74,8 @@ int sx_init(sx *s, dx_ctx *c)
 	s->ncand = calloc(n, sizeof(*s->ncand));
 	s->mark = calloc(n, 1);
 	s->weight = calloc(n, sizeof(*s->weight));
+	c->count_settled = count_settled;
+	c->settled_ctx = s;
 	if (!s->t || !s->dependents || !s->ncand || !s->mark || !s->weight)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	return 0;
@@ -91,6 +105,8 @@ static void test_reset(sx_test *x)
 
 void sx_dispose(sx *s)
 {
+	if (s->c && s->c->settled_ctx == s)
+		s->c->count_settled = NULL;
 	for (size_t i = 0; s->t && i < s->n; i++) {
 		test_reset(&s->t[i]);
 		ut_vec_free(&s->t[i].anc);

@@ -68,6 +68,9 @@ typedef struct {
 		const char *strategy; /* NULL until validated */
 		long schedules_run, test_executions;
 		double wall_s;
+		double test_s;           /* the executions' reported durations, summed */
+		long failing_executions; /* of those, failed or erred */
+		double failing_s;        /* and their durations */
 	} stats;
 	/* private: (dependent, dependee) -> edge index + 1 */
 	uint64_t *keys;

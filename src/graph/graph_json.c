@@ -115,6 +115,9 @@ int ut_graph_write_json(ut_buf *out, const ut_graph *g)
 	ut_jsonw_kint(&w, "schedules_run", g->stats.schedules_run);
 	ut_jsonw_kint(&w, "test_executions", g->stats.test_executions);
 	ut_jsonw_kdouble(&w, "wall_s", g->stats.wall_s);
+	ut_jsonw_kdouble(&w, "test_s", g->stats.test_s);
+	ut_jsonw_kint(&w, "failing_executions", g->stats.failing_executions);
+	ut_jsonw_kdouble(&w, "failing_s", g->stats.failing_s);
 	ut_jsonw_obj_end(&w);
 	ut_jsonw_obj_end(&w);
 	return ut_jsonw_end(&w, "graph");
@@ -285,6 +288,12 @@ int ut_graph_read_json(ut_graph **out, const char *text, size_t len, const char 
 			      &g->stats.test_executions);
 		if ((v = ut_json_get(stats, "wall_s")) && ut_json_is_number(v))
 			g->stats.wall_s = ut_json_number(v);
+		if ((v = ut_json_get(stats, "test_s")) && ut_json_is_number(v))
+			g->stats.test_s = ut_json_number(v);
+		if ((v = ut_json_get(stats, "failing_s")) && ut_json_is_number(v))
+			g->stats.failing_s = ut_json_number(v);
+		ut_json_whole(ut_json_get(stats, "failing_executions"), 0, LONG_MAX,
+			      &g->stats.failing_executions);
 	}
 	*out = g;
 	g = NULL;
