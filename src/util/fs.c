@@ -213,7 +213,8 @@ static int cmp_str(const void *a, const void *b)
 
 #define UT_WALK_MAX_DEPTH 64
 
-static int walk(ut_pathlist *out, const char *dir, bool (*accept)(const char *), int depth)
+static int walk(ut_pathlist *out, const char *dir, bool (*accept)(const char *), int depth,
+		bool everything)
 {
 	DIR *d = NULL;
 	struct dirent *e;
@@ -248,7 +249,7 @@ static int walk(ut_pathlist *out, const char *dir, bool (*accept)(const char *),
 			goto done;
 		}
 		if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (!skip_dir(names.paths[i]))
+			if (everything || !skip_dir(names.paths[i]))
 				rc = ut_pathlist_add(&subdirs, full);
 		} else if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && accept(names.paths[i])) {
 			rc = ut_pathlist_add(out, full);
@@ -260,7 +261,7 @@ static int walk(ut_pathlist *out, const char *dir, bool (*accept)(const char *),
 		}
 	}
 	for (i = 0; i < subdirs.n; i++) {
-		rc = walk(out, subdirs.paths[i], accept, depth + 1);
+		rc = walk(out, subdirs.paths[i], accept, depth + 1, everything);
 		if (rc < 0)
 			goto done;
 	}
@@ -280,7 +281,12 @@ int ut_fs_walk(ut_pathlist *out, const char *dir, bool (*accept)(const char *nam
 		return ut_error_set(UT_ENOTFOUND, "'%s' does not exist", dir);
 	if (S_ISREG(st.st_mode))
 		return ut_pathlist_add(out, dir) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
-	return walk(out, dir, accept, 0);
+	return walk(out, dir, accept, 0, false);
+}
+
+int ut_fs_walk_everything(ut_pathlist *out, const char *dir, bool (*accept)(const char *name))
+{
+	return walk(out, dir, accept, 0, true);
 }
 
 int ut_fs_check_writable(const char *path)

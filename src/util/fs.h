@@ -39,6 +39,9 @@ int ut_pathlist_add(ut_pathlist *l, const char *path);
  * skipped. Entries are visited in byte order of their names, the files of a folder before
  * its subfolders (pytest's collection order). Symbolic links to folders are not followed. */
 int ut_fs_walk(ut_pathlist *out, const char *dir, bool (*accept)(const char *name));
+/* The same walk into node_modules, build and virtualenv folders too (only hidden entries
+ * are skipped): build outputs and the jars a project keeps. */
+int ut_fs_walk_everything(ut_pathlist *out, const char *dir, bool (*accept)(const char *name));
 
 /* The nearest folder, from the working directory up, that holds a file `name`; the search
  * stops after a folder that holds `stop` (a repository's root: ".git"), or at "/". On
