@@ -88,12 +88,19 @@ class Lister:
         self.items = None
         self.errors = []
         self.deselected = 0
+        self.parallel = None
 
     def pytest_configure(self, config):
         root = getattr(config, "rootpath", None)  # pytest 6.1+
         if root is None:
             root = config.rootdir
         self.root = os.path.normpath(str(root))
+        try:  # pytest-xdist's -n from the project's addopts: runs would not keep the order
+            n = config.getoption("numprocesses", None)
+        except (ValueError, AttributeError):
+            n = None
+        if n not in (None, 0, "0"):
+            self.parallel = n
         inv = getattr(config, "invocation_params", None)
         if inv is not None and getattr(inv, "dir", None) is not None:
             self.cwd = os.path.normpath(str(inv.dir))
@@ -133,6 +140,10 @@ class Lister:
             yield rec
         for err in self.errors:
             yield err
+        if self.parallel is not None:
+            yield {"note": f"the project's pytest options run tests in parallel (-n "
+                           f"{self.parallel}, pytest-xdist): untangle's runs need one process "
+                           "in the given order (add -n 0 to runner.command)"}
         if self.deselected:
             yield {"note": f"pytest deselects {self.deselected} tests (-k, -m or a plugin "
                            "in the project's options): they are not listed"}
@@ -170,6 +181,11 @@ def main(argv):
         rc = pytest.main(BASE_ARGS + extra, plugins=[lister])
     except SystemExit as e:  # a plugin or conftest.py that exits
         rc = e.code
+    except Exception as e:  # pytest's own error in a conftest.py or a plugin at startup
+        import traceback
+        traceback.print_exc()
+        sys.stderr.write(f"pytest-list.py: pytest could not start: {e}\n")
+        return 3
     rc = int(rc) if isinstance(rc, int) or hasattr(rc, "__int__") else 3
     # 0 collected, 5 nothing collected, 2 interrupted by collection errors (listed), 1
     # failures (a plugin's); 3 internal error and 4 usage error: pytest did not collect
