@@ -228,7 +228,8 @@ static int read_toml(ut_arena *a, const char *s, size_t n, options *o, bool *fou
 			for (i++; i < n && s[i] != ']' && s[i] != '\n'; i++)
 				if (s[i] != ' ' && s[i] != '\t' && s[i] != '"')
 					ut_buf_putc(&w, s[i]);
-			in = w.ptr && w.len == 23 && memcmp(w.ptr, "tool.pytest.ini_options", 23) == 0;
+			in = w.ptr && w.len == 23 &&
+			     memcmp(w.ptr, "tool.pytest.ini_options", 23) == 0;
 			*found = *found || in;
 			while (i < n && s[i] != '\n')
 				i++;
@@ -335,14 +336,14 @@ static void warn_addopts(const ut_pytest_ini *ini, const ut_pytest_list *opts, u
 			   strncmp(a, "--deselect", 10) == 0 || strncmp(a, "--ignore", 8) == 0;
 		bool plugin = strncmp(a, "-p", 2) == 0 &&
 			      strncmp(a[2] ? a + 2 : next, "no:", 3) != 0;
+		bool joined = a[2] || a[1] == '-'; /* -kEXPR, --deselect=...: no value after */
 
 		if (sel || plugin)
 			ut_diags_add(diags, UT_DIAG_WARNING, ini->inifile, 0,
 				     "addopts '%s%s%s' %s: the static reading does not apply it, "
 				     "the runner's list does",
-				     a, a[2] || a[1] == '-' ? "" : " ", a[2] || a[1] == '-' ? "" : next,
-				     sel ? "selects tests" : "loads a plugin that may change "
-							     "collection");
+				     a, joined ? "" : " ", joined ? "" : next,
+				     sel ? "selects tests" : "loads a plugin that may change collection");
 	}
 }
 

@@ -469,7 +469,8 @@ static void mark_tests(ut_py_ctx *p, const ut_file *f)
 			continue;
 		for (m = ut_syn_first(c); m; m = ut_syn_next(m))
 			if (ut_syn_is(m, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, f, m)) &&
-			    fn->name && (has_prefix(fn->name, "test") || test_function(p, fn->name)))
+			    fn->name &&
+			    (has_prefix(fn->name, "test") || test_function(p, fn->name)))
 				fn->is_test = true;
 	}
 }

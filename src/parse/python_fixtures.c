@@ -394,7 +394,8 @@ bool ut_py_ignored(const ut_py_ctx *p, const ut_file *f)
 			bool glob;
 			ut_env env;
 
-			if (!ut_syn_is(a, UT_R_ASSIGN) || !(t = ut_syn_child(a, UT_R_ASSIGN_TARGET)) ||
+			if (!ut_syn_is(a, UT_R_ASSIGN) ||
+			    !(t = ut_syn_child(a, UT_R_ASSIGN_TARGET)) ||
 			    !(v = ut_syn_child(a, UT_R_ASSIGN_VALUE)) || !ut_syn_is(v, UT_R_SEQ))
 				continue;
 			glob = ut_text_is(c, t, "collect_ignore_glob");
