@@ -176,6 +176,7 @@ def main(argv):
     except ImportError as e:
         sys.stderr.write(f"pytest-list.py: {sys.executable} cannot import pytest: {e}\n")
         return 3
+    sys.dont_write_bytecode = True  # listing leaves no __pycache__ in the project
     lister = Lister(os.getcwd())
     try:
         rc = pytest.main(BASE_ARGS + extra, plugins=[lister])
