@@ -53,21 +53,23 @@ def item_path(item):
     return None if p is None else str(p)
 
 
-def item_line(item):
-    """The 1-based definition line: item.location (0-based), else reportinfo()."""
+def item_where(item):
+    """Where the item is defined: (path as pytest's location gives it, relative to the
+    rootdir or absolute, or None; 1-based line, 0 when unknown), from item.location, else
+    reportinfo()."""
     try:
         loc = item.location
         if loc and loc[1] is not None:
-            return int(loc[1]) + 1
+            return loc[0], int(loc[1]) + 1
     except Exception:  # a plugin's item may fail here: the line is optional
         pass
     try:
         info = item.reportinfo()
         if info and info[1] is not None:
-            return int(info[1]) + 1
+            return str(info[0]), int(info[1]) + 1
     except Exception:
         pass
-    return 0
+    return None, 0
 
 
 def first_line(text, limit=400):
@@ -135,8 +137,17 @@ class Lister:
             rec = {"id": rebase_id(item.nodeid, self.root, self.cwd)}
             if path:
                 rec["file"] = slash(os.path.relpath(path, self.cwd))
-            rec["line"] = item_line(item)
-            rec["name"] = item.name
+            where, line = item_where(item)
+            src = rebase_path(slash(where), self.root, self.cwd) if where else None
+            if src and path and src != rec["file"]:
+                # defined in another module (a test function or class imported into the
+                # module the id names): that one is src
+                rec["line"] = 0
+                rec["name"] = item.name
+                rec["src"], rec["src_line"] = src, line
+            else:
+                rec["line"] = line
+                rec["name"] = item.name
             yield rec
         for err in self.errors:
             yield err
