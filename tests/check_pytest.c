@@ -2,11 +2,14 @@
  * values, fixture values where tests request them, unresolved values kept, loops. The ids
  * and order against the real collector are checked by tests/collect/python. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parse/parse.h"
+#include "parse/pytest_ini.h"
 #include "util/buf.h"
+#include "util/fs.h"
 
 Suite *pytest_suite(void);
 
@@ -254,6 +257,124 @@ START_TEST(hostile_loops_and_cases_stay_bounded)
 }
 END_TEST
 
+static char tmpdir[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void mkdir_in(const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	ck_assert_int_eq(ut_fs_mkdirs(path), 0);
+}
+
+static void list_is(const ut_pytest_list *l, const char *const *want)
+{
+	size_t i;
+
+	for (i = 0; want[i]; i++) {
+		ck_assert_uint_gt(l->n, i);
+		ck_assert_str_eq(l->v[i], want[i]);
+	}
+	ck_assert_uint_eq(l->n, i);
+}
+
+static void load(ut_pytest_ini *ini, const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	ut_diags_dispose(&diags);
+	ut_diags_init(&diags);
+	ck_assert_int_eq(ut_pytest_ini_load(ini, path, &diags), 0);
+}
+
+/* pytest.ini, pyproject.toml, tox.ini, setup.cfg: found from the project up, read as
+ * iniconfig, tomllib and getini's "args" type read them */
+START_TEST(ini_files_found_and_read_as_pytest_does)
+{
+	static const char *const files[] = {"check_*.py", "spec *.py", NULL};
+	static const char *const classes[] = {"Describe", "Check*", NULL};
+	static const char *const funcs[] = {"it_*", "should", NULL};
+	static const char *const paths[] = {"spec", "e2e", NULL};
+	static const char *const deflt[] = {"test_*.py", "*_test.py", NULL};
+	ut_pytest_ini ini;
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ut-pytest-ini-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	mkdir_in("a/b/c");
+	put("tox.ini", "[tox]\nenvlist = py3\n[pytest]\n# comment\npython_files =\n"
+		       "    check_*.py\n    \"spec *.py\"\naddopts = -k smoke -p xdist -p "
+		       "no:cacheprovider\n");
+	/* setup.cfg's [pytest] is not pytest's: the search goes on to the parent */
+	put("a/setup.cfg", "[pytest]\npython_files = never_*.py\n");
+	put("a/b/pyproject.toml",
+	    "[project]\nname = \"x\"\n[ tool.pytest.ini_options ]\npython_classes = "
+	    "\"Describe Check*\"\npython_functions = [\n  \"it_*\",  # it\n  'should',\n]\n"
+	    "testpaths = [\"spec\", \"e2e\"]\n[tool.other]\npython_files = [\"x\"]\n");
+	load(&ini, "a");
+	ck_assert_ptr_nonnull(ini.inifile);
+	ck_assert_str_eq(ini.rootdir, tmpdir);
+	ck_assert(!ini.root_is_project);
+	list_is(&ini.python_files, files);
+	ck_assert_uint_eq(diags.items.n, 2); /* -k smoke, -p xdist */
+	ck_assert(ut_pytest_ini_test_file(&ini, "x/check_a.py"));
+	ck_assert(ut_pytest_ini_test_file(&ini, "spec x.py"));
+	ck_assert(!ut_pytest_ini_test_file(&ini, "test_a.py"));
+	ut_pytest_ini_dispose(&ini);
+	load(&ini, "a/b/c");
+	ck_assert(!ini.root_is_project);
+	list_is(&ini.python_classes, classes);
+	list_is(&ini.python_functions, funcs);
+	list_is(&ini.testpaths, paths);
+	list_is(&ini.python_files, deflt);
+	ck_assert(ut_pytest_ini_function(&ini, "it_adds"));
+	ck_assert(ut_pytest_ini_function(&ini, "should_x"));
+	ck_assert(!ut_pytest_ini_function(&ini, "test_x"));
+	ck_assert(ut_pytest_ini_class(&ini, "CheckCart", 9));
+	ck_assert(ut_pytest_ini_class(&ini, "DescribeX", 9));
+	ck_assert(!ut_pytest_ini_class(&ini, "TestCart", 8));
+	ut_pytest_ini_dispose(&ini);
+	/* an empty pytest.ini is the configuration: pytest's defaults, testpaths apply */
+	put("a/b/c/pytest.ini", "");
+	load(&ini, "a/b/c");
+	ck_assert(ini.root_is_project);
+	list_is(&ini.python_files, deflt);
+	ck_assert(ut_pytest_ini_function(&ini, "test_x"));
+	ck_assert(!ut_pytest_ini_class(&ini, "Check", 5));
+	ut_pytest_ini_dispose(&ini);
+	put("a/b/c/pytest.ini", "[pytest]\nnorecursedirs = helpers */deep/*\n");
+	load(&ini, "a/b/c");
+	ck_assert(ut_pytest_ini_skip_dir(&ini, "helpers"));
+	ck_assert(ut_pytest_ini_skip_dir(&ini, "x/__pycache__"));
+	ck_assert(!ut_pytest_ini_skip_dir(&ini, "build")); /* the defaults are replaced */
+	ut_pytest_ini_dispose(&ini);
+	{
+		static const char *const made[] = {"a/b/c/pytest.ini", "a/b/pyproject.toml",
+						   "a/setup.cfg", "tox.ini", "a/b/c", "a/b",
+						   "a", "", NULL};
+		char path[256];
+		size_t i;
+
+		for (i = 0; made[i]; i++) {
+			snprintf(path, sizeof(path), "%s/%s", tmpdir, made[i]);
+			ck_assert_int_eq(remove(path), 0);
+		}
+	}
+}
+END_TEST
+
 Suite *pytest_suite(void)
 {
 	Suite *s = suite_create("pytest");
@@ -268,6 +389,7 @@ Suite *pytest_suite(void)
 	tcase_add_test(tc, classes_in_method_resolution_order);
 	tcase_add_test(tc, inherited_tests_see_the_concrete_class);
 	tcase_add_test(tc, hostile_loops_and_cases_stay_bounded);
+	tcase_add_test(tc, ini_files_found_and_read_as_pytest_does);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -325,6 +325,7 @@ struct ut_discover {
 	ut_map ids;            /* ids of the tests appended so far (values unused) */
 	bool keep_all;         /* an order file decides: a root suite leaves nothing out */
 	const char *testng_xml; /* suite.testng_xml, or NULL to look for one */
+	const struct ut_pytest_ini *pytest; /* the project's pytest options, or NULL: defaults */
 	unsigned jobs;         /* threads for the walks (ut_workers_count) */
 	UT_VEC(ut_walk_plan) plans; /* recorded, not walked yet */
 	ut_arena walk_arena;   /* the steps' copied strings */

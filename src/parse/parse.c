@@ -6,6 +6,7 @@
 
 #include "parse/internal.h"
 #include "parse/parse.h"
+#include "parse/pytest_ini.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/banned.h"
@@ -15,14 +16,6 @@
 static bool accept_source(const char *name)
 {
 	return ut_lang_of_path(name) != UT_LANG_NONE;
-}
-
-static bool python_test_name(const char *base)
-{
-	size_t n = strlen(base);
-
-	return (strncmp(base, "test_", 5) == 0 && n > 8) ||
-	       (n > 8 && strcmp(base + n - 8, "_test.py") == 0);
 }
 
 int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char *name,
@@ -167,7 +160,8 @@ static int load_all(driver *dr, ut_loads *jobs)
 	return rc;
 }
 
-static int discover(driver *dr, ut_suite *suite, const ut_parse_opts *opts)
+static int discover(driver *dr, ut_suite *suite, const ut_parse_opts *opts,
+		    const ut_pytest_ini *pytest)
 {
 	ut_discover d;
 	int rc;
@@ -178,6 +172,7 @@ static int discover(driver *dr, ut_suite *suite, const ut_parse_opts *opts)
 	d.framework = opts ? opts->framework : NULL;
 	d.keep_all = opts && opts->order_file;
 	d.testng_xml = opts ? opts->testng_xml : NULL;
+	d.pytest = pytest;
 	d.jobs = dr->jobs;
 	memset(&d.ids, 0, sizeof(d.ids));
 	memset(&d.plans, 0, sizeof(d.plans));
@@ -244,18 +239,78 @@ static bool under(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
-static bool is_test_file(const char *path, ut_lang lang, const ut_parse_opts *opts)
+/* What chooses the test files: the paths, and for Python pytest's options. */
+typedef struct {
+	const ut_parse_opts *opts;
+	ut_pytest_ini ini;
+	bool python; /* ini was read */
+} selection;
+
+/* -1 when the file holds no tests; else the index of the path that collects it (pytest
+ * collects its arguments in order), 0 for the other languages. */
+static int test_file_key(const char *path, ut_lang lang, const selection *sel)
 {
+	const ut_parse_opts *opts = sel->opts;
 	size_t i;
 	bool inside = opts->npaths == 0;
 
+	if (lang == UT_LANG_PYTHON && sel->python)
+		return ut_pytest_ini_arg_of(&sel->ini, path);
 	for (i = 0; i < opts->npaths && !inside; i++)
 		inside = under(path, opts->paths[i]);
-	if (!inside)
-		return false;
-	if (lang == UT_LANG_PYTHON)
-		return python_test_name(ut_path_basename(path));
-	return true;
+	return inside ? 0 : -1;
+}
+
+static bool is_test_file(const char *path, ut_lang lang, const selection *sel)
+{
+	return test_file_key(path, lang, sel) >= 0;
+}
+
+typedef struct {
+	int key;
+	size_t i;
+} file_key;
+
+static int cmp_file_key(const void *a, const void *b)
+{
+	const file_key *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Python test files in pytest's order: those of its first argument first (testpaths or
+ * suite.paths in their order), each argument's in the walk's order; the other files stay
+ * in place. */
+static int order_files(ut_pathlist *files, const selection *sel)
+{
+	file_key *k;
+	char **copy;
+	size_t i;
+
+	if (!sel->python || sel->ini.args.n < 2 || files->n < 2)
+		return 0;
+	k = malloc(files->n * sizeof(*k));
+	copy = malloc(files->n * sizeof(*copy));
+	if (!k || !copy) {
+		free(k);
+		free(copy);
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < files->n; i++) {
+		ut_lang l = ut_lang_of_path(files->paths[i]);
+
+		k[i].key = l == UT_LANG_PYTHON ? test_file_key(files->paths[i], l, sel) : -1;
+		k[i].i = i;
+		copy[i] = files->paths[i];
+	}
+	qsort(k, files->n, sizeof(*k), cmp_file_key);
+	for (i = 0; i < files->n; i++)
+		files->paths[i] = copy[k[i].i];
+	free(k);
+	free(copy);
+	return 0;
 }
 
 /* Moves the tests named in the order file to the front, in its order. */
@@ -356,10 +411,15 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 	driver dr;
 	size_t i, max = opts->max_file_size ? opts->max_file_size : UT_DEFAULT_MAX_FILE;
 	bool seen[UT_LANG__COUNT] = {false};
+	selection sel;
+	ut_diags ini_diags;
 	int rc;
 
 	*out = NULL;
 	memset(&dr, 0, sizeof(dr));
+	memset(&sel, 0, sizeof(sel));
+	sel.opts = opts;
+	ut_diags_init(&ini_diags);
 	rc = ut_suite_new(&suite);
 	if (rc < 0)
 		return rc;
@@ -378,14 +438,25 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 	for (i = 0; i < opts->npaths && rc == 0; i++)
 		if (!under(opts->paths[i], opts->root))
 			rc = ut_fs_walk(&files, opts->paths[i], accept_source);
+	if (rc == 0 && (opts->language == UT_LANG_NONE || opts->language == UT_LANG_PYTHON)) {
+		/* pytest's ini file: which files, classes and functions are tests */
+		rc = ut_pytest_ini_load(&sel.ini, opts->root, &ini_diags);
+		sel.python = true;
+		if (rc == 0)
+			rc = ut_pytest_ini_args(&sel.ini, opts->root, opts->paths, opts->npaths);
+	}
+	if (rc == 0)
+		rc = order_files(&files, &sel);
 	if (rc < 0)
 		goto done;
 	for (i = 0; i < files.n; i++) {
 		ut_lang l = ut_lang_of_path(files.paths[i]);
 
-		if (is_test_file(files.paths[i], l, opts))
+		if (is_test_file(files.paths[i], l, &sel))
 			seen[l] = true;
 	}
+	for (i = 0; seen[UT_LANG_PYTHON] && i < ini_diags.items.n; i++)
+		ut_diags_copy(diags, &ini_diags.items.v[i]);
 	for (i = 0; i < files.n && rc == 0; i++) {
 		const char *path = files.paths[i];
 		ut_lang l = ut_lang_of_path(path);
@@ -398,7 +469,7 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 						       seen[UT_LANG_TYPESCRIPT] || seen[UT_LANG_TSX])))
 			continue;
 		rc = add_job(&dr, &jobs, path, ut_path_relative(path, opts->root), l,
-			     is_test_file(path, l, opts), NULL, 0, max);
+			     is_test_file(path, l, &sel), NULL, 0, max);
 	}
 	if (rc == 0)
 		rc = load_all(&dr, &jobs);
@@ -409,7 +480,7 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 				  opts->npaths ? opts->paths[0] : opts->root);
 		goto done;
 	}
-	rc = discover(&dr, suite, opts);
+	rc = discover(&dr, suite, opts, sel.python ? &sel.ini : NULL);
 	if (rc == 0 && suite->tests.n == 0)
 		rc = nothing_found(&dr, opts);
 	if (rc == 0 && opts->order_file)
@@ -422,6 +493,9 @@ done:
 	ut_vec_free(&jobs);
 	driver_dispose(&dr);
 	ut_pathlist_dispose(&files);
+	if (sel.python)
+		ut_pytest_ini_dispose(&sel.ini);
+	ut_diags_dispose(&ini_diags);
 	if (rc < 0)
 		ut_suite_free(suite);
 	else
@@ -450,7 +524,7 @@ int ut_parse_buffer(ut_suite **out, ut_lang lang, const char *name, const char *
 	if (rc == 0 && !dr.parsed)
 		rc = ut_error_set(UT_EINPUT, "'%s' could not be parsed", name);
 	if (rc == 0)
-		rc = discover(&dr, suite, NULL);
+		rc = discover(&dr, suite, NULL, NULL);
 	driver_dispose(&dr);
 	if (rc < 0)
 		ut_suite_free(suite);

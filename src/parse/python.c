@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "parse/python.h"
+#include "parse/pytest_ini.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/banned.h"
@@ -31,6 +32,18 @@ static ut_fn *module_fn(const ut_py_ctx *p, const ut_file *f, const char *name)
 static bool has_prefix(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* python_functions and python_classes of the project's ini file (default: test, Test) */
+static bool test_function(const ut_py_ctx *p, const char *name)
+{
+	return p->d->pytest ? ut_pytest_ini_function(p->d->pytest, name) : has_prefix(name, "test");
+}
+
+static bool test_class(const ut_py_ctx *p, const char *name, size_t n)
+{
+	return p->d->pytest ? ut_pytest_ini_class(p->d->pytest, name, n)
+			    : n >= 4 && memcmp(name, "Test", 4) == 0;
 }
 
 /* The class `self` is in a method run for a test of class cls: cls itself when its chain
@@ -350,7 +363,7 @@ static int collect_members(ut_py_ctx *p, const where *at, int depth)
 
 			if (e->level != level)
 				continue;
-			if (e->fn && has_prefix(e->name, "test") &&
+			if (e->fn && test_function(p, e->name) &&
 			    !ut_py_is_fixture(p->d->ix, e->fn->file, e->fn->node, NULL))
 				rc = emit_test(p, at, e->fn);
 			else if (e->cls)
@@ -378,7 +391,7 @@ static int collect_class(ut_py_ctx *p, const ut_file *f, const ut_cls *k, const 
 	at.mro = mro;
 	at.nmro = ut_py_mro(p->d->ix, k, mro, UT_PY_MAX_MRO);
 	at.unittest = ut_py_is_testcase(p->d->ix, mro, at.nmro);
-	if (!at.unittest && (nlen < 4 || memcmp(name, "Test", 4) != 0))
+	if (!at.unittest && !test_class(p, name, nlen))
 		return 0;
 	if (!at.unittest && ut_py_method(p->d->ix, mro, at.nmro, "__init__")) {
 		ut_diags_add(p->d->diags, UT_DIAG_WARNING, k->file->rel,
@@ -411,7 +424,7 @@ static int discover_file(ut_py_ctx *p, const ut_file *f)
 		if (ut_syn_is(c, UT_R_FUNC)) {
 			ut_fn *fn = ut_index_fn_of(p->d->ix, f, c);
 
-			if (fn && fn->name && has_prefix(fn->name, "test") &&
+			if (fn && fn->name && test_function(p, fn->name) &&
 			    !ut_py_is_fixture(p->d->ix, f, c, NULL))
 				rc = emit_test(p, &at, fn);
 		} else if (ut_syn_is(c, UT_R_CLASS)) {
@@ -423,10 +436,19 @@ static int discover_file(ut_py_ctx *p, const ut_file *f)
 			ut_py_import imps[UT_PY_MAX_IMPORTS];
 			int n = ut_py_imports(p->d->ix, f, c, imps, UT_PY_MAX_IMPORTS), i;
 
-			for (i = 0; i < n && rc == 0; i++)
+			for (i = 0; i < n && rc == 0; i++) {
+				ut_fn *fn = imps[i].fn;
+
 				if (imps[i].cls)
 					rc = collect_class(p, f, imps[i].cls, imps[i].name,
 							   imps[i].nlen, f->rel, 0);
+				/* a test function imported (not renamed) is collected here too */
+				else if (fn && fn->name && strlen(fn->name) == imps[i].nlen &&
+					 memcmp(fn->name, imps[i].name, imps[i].nlen) == 0 &&
+					 test_function(p, fn->name) &&
+					 !ut_py_is_fixture(p->d->ix, fn->file, fn->node, NULL))
+					rc = emit_test(p, &at, fn);
+			}
 		}
 	}
 	return rc;
@@ -441,13 +463,14 @@ static void mark_tests(ut_py_ctx *p, const ut_file *f)
 		ut_fn *fn;
 
 		if (ut_syn_is(c, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, f, c)) && fn->name &&
-		    has_prefix(fn->name, "test"))
+		    (has_prefix(fn->name, "test") || test_function(p, fn->name)))
 			fn->is_test = true;
 		if (!ut_syn_is(c, UT_R_CLASS))
 			continue;
 		for (m = ut_syn_first(c); m; m = ut_syn_next(m))
 			if (ut_syn_is(m, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, f, m)) &&
-			    fn->name && has_prefix(fn->name, "test"))
+			    fn->name &&
+			    (has_prefix(fn->name, "test") || test_function(p, fn->name)))
 				fn->is_test = true;
 	}
 }
@@ -507,7 +530,7 @@ int ut_python_discover(ut_discover *d)
 	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
 		const ut_file *f = d->ix->files.v[i];
 
-		if (f->lang == UT_LANG_PYTHON && f->test_file)
+		if (f->lang == UT_LANG_PYTHON && f->test_file && !ut_py_ignored(&p, f))
 			rc = discover_file(&p, f);
 	}
 	if (rc == 0)

@@ -39,11 +39,13 @@ typedef struct {
 int ut_py_reorder(const ut_py_key *keys, size_t nkeys, size_t nitems, size_t nids, size_t *out);
 
 /* A name `from m import a as b` brings into a module: b, and the suite's class it names
- * (NULL when it is no class of another module of the suite). */
+ * (NULL when it is no class of another module of the suite), or the top-level function of
+ * module m it names (NULL when none is known). */
 typedef struct {
 	const char *name; /* not NUL-terminated */
 	size_t nlen;
 	const ut_cls *cls;
+	ut_fn *fn;
 } ut_py_import;
 
 /* The names an import statement of f brings in, in order, up to max. Returns how many. */
@@ -137,6 +139,9 @@ bool ut_py_case_binds(const ut_py_case *c, const ut_py_cases *cs, const char *na
  * what the fixture of that name returns or yields. */
 int ut_py_bind_fixtures(const ut_py_ctx *p, ut_env *env, const ut_fn *fn, const ut_file *f,
 			const ut_cls *cls, const ut_py_case *c, const ut_py_cases *cs, int depth);
+/* Does a conftest.py above f take it out of collection (collect_ignore,
+ * collect_ignore_glob: literal lists of paths relative to the conftest's folder)? */
+bool ut_py_ignored(const ut_py_ctx *p, const ut_file *f);
 /* The parametrized fixtures of fn's fixture closure (a test of file f, class cls), in
  * pytest's order, in out (up to UT_PY_MAX_MARKS). Returns how many. */
 size_t ut_py_fixture_params(const ut_py_ctx *p, const ut_file *f, const ut_cls *cls,

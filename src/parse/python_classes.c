@@ -232,6 +232,24 @@ ut_fn *ut_py_method(const ut_index *ix, const ut_cls *const *mro, size_t n, cons
 	return NULL;
 }
 
+/* The top-level function `name` of module mod (another file of the suite), or NULL. */
+static ut_fn *module_function(const ut_index *ix, const ut_file *f, const char *name, size_t n,
+			      const char *mod, size_t modlen)
+{
+	ut_fn *fn;
+	const ut_syn *c;
+
+	for (fn = ut_index_fn(ix, name, n); fn; fn = fn->next_same_name) {
+		if (fn->cls || fn->file == f || fn->file->lang != UT_LANG_PYTHON ||
+		    !module_is(fn->file, mod, modlen))
+			continue;
+		for (c = ut_syn_first(fn->file->tree->root); c; c = ut_syn_next(c))
+			if (c == fn->node)
+				return fn;
+	}
+	return NULL;
+}
+
 static size_t star_classes(const ut_index *ix, const ut_file *f, const char *mod, size_t modlen,
 			   ut_py_import *out, size_t max)
 {
@@ -244,6 +262,7 @@ static size_t star_classes(const ut_index *ix, const ut_file *f, const char *mod
 		    k->name[0] == '_' || !k->name[0] || !module_is(k->file, mod, modlen))
 			continue;
 		out[n].cls = k;
+		out[n].fn = NULL;
 		out[n].name = k->name;
 		out[n++].nlen = strlen(k->name);
 	}
@@ -305,6 +324,7 @@ int ut_py_imports(const ut_index *ix, const ut_file *f, const ut_syn *imp, ut_py
 		/* the module's own class is collected where it is defined */
 		if (out[n].cls && out[n].cls->file == f)
 			out[n].cls = NULL;
+		out[n].fn = out[n].cls ? NULL : module_function(ix, f, name, nlen, mod, modlen);
 		out[n].name = alias ? alias : name;
 		out[n].nlen = alias ? alen : nlen;
 		n++;

@@ -1,11 +1,15 @@
 /* python_fixtures.c: pytest fixtures: where they are defined and seen (conftest.py, the
  * module, the class), which a test sets up and in which order (autouse, usefixtures,
  * parameters, fixtures of fixtures), the values they give, and the parametrized ones in
- * the order of a test's fixture closure. */
+ * the order of a test's fixture closure; the files a conftest.py takes out of collection
+ * (collect_ignore, collect_ignore_glob). */
+#include <fnmatch.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "parse/python.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/banned.h"
 
 static bool deco_has(const ut_index *ix, const ut_file *f, const ut_syn *fn_node,
@@ -347,4 +351,67 @@ size_t ut_py_fixture_params(const ut_py_ctx *p, const ut_file *f, const ut_cls *
 				out[nout++] = d->param;
 		}
 	return nout;
+}
+
+/* Does the entry (relative to the conftest's folder dir) name rel or a folder above it? */
+static bool names_path(const char *dir, const char *entry, size_t n, const char *rel, bool glob)
+{
+	char full[1024];
+	int len;
+
+	while (n >= 2 && entry[0] == '.' && entry[1] == '/') {
+		entry += 2;
+		n -= 2;
+	}
+	while (n && entry[n - 1] == '/')
+		n--;
+	len = snprintf(full, sizeof(full), "%s%s%.*s", dir, *dir ? "/" : "", (int)n, entry);
+	if (len < 0 || (size_t)len >= sizeof(full))
+		return false;
+	if (glob) /* fnmatch.fnmatch(path, conftest_dir / pattern) */
+		return fnmatch(full, rel, FNM_NOESCAPE) == 0;
+	return strncmp(rel, full, (size_t)len) == 0 && (rel[len] == '\0' || rel[len] == '/');
+}
+
+bool ut_py_ignored(const ut_py_ctx *p, const ut_file *f)
+{
+	size_t i;
+
+	for (i = 0; i < p->d->ix->files.n; i++) {
+		const ut_file *c = p->d->ix->files.v[i];
+		const char *dir;
+		const ut_syn *a;
+		size_t dn;
+
+		if (c->lang != UT_LANG_PYTHON || strcmp(ut_path_basename(c->rel), "conftest.py"))
+			continue;
+		dn = (size_t)(ut_path_basename(c->rel) - c->rel);
+		if (dn && strncmp(f->rel, c->rel, dn) != 0)
+			continue; /* a conftest.py of another folder */
+		dir = ut_py_dir_of(p->d->ix->temp, c->rel);
+		for (a = ut_syn_first(c->tree->root); a && dir; a = ut_syn_next(a)) {
+			const ut_syn *t, *v, *e;
+			bool glob;
+			ut_env env;
+
+			if (!ut_syn_is(a, UT_R_ASSIGN) ||
+			    !(t = ut_syn_child(a, UT_R_ASSIGN_TARGET)) ||
+			    !(v = ut_syn_child(a, UT_R_ASSIGN_VALUE)) || !ut_syn_is(v, UT_R_SEQ))
+				continue;
+			glob = ut_text_is(c, t, "collect_ignore_glob");
+			if (!glob && !ut_text_is(c, t, "collect_ignore"))
+				continue;
+			ut_env_init(&env, NULL, c, NULL);
+			for (e = ut_syn_first(v); e; e = ut_syn_next(e)) {
+				ut_val s = ut_eval(p->d->ix, &env, c, e);
+
+				if (s.kind == UT_V_STR && names_path(dir, s.s, s.n, f->rel, glob)) {
+					ut_env_dispose(&env);
+					return true;
+				}
+			}
+			ut_env_dispose(&env);
+		}
+	}
+	return false;
 }
