@@ -12,6 +12,9 @@ const path = require('node:path');
 const { createRequire } = require('node:module');
 const { pathToFileURL, fileURLToPath } = require('node:url');
 
+// A problem with the project's mocha, said without a stack.
+class MochaError extends Error {}
+
 const asList = (v) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
 const toPosix = (p) => p.split(path.sep).join('/');
 
@@ -38,7 +41,7 @@ async function loadMocha(specRoot) {
     } catch (_) { /* next base */ }
   }
   if (!resolved) {
-    throw new Error(`cannot find mocha from ${[...new Set(bases)].join(' or ')}: ` +
+    throw new MochaError(`cannot find mocha from ${[...new Set(bases)].join(' or ')}: ` +
       'run npm install in the project (mocha-ordered needs mocha 5 or later)');
   }
   let dir = path.dirname(resolved);
@@ -57,10 +60,10 @@ async function loadMocha(specRoot) {
     mod = await import(pathToFileURL(resolved).href);
   }
   const Mocha = mod && (mod.default || mod);
-  if (typeof Mocha !== 'function') throw new Error(`${resolved} does not look like mocha`);
+  if (typeof Mocha !== 'function') throw new MochaError(`${resolved} does not look like mocha`);
   for (const [what, ok] of NEEDS) {
     if (!ok(Mocha)) {
-      throw new Error(`mocha ${version} at ${dir} has no ${what}: mocha-ordered needs mocha 5 or later`);
+      throw new MochaError(`mocha ${version} at ${dir} has no ${what}: mocha-ordered needs mocha 5 or later`);
     }
   }
   return { Mocha, main: resolved, dir, version };
@@ -350,6 +353,6 @@ async function loadRequire(mod, specRoot, mocha) {
 }
 
 module.exports = {
-  asList, toPosix, loadMocha, projectConfig, specFiles, loadSpecs, hasOnly, filterOnly,
+  MochaError, asList, toPosix, loadMocha, projectConfig, specFiles, loadSpecs, hasOnly, filterOnly,
   collectTests, identify, loadRequire,
 };

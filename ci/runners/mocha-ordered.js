@@ -248,7 +248,8 @@ async function listMain(opts, specRoot) {
     found = load.specFiles(loaded, specRoot, rc);
     mocha = await newMocha(loaded, rc, opts, specRoot);
   } catch (err) {
-    process.stderr.write(`mocha-ordered: cannot load: ${err && err.stack ? err.stack : err}\n`);
+    const text = err instanceof load.MochaError ? err.message : err && err.stack ? err.stack : err;
+    process.stderr.write(`mocha-ordered: cannot load: ${text}\n`);
     return 3;
   }
   for (const said of found.said) out.push({ note: said });
@@ -256,7 +257,10 @@ async function listMain(opts, specRoot) {
   const { origins, errors } = await load.loadSpecs(mocha, loaded.Mocha, found.files,
     { keepGoing: true });
   for (const e of errors) {
-    out.push({ error: firstLine(e.error), file: rel(e.file) });
+    // the line: the first place in the file that its stack (or a SyntaxError's head) names
+    const esc = e.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const at = new RegExp(`${esc}:(\\d+)`).exec(String(e.error && e.error.stack));
+    out.push({ error: firstLine(e.error), file: rel(e.file), ...(at ? { line: Number(at[1]) } : {}) });
     process.stderr.write(`mocha-ordered: ${rel(e.file)} not loaded: ${firstLine(e.error)}\n`);
   }
   if (load.hasOnly(mocha.suite)) load.filterOnly(mocha.suite);
@@ -331,7 +335,8 @@ async function main() {
       ...new Set(files.values())];
     ({ origins } = await load.loadSpecs(mocha, Mocha, [...new Set(toLoad)], { keepGoing: false }));
   } catch (err) {
-    process.stderr.write(`mocha-ordered: cannot load: ${err && err.stack ? err.stack : err}\n`);
+    const text = err instanceof load.MochaError ? err.message : err && err.stack ? err.stack : err;
+    process.stderr.write(`mocha-ordered: cannot load: ${text}\n`);
     return 3;
   }
 
