@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "parse/internal.h"
+#include "parse/mocharc.h"
 #include "parse/parse.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -244,7 +245,10 @@ static bool under(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
-static bool is_test_file(const char *path, ut_lang lang, const ut_parse_opts *opts)
+/* mocha: `specs`, the project's mocha configuration when it names the spec files and some
+ * of the suite's are among them, else NULL. */
+static bool is_test_file(const char *path, ut_lang lang, const ut_parse_opts *opts,
+			 const ut_mocharc *specs)
 {
 	size_t i;
 	bool inside = opts->npaths == 0;
@@ -255,7 +259,35 @@ static bool is_test_file(const char *path, ut_lang lang, const ut_parse_opts *op
 		return false;
 	if (lang == UT_LANG_PYTHON)
 		return python_test_name(ut_path_basename(path));
+	if (specs && ut_lang_is_js(lang))
+		return ut_mocharc_is_spec(specs, ut_path_relative(path, opts->root));
 	return true;
+}
+
+/* The project's mocha configuration, when it names spec files and some JavaScript files
+ * of the suite are among them (warned when none is). */
+static const ut_mocharc *mocha_specs(ut_mocharc *rc, const ut_pathlist *files,
+				     const ut_parse_opts *opts, ut_diags *diags)
+{
+	size_t i, js = 0;
+
+	if (!rc->spec.n)
+		return NULL;
+	for (i = 0; i < files->n; i++) {
+		ut_lang l = ut_lang_of_path(files->paths[i]);
+
+		if (!ut_lang_is_js(l) || !is_test_file(files->paths[i], l, opts, NULL))
+			continue;
+		js++;
+		if (is_test_file(files->paths[i], l, opts, rc))
+			return rc;
+	}
+	if (js)
+		ut_diags_add(diags, UT_DIAG_WARNING, rc->source, 0,
+			     "mocha's spec (%s%s) matches none of the suite's JavaScript files: "
+			     "all of them are read as specs",
+			     rc->spec.v[0], rc->spec.n > 1 ? ", ..." : "");
+	return NULL;
 }
 
 /* Moves the tests named in the order file to the front, in its order. */
@@ -356,10 +388,13 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 	driver dr;
 	size_t i, max = opts->max_file_size ? opts->max_file_size : UT_DEFAULT_MAX_FILE;
 	bool seen[UT_LANG__COUNT] = {false};
+	ut_mocharc mrc;
+	const ut_mocharc *specs = NULL;
 	int rc;
 
 	*out = NULL;
 	memset(&dr, 0, sizeof(dr));
+	memset(&mrc, 0, sizeof(mrc));
 	rc = ut_suite_new(&suite);
 	if (rc < 0)
 		return rc;
@@ -378,12 +413,15 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 	for (i = 0; i < opts->npaths && rc == 0; i++)
 		if (!under(opts->paths[i], opts->root))
 			rc = ut_fs_walk(&files, opts->paths[i], accept_source);
+	if (rc == 0 && opts->root)
+		rc = ut_mocharc_read(&mrc, opts->root);
 	if (rc < 0)
 		goto done;
+	specs = mocha_specs(&mrc, &files, opts, diags);
 	for (i = 0; i < files.n; i++) {
 		ut_lang l = ut_lang_of_path(files.paths[i]);
 
-		if (is_test_file(files.paths[i], l, opts))
+		if (is_test_file(files.paths[i], l, opts, specs))
 			seen[l] = true;
 	}
 	for (i = 0; i < files.n && rc == 0; i++) {
@@ -398,7 +436,7 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 						       seen[UT_LANG_TYPESCRIPT] || seen[UT_LANG_TSX])))
 			continue;
 		rc = add_job(&dr, &jobs, path, ut_path_relative(path, opts->root), l,
-			     is_test_file(path, l, opts), NULL, 0, max);
+			     is_test_file(path, l, opts, specs), NULL, 0, max);
 	}
 	if (rc == 0)
 		rc = load_all(&dr, &jobs);
@@ -422,6 +460,7 @@ done:
 	ut_vec_free(&jobs);
 	driver_dispose(&dr);
 	ut_pathlist_dispose(&files);
+	ut_mocharc_dispose(&mrc);
 	if (rc < 0)
 		ut_suite_free(suite);
 	else
