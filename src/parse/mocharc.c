@@ -1,7 +1,8 @@
 /* mocharc.c: which JavaScript files mocha loads as specs, from the project's own mocha
  * configuration (.mocharc.js, .cjs, .yaml, .yml, .jsonc, .json in mocha's order of
- * preference, else package.json's "mocha"): its spec entries (files, folders, globs),
- * extension and recursive, matched as mocha's file collector does. */
+ * preference, else package.json's "mocha", else mocha 5 to 7's test/mocha.opts): its spec
+ * entries (files, folders, globs), extension and recursive, matched as mocha's file
+ * collector does. */
 #define _GNU_SOURCE /* memmem */
 #include <ctype.h>
 #include <stdio.h>
@@ -183,11 +184,59 @@ static int from_text(ut_mocharc *rc, const char *s, size_t n, bool yaml)
 	return r;
 }
 
+/* mocha 5 to 7's test/mocha.opts: its words as their command line takes them; only the
+ * spec arguments, --recursive, --extension and --compilers' extensions matter here. */
+static int from_opts(ut_mocharc *rc, char *s, size_t n)
+{
+	static const char *const valued[] = {
+	    "-r", "--require", "-u", "--ui", "-R", "--reporter", "-O", "--reporter-options",
+	    "-t", "--timeout", "-s", "--slow", "-g", "--grep", "-f", "--fgrep", "--file",
+	    "--exclude", "--ignore", "--opts", "--retries", "--watch-extensions", "--globals",
+	    "--config", "--package", "--compilers", "--extension", NULL};
+	const char *end = s + n, *w, *prev = NULL;
+	char *c;
+	size_t k, wn;
+	int r = 0;
+
+	for (c = s; c < end; c++) /* comment lines */
+		if (*c == '#' && (c == s || c[-1] == '\n'))
+			for (; c < end && *c != '\n'; c++)
+				*c = ' ';
+	r = add(&rc->ext, "js", 2);
+	for (w = s; w < end && r == 0; w += wn) {
+		while (w < end && isspace((unsigned char)*w))
+			w++;
+		for (wn = 0; w + wn < end && !isspace((unsigned char)w[wn]); wn++)
+			;
+		if (!wn)
+			break;
+		if (prev && (strcmp(prev, "--compilers") == 0 || strcmp(prev, "--extension") == 0)) {
+			const char *colon = memchr(w, ':', wn);
+
+			r = add(&rc->ext, w, colon ? (size_t)(colon - w) : wn);
+			prev = NULL;
+			continue;
+		}
+		if (prev) {
+			prev = NULL;
+			continue;
+		}
+		for (k = 0; valued[k]; k++)
+			if (strlen(valued[k]) == wn && memcmp(w, valued[k], wn) == 0)
+				prev = valued[k];
+		if (wn == 11 && memcmp(w, "--recursive", 11) == 0)
+			rc->recursive = true;
+		else if (!prev && *w != '-')
+			r = add(&rc->spec, w, wn);
+	}
+	return r;
+}
+
 int ut_mocharc_read(ut_mocharc *rc, const char *root)
 {
 	static const char *const names[] = {".mocharc.js", ".mocharc.cjs", ".mocharc.yaml",
 					    ".mocharc.yml", ".mocharc.jsonc", ".mocharc.json",
-					    "package.json", NULL};
+					    "package.json", "test/mocha.opts", NULL};
 	ut_buf path = UT_BUF_INIT, text = UT_BUF_INIT;
 	size_t k;
 	int r = 0;
@@ -205,7 +254,11 @@ int ut_mocharc_read(ut_mocharc *rc, const char *root)
 			ut_error_clear();
 			continue;
 		}
-		if (strstr(name, "json")) {
+		if (strstr(name, "mocha.opts")) {
+			r = from_opts(rc, text.ptr, text.len);
+			if (!rc->spec.n)
+				continue; /* mocha's default, ./test, is not said: not applied */
+		} else if (strstr(name, "json")) {
 			strip_comments(text.ptr, text.len);
 			if (ut_json_parse(&doc, text.ptr, text.len, path.ptr) < 0) {
 				ut_error_clear(); /* mocha will say so */

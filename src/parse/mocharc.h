@@ -16,9 +16,9 @@ typedef struct {
 } ut_mocharc;
 
 /* Reads the configuration mocha would read in root: the first of .mocharc.js, .cjs,
- * .yaml, .yml, .jsonc, .json, else package.json's "mocha". What cannot be read (a
- * computed value in a .mocharc.js, a broken file) is left out: no spec then. 0, or
- * UT_ENOMEM; dispose rc either way. */
+ * .yaml, .yml, .jsonc, .json, else package.json's "mocha", else test/mocha.opts (mocha 5
+ * to 7) when it names specs. What cannot be read (a computed value in a .mocharc.js, a
+ * broken file) is left out: no spec then. 0, or UT_ENOMEM; dispose rc either way. */
 int ut_mocharc_read(ut_mocharc *rc, const char *root);
 void ut_mocharc_dispose(ut_mocharc *rc);
 /* Whether rel (relative to the root) is a spec file of rc's spec entries: the file
