@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "parse/mocharc.h"
 #include "parse/parse.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -420,6 +421,60 @@ START_TEST(js_registration_forms)
 }
 END_TEST
 
+/* Titles with parts only the run knows keep them as ${expression}; an async function
+ * called in place registers after the rest of the file, a loop over what it awaits read
+ * once with a warning. */
+START_TEST(js_titles_known_at_run_time)
+{
+	parse(UT_LANG_JAVASCRIPT, "test/t.spec.js",
+	      "const SITE = 'shop';\n"
+	      "const ENV = process.env.ENV || 'local';\n"
+	      "(async () => {\n"
+	      "  for (const n of await list()) it('late ' + n, () => {});\n"
+	      "})();\n"
+	      "describe(`${SITE} on ${ENV}`, () => {\n"
+	      "  it('runs on ' + ENV + ' only', () => {});\n"
+	      "  it(`in ${  os.type(\n  'x') }`, () => {});\n"
+	      "});\n"
+	      "it('first', () => {});\n");
+	static const char *const ids[] = {"first", "late ${n}", "shop on ${ENV} runs on ${ENV} only",
+					  "shop on ${ENV} in ${os.type( 'x')}"};
+	size_t i;
+
+	ck_assert_uint_eq(suite->tests.n, sizeof(ids) / sizeof(ids[0]));
+	for (i = 0; i < suite->tests.n; i++)
+		ck_assert_str_eq(suite->tests.v[i].id + strlen("test/t.spec.js::"), ids[i]);
+	ck_assert_uint_eq(diags.items.n, 1);
+}
+END_TEST
+
+/* mocha's spec entries: a glob with ** and {a,b}, a folder (its subfolders when
+ * recursive), a file named without its extension. */
+START_TEST(mocharc_spec_entries)
+{
+	ut_mocharc rc;
+	char *spec[] = {"test/**/*.{spec,e2e}.js", "checks", "one/login"};
+	char *ext[] = {"js", "ts"};
+
+	memset(&rc, 0, sizeof(rc));
+	rc.spec.v = spec;
+	rc.spec.n = 3;
+	rc.ext.v = ext;
+	rc.ext.n = 2;
+	ck_assert(ut_mocharc_is_spec(&rc, "test/a.spec.js"));
+	ck_assert(ut_mocharc_is_spec(&rc, "test/deep/er/b.e2e.js"));
+	ck_assert(!ut_mocharc_is_spec(&rc, "test/lib/helper.js"));
+	ck_assert(!ut_mocharc_is_spec(&rc, "other/a.spec.js"));
+	ck_assert(ut_mocharc_is_spec(&rc, "checks/x.ts"));
+	ck_assert(!ut_mocharc_is_spec(&rc, "checks/x.json"));
+	ck_assert(!ut_mocharc_is_spec(&rc, "checks/sub/y.js"));
+	rc.recursive = true;
+	ck_assert(ut_mocharc_is_spec(&rc, "checks/sub/y.js"));
+	ck_assert(ut_mocharc_is_spec(&rc, "one/login.js"));
+	ck_assert(!ut_mocharc_is_spec(&rc, "one/logout.js"));
+}
+END_TEST
+
 /* Code that stays on the test machine (environment, temporary files, file output, the
  * browser's launch options and service, DevTools commands, exception messages) gives no
  * values; an HTTP client or an API helper does, and so does the browser's own script. */
@@ -603,6 +658,8 @@ Suite *parse_suite(void)
 	tcase_add_test(tc, jest_keeps_declaration_order);
 	tcase_add_test(tc, js_helper_branches_follow_literal_arguments);
 	tcase_add_test(tc, js_registration_forms);
+	tcase_add_test(tc, js_titles_known_at_run_time);
+	tcase_add_test(tc, mocharc_spec_entries);
 	tcase_add_test(tc, local_calls_give_no_values);
 	tcase_add_test(tc, hostile_input_never_crashes);
 	tcase_add_test(tc, syntax_error_has_its_kind);

@@ -8,7 +8,7 @@
 // (fullTitle = enclosing describe titles and the it title joined by one space),
 // e.g. "test/boards.spec.js::Boards adds a user". A second test with the same fullTitle
 // in that file is "<fullTitle> #2", a third "#3", in mocha's order (pending tests are
-// not counted), as untangle names them.
+// counted after the running ones), as untangle names them.
 //
 // mocha itself cannot run tests in an arbitrary order: it runs a describe's own
 // tests before its nested describes, and describes in definition order. This
@@ -37,25 +37,35 @@
 // Exit status: 0 all selected tests passed, 1 some failed, 2 usage error or
 // unknown ids (listed on stderr, nothing run), 3 could not load mocha or specs.
 // mocha is resolved from --spec-root, then from the cwd (the project's
-// node_modules); mocha 10 to 12 (CommonJS or ESM builds) are supported. The project's
-// mocha configuration (.mocharc.*, package.json) gives ui, require, timeout and file,
-// as in a plain mocha run; --ui, --require and --timeout add to it or override it.
+// node_modules); mocha 5 to 11 (CommonJS or ESM builds) are supported. The project's
+// mocha configuration (.mocharc.*, package.json, mocha 5's test/mocha.opts) gives ui,
+// require, timeout and file, as in a plain mocha run; --ui, --require and --timeout add to
+// it or override it.
+//
+//   node mocha-ordered.js --list FILE [--spec-root DIR] [SPEC...]
+//
+// writes the tests mocha would run, without running anything, one JSON object a line in
+// mocha's order (doc/collection.md): {"id", "file", "line", "name", "src", "src_line",
+// "pending"}; the spec files are those the project's mocha configuration names (spec,
+// extension, recursive, ignore, file; default ./test), or the SPEC arguments added to it.
 'use strict';
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { createRequire } = require('node:module');
-const { pathToFileURL } = require('node:url');
+const load = require('./mocha-load.js');
 
 const USAGE =
   'usage: node mocha-ordered.js --report FILE [--spec-root DIR] [--require MOD]... ' +
   '[--timeout MS] [--ui bdd|tdd] ID...\n' +
+  '       node mocha-ordered.js --list FILE [--spec-root DIR] [--require MOD]... ' +
+  '[--ui bdd|tdd] [SPEC...]\n' +
   '  ID = path/to/spec.js::<describe titles and it title joined by a space>\n';
 
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-  const opts = { report: null, specRoot: null, requires: [], timeout: null, ui: null, ids: [] };
+  const opts = { report: null, list: null, specRoot: null, requires: [], timeout: null, ui: null,
+    ids: [] };
   let i = 0;
   const value = (name) => {
     if (i + 1 >= argv.length) throw new UsageError(`${name} needs a value`);
@@ -72,6 +82,7 @@ function parseArgs(argv) {
     switch (name) {
       case '--': onlyIds = true; break;
       case '--report': opts.report = get(); break;
+      case '--list': opts.list = get(); break;
       case '--spec-root': opts.specRoot = get(); break;
       case '--require': opts.requires.push(get()); break;
       case '--ui': opts.ui = get(); break;
@@ -85,7 +96,9 @@ function parseArgs(argv) {
       default: throw new UsageError(`unknown option ${a}`);
     }
   }
-  if (!opts.report) throw new UsageError('--report FILE is required');
+  if (opts.list && opts.report) throw new UsageError('--list and --report are two modes: give one');
+  if (opts.list) return opts;
+  if (!opts.report) throw new UsageError('--report FILE (run) or --list FILE is required');
   if (opts.ids.length === 0) throw new UsageError('no test ids given');
   return opts;
 }
@@ -94,74 +107,6 @@ function splitId(id) {
   const k = id.indexOf('::');
   if (k <= 0 || k + 2 >= id.length) return null;
   return { file: id.slice(0, k), title: id.slice(k + 2) };
-}
-
-const toPosix = (p) => p.split(path.sep).join('/');
-
-async function loadMocha(specRoot) {
-  const bases = [specRoot, process.cwd()];
-  let resolved = null;
-  for (const base of bases) {
-    try {
-      resolved = createRequire(path.join(base, '__mocha_ordered__.js')).resolve('mocha');
-      break;
-    } catch (_) { /* next base */ }
-  }
-  if (!resolved) {
-    throw new Error(`cannot find mocha from ${bases.join(' or ')}: run npm install in the project`);
-  }
-  const mod = await import(pathToFileURL(resolved).href);
-  const Mocha = mod.default || mod;
-  if (typeof Mocha !== 'function' || !Mocha.Suite) {
-    throw new Error(`${resolved} does not look like mocha`);
-  }
-  return { Mocha, main: resolved };
-}
-
-// The project's own mocha configuration (.mocharc.*, package.json's "mocha"), read by
-// mocha's own loader from the spec root: its ui, require, timeout and file (files loaded
-// before the specs) apply as in a plain mocha run, under what is given here.
-function projectOptions(mochaMain, specRoot) {
-  const cwd = process.cwd();
-  try {
-    const { loadOptions } = createRequire(mochaMain)('./lib/cli/options.js');
-    process.chdir(specRoot);
-    return loadOptions([]) || {};
-  } catch (err) {
-    process.stderr.write(`mocha-ordered: mocha's configuration not read: ${err && err.message}\n`);
-    return {};
-  } finally {
-    process.chdir(cwd);
-  }
-}
-
-const asList = (v) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
-
-async function loadRequire(mod, specRoot, mocha) {
-  // Relative paths are taken from the spec root, bare names from its node_modules.
-  const req = createRequire(path.join(specRoot, '__mocha_ordered__.js'));
-  const target = mod.startsWith('.') || path.isAbsolute(mod) ? path.resolve(specRoot, mod) : mod;
-  let exported;
-  try {
-    exported = req(target);
-  } catch (err) {
-    if (err && (err.code === 'ERR_REQUIRE_ESM' || err.code === 'ERR_REQUIRE_ASYNC_MODULE')) {
-      exported = await import(pathToFileURL(req.resolve(target)).href);
-    } else {
-      throw err;
-    }
-  }
-  // Root hook plugins, as mocha's --require supports them.
-  let hooks = exported && (exported.mochaHooks || (exported.default && exported.default.mochaHooks));
-  if (typeof hooks === 'function') hooks = await hooks();
-  if (hooks) mocha.rootHooks(hooks);
-}
-
-// All tests of a suite tree, depth first in definition order.
-function collectTests(suite, out) {
-  for (const t of suite.tests) out.push(t);
-  for (const s of suite.suites) collectTests(s, out);
-  return out;
 }
 
 // Chain of suites from the root (exclusive) down to the test's suite (inclusive).
@@ -267,6 +212,87 @@ function writeReport(file, cases, startedAt) {
   fs.renameSync(tmp, file);
 }
 
+// Runner events: named constants from mocha 6 on, plain strings before.
+function events(Mocha) {
+  return (Mocha.Runner && Mocha.Runner.constants) || {
+    EVENT_SUITE_BEGIN: 'suite', EVENT_TEST_BEGIN: 'test', EVENT_TEST_PASS: 'pass',
+    EVENT_TEST_END: 'test end', EVENT_TEST_FAIL: 'fail',
+  };
+}
+
+// A Mocha for the project: its configuration's ui and timeout under ours, its requires
+// (and ours) loaded. Throws what mocha would stop on.
+async function newMocha(loaded, rc, opts, specRoot) {
+  const { Mocha } = loaded;
+  const mocha = new Mocha({ reporter: Mocha.reporters.Base, color: false,
+    ui: opts.ui || rc.ui || 'bdd' });
+  // hooks are shared between entries (mocha 7.2 and later clean them after a run)
+  if (typeof mocha.cleanReferencesAfterRun === 'function') mocha.cleanReferencesAfterRun(false);
+  if (opts.timeout !== null) mocha.timeout(opts.timeout);
+  else if (rc.timeout !== undefined) mocha.timeout(rc.timeout);
+  for (const r of [...load.asList(rc.require), ...opts.requires]) {
+    await load.loadRequire(r, specRoot, mocha);
+  }
+  return mocha;
+}
+
+const firstLine = (err) => String((err && err.message) || err).split('\n')[0];
+
+// --list: the tests mocha would run, without running anything (no hooks, no tests).
+async function listMain(opts, specRoot) {
+  const out = [];
+  let loaded, mocha, rc, found;
+  try {
+    loaded = await load.loadMocha(specRoot);
+    rc = load.projectConfig(loaded, specRoot, opts.ids);
+    found = load.specFiles(loaded, specRoot, rc);
+    mocha = await newMocha(loaded, rc, opts, specRoot);
+  } catch (err) {
+    const text = err instanceof load.MochaError ? err.message : err && err.stack ? err.stack : err;
+    process.stderr.write(`mocha-ordered: cannot load: ${text}\n`);
+    return 3;
+  }
+  for (const said of found.said) out.push({ note: said });
+  const rel = (f) => load.toPosix(path.relative(specRoot, f));
+  const { origins, errors } = await load.loadSpecs(mocha, loaded.Mocha, found.files,
+    { keepGoing: true });
+  for (const e of errors) {
+    // the line: the first place in the file that its stack (or a SyntaxError's head) names
+    const esc = e.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const at = new RegExp(`${esc}:(\\d+)`).exec(String(e.error && e.error.stack));
+    out.push({ error: firstLine(e.error), file: rel(e.file), ...(at ? { line: Number(at[1]) } : {}) });
+    process.stderr.write(`mocha-ordered: ${rel(e.file)} not loaded: ${firstLine(e.error)}\n`);
+  }
+  if (load.hasOnly(mocha.suite)) load.filterOnly(mocha.suite);
+  let n = 0;
+  for (const t of load.identify(mocha.suite, origins, specRoot)) {
+    const o = origins.get(t.test) || {};
+    const rec = { id: t.id, file: rel(t.file), line: o.line || 0, name: t.test.title };
+    // src: where the it() call is; line: that place when it is in the spec, else where
+    // the spec called what registered it (a factory in another module)
+    if (o.src && path.resolve(o.src.file) === t.file) rec.line = o.src.line;
+    else if (o.src) {
+      rec.src = rel(o.src.file);
+      rec.src_line = o.src.line;
+    }
+    if (t.pending) rec.pending = true;
+    out.push(rec);
+    n++;
+  }
+  const text = out.map((r) => JSON.stringify(r) + '\n').join('');
+  try {
+    fs.mkdirSync(path.dirname(path.resolve(opts.list)), { recursive: true });
+    fs.writeFileSync(opts.list, text);
+  } catch (err) {
+    process.stderr.write(`mocha-ordered: cannot write ${opts.list}: ${err.message}\n`);
+    return 1;
+  }
+  process.stderr.write(`mocha-ordered: mocha ${loaded.version}, ${found.files.length} spec ` +
+    `file(s), ${n} test(s)` + (errors.length ? `, ${errors.length} not loaded` : '') +
+    `; list ${opts.list}\n`);
+  return 0;
+}
+
 async function main() {
   let opts;
   try {
@@ -277,6 +303,7 @@ async function main() {
     return 2;
   }
   const specRoot = path.resolve(opts.specRoot || process.cwd());
+  if (opts.list) return listMain(opts, specRoot);
 
   // Parse ids; the spec files to load are the distinct paths, in first-use order.
   const parsed = [];
@@ -298,54 +325,38 @@ async function main() {
     return 2;
   }
 
-  let Mocha, mocha;
+  let Mocha, mocha, origins;
   try {
-    const loaded = await loadMocha(specRoot);
+    const loaded = await load.loadMocha(specRoot);
     Mocha = loaded.Mocha;
-    const rc = projectOptions(loaded.main, specRoot);
-    mocha = new Mocha({ reporter: Mocha.reporters.Base, color: false,
-      ui: opts.ui || rc.ui || 'bdd' });
-    mocha.cleanReferencesAfterRun(false); // hooks are shared between entries
-    if (opts.timeout !== null) mocha.timeout(opts.timeout);
-    else if (rc.timeout !== undefined) mocha.timeout(rc.timeout);
-    for (const r of [...asList(rc.require), ...opts.requires]) await loadRequire(r, specRoot, mocha);
-    for (const f of asList(rc.file)) mocha.addFile(path.resolve(specRoot, f));
-    for (const abs of new Set(files.values())) mocha.addFile(abs);
-    await mocha.loadFilesAsync();
+    const rc = load.projectConfig(loaded, specRoot, []);
+    mocha = await newMocha(loaded, rc, opts, specRoot);
+    const toLoad = [...load.asList(rc.file).map((f) => path.resolve(specRoot, f)),
+      ...new Set(files.values())];
+    ({ origins } = await load.loadSpecs(mocha, Mocha, [...new Set(toLoad)], { keepGoing: false }));
   } catch (err) {
-    process.stderr.write(`mocha-ordered: cannot load: ${err && err.stack ? err.stack : err}\n`);
+    const text = err instanceof load.MochaError ? err.message : err && err.stack ? err.stack : err;
+    process.stderr.write(`mocha-ordered: cannot load: ${text}\n`);
     return 3;
   }
 
-  // Index the loaded tests by id. Tests with the same full title in one file all run in
-  // mocha: the second is "<full title> #2", the third " #3", in mocha's order, pending
-  // tests and those .only leaves out not counted (untangle numbers them the same way). A pending test answers only
-  // its plain title, when no running test has it.
-  const byKey = new Map();
-  const byTitle = new Map(); // full title -> running tests of any file
   // What mocha itself would run: with .only in the loaded files, only that (as untangle
-  // lists them), so that duplicates are numbered among the same tests.
-  if (mocha.suite.hasOnly()) mocha.suite.filterOnly();
-  const all = collectTests(mocha.suite, []);
-  for (const t of all) {
-    if (!t.file || t.isPending()) continue;
-    const base = `${path.resolve(t.file)}\u0000${t.fullTitle()}`;
-    let key = base;
-    for (let k = 2; byKey.has(key); k++) key = `${base} #${k}`;
-    byKey.set(key, t);
-    if (!byTitle.has(t.fullTitle())) byTitle.set(t.fullTitle(), []);
-    byTitle.get(t.fullTitle()).push(t);
-  }
-  for (const t of all) {
-    const key = t.file ? `${path.resolve(t.file)}\u0000${t.fullTitle()}` : null;
-    if (key && !byKey.has(key)) byKey.set(key, t);
+  // lists them), so that duplicates are numbered among the same tests. Ids as --list
+  // gives them: the spec file loaded and the full title, " #k" for the k-th of a title.
+  if (load.hasOnly(mocha.suite)) load.filterOnly(mocha.suite);
+  const byId = new Map();
+  const byTitle = new Map(); // full title -> running tests of any file
+  for (const t of load.identify(mocha.suite, origins, specRoot)) {
+    byId.set(`${t.file}\u0000${t.id.slice(t.id.indexOf('::') + 2)}`, t.test);
+    if (t.pending) continue;
+    if (!byTitle.has(t.test.fullTitle())) byTitle.set(t.test.fullTitle(), []);
+    byTitle.get(t.test.fullTitle()).push(t.test);
   }
   const selected = [];
   const infoByTest = new Map();
   for (const p of parsed) {
-    let t = byKey.get(`${p.abs}\u0000${p.title}`);
-    // selenium-webdriver/testing (3.x) registers later files' tests with the file that
-    // first required it: a full title that only one test has is that test.
+    let t = byId.get(`${p.abs}\u0000${p.title}`);
+    // a full title that only one test has is that test (a test another spec registered)
     const same = byTitle.get(p.title);
     if (!t && same && same.length === 1) t = same[0];
     if (!t || infoByTest.has(t)) { bad.push(`${p.id}: no test with that full title in ${p.file}`); continue; }
@@ -365,7 +376,7 @@ async function main() {
   const cases = [];
   const startedAt = new Date();
   const save = () => writeReport(opts.report, cases, startedAt);
-  const relFile = (f) => (f ? toPosix(path.relative(specRoot, f)) : '');
+  const relFile = (f) => (f ? load.toPosix(path.relative(specRoot, f)) : '');
 
   const isAborted = (suite) => {
     for (let s = suite; s; s = s.parent) if (aborted.has(plan.original(s))) return true;
@@ -375,7 +386,7 @@ async function main() {
   save(); // an empty report right away: nothing finished yet
   const failures = await new Promise((resolve) => {
     const runner = mocha.run(resolve);
-    const C = Mocha.Runner.constants;
+    const C = events(Mocha);
     let testStart = 0;
     runner.on(C.EVENT_SUITE_BEGIN, (suite) => {
       // A later entry of a describe that a failed hook already ended: mocha would not

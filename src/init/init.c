@@ -6,11 +6,13 @@
 
 #include "config/config.h"
 #include "extract/extract.h"
+#include "json/json.h"
 #include "parse/parse.h"
 #include "runner/process.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/jsonw.h"
+#include "util/buf.h"
 #include "util/banned.h"
 
 /* The PATH written when the python3 first on PATH lacks pytest (a pyenv or virtualenv
@@ -113,6 +115,41 @@ static int propose_values(ut_init *in, const ut_suite *s)
 	return rc;
 }
 
+/* The mocha preset's helper (ci/runners/mocha-ordered.js) runs the project's own mocha,
+ * 5 or later, found as node finds it from here: said when there is none or an older one. */
+static void check_mocha(ut_diags *diags)
+{
+	static const char *const up[] = {"", "../", "../../", "../../../", NULL};
+	ut_buf path = UT_BUF_INIT, text = UT_BUF_INIT;
+	const char *const *u;
+	const char *version = NULL;
+	ut_json *doc = NULL;
+
+	for (u = up; *u && !doc; u++) {
+		path.len = 0;
+		text.len = 0;
+		if (ut_buf_printf(&path, "%snode_modules/mocha/package.json", *u) < 0 ||
+		    !ut_fs_exists(path.ptr))
+			continue;
+		if (ut_fs_read(&text, path.ptr, 1u << 20) < 0 ||
+		    ut_json_parse(&doc, text.ptr, text.len, path.ptr) < 0)
+			doc = NULL;
+		ut_error_clear();
+		break;
+	}
+	version = doc ? ut_json_string(ut_json_get(doc, "version")) : NULL;
+	if (!*u)
+		ut_diags_add(diags, UT_DIAG_WARNING, "package.json", 0,
+			     "no node_modules/mocha here: install the project's packages (npm ci) "
+			     "before untangle runs it; the mocha preset needs mocha 5 or later");
+	else if (version && strtol(version, NULL, 10) < 5)
+		ut_diags_add(diags, UT_DIAG_WARNING, path.ptr, 0,
+			     "mocha %s: the mocha preset's runner needs mocha 5 or later", version);
+	ut_json_free(doc);
+	ut_buf_dispose(&path);
+	ut_buf_dispose(&text);
+}
+
 int ut_init_survey(ut_init **out, const ut_init_opts *opts, ut_diags *diags)
 {
 	ut_suite *suite = NULL;
@@ -142,6 +179,9 @@ int ut_init_survey(ut_init **out, const ut_init_opts *opts, ut_diags *diags)
 	rc = describe_languages(in, suite);
 	if (rc == 0)
 		rc = propose_values(in, suite);
+	/* probe_python: off in unit tests, where no project is installed */
+	if (rc == 0 && opts->probe_python && in->preset && strcmp(in->preset, "mocha") == 0)
+		check_mocha(diags);
 	if (rc == 0 && opts->probe_python && in->preset && strcmp(in->preset, "pytest") == 0) {
 		static const char *const system_env[] = {"PATH=" UT_SYSTEM_PATH, NULL};
 

@@ -238,6 +238,7 @@ static void ctx_dispose(jsctx *c)
 		ut_env_dispose(c->scopes.v[k]);
 	ut_vec_free(&c->all);
 	ut_vec_free(&c->scopes);
+	ut_vec_free(&c->later);
 	ut_vec_free(&c->aliases);
 	ut_arena_dispose(&c->arena);
 }

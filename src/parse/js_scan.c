@@ -84,9 +84,11 @@ static const char *title_of(jsctx *c, ut_env *env, const ut_syn *call)
 		if (!ut_syn_is(a, UT_R_ARG))
 			continue;
 		v = ut_eval(c->d->ix, env, c->cur, ut_arg_expr(a));
-		/* an unresolved title is shown as written */
-		if (v.kind == UT_V_STR || v.kind == UT_V_UNRES)
+		if (v.kind == UT_V_STR)
 			return ut_arena_strndup(c->d->ix->arena, v.s, v.n);
+		/* a part only the run knows is ${its text}: `Suite on ${ENV}` */
+		if (v.kind == UT_V_UNRES)
+			return ut_js_title(c, env, ut_arg_expr(a));
 		return ut_compact_text(c->d->ix, c->cur, a);
 	}
 	return "";
@@ -377,6 +379,8 @@ static int scan_foreach(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, in
 		first = first ? ut_arg_expr(first) : NULL;
 		if (first && ut_syn_is(first, UT_R_IDENT))
 			named = factory_named(c, first);
+		if (!named && first && ut_syn_is(first, UT_R_IDENT))
+			named = ut_js_required_fn(c, first, NULL);
 		if (!named || c->expanding >= MAX_FACTORY_DEPTH)
 			return 0;
 		l.file = named->file;
@@ -453,6 +457,8 @@ static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int d
 				   ut_text_is(c->cur, ut_call_name(call), "map")))
 		return scan_foreach(c, s, env, call, depth);
 	factory = factory_of(c, call);
+	if (!factory) /* a suite that a module of the suite exports */
+		factory = ut_js_required_factory(c, call);
 	if (factory && has_call(factory->body))
 		return scan_factory(c, s, env, call, factory, depth);
 	return 0;
@@ -473,6 +479,29 @@ static int scan_loop(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int dept
 	if (!list)
 		return scan_unread(c, s, env, n, &l, depth);
 	return scan_each(c, s, env, list, lf, &l, depth);
+}
+
+/* (async () => { ... })(): the function runs as mocha loads the file, its registrations
+ * with it; what an await holds back is read too (a loop over it once, with a warning). */
+static int scan_iife(jsctx *c, jsuite *s, ut_env *env, const ut_syn *paren, int depth)
+{
+	ut_env *scope;
+
+	if (!scope_room(c, paren))
+		return 0;
+	scope = scope_new(c, env);
+	if (!scope)
+		return nomem();
+	if (s == c->root && ut_js_awaits(c->cur, paren)) {
+		jlater l;
+
+		l.suite = s;
+		l.env = scope;
+		l.file = c->cur;
+		l.body = ut_js_iife_body(c->cur, paren);
+		return ut_vec_push(&c->later, l) < 0 ? nomem() : 0;
+	}
+	return scan(c, s, scope, ut_js_iife_body(c->cur, paren), depth + 1);
 }
 
 /* Code under a condition that is false whatever happens registers nothing. */
@@ -503,6 +532,8 @@ static int scan(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
 		return scan_if(c, s, env, n, depth);
 	if (ut_syn_is(n, UT_R_LOOP))
 		return scan_loop(c, s, env, n, depth);
+	if (ut_syn_is(n, UT_R_PAREN) && ut_js_iife_body(c->cur, n))
+		return scan_iife(c, s, env, n, depth);
 	for (ch = ut_syn_first(n); ch && rc == 0; ch = ut_syn_next(ch)) {
 		if (ut_syn_is(ch, UT_R_ASSIGN)) {
 			const ut_syn *t = ut_syn_child(ch, UT_R_ASSIGN_TARGET);
@@ -543,6 +574,7 @@ static int find_aliases(jsctx *c, const ut_file *f)
 
 int ut_js_scan_file(jsctx *c)
 {
+	size_t i;
 	int rc;
 
 	c->cur = c->file;
@@ -550,5 +582,13 @@ int ut_js_scan_file(jsctx *c)
 	if (!c->root)
 		return nomem();
 	rc = find_aliases(c, c->file);
-	return rc < 0 ? rc : scan(c, c->root, &c->root->env, c->file->tree->root, 0);
+	if (rc == 0)
+		rc = scan(c, c->root, &c->root->env, c->file->tree->root, 0);
+	/* what async functions register after an await: after the rest of the file */
+	for (i = 0; i < c->later.n && rc == 0; i++) {
+		jlater l = c->later.v[i];
+
+		rc = scan_in(c, l.suite, l.env, l.file, l.body, 1);
+	}
+	return rc;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "parse/internal.h"
+#include "parse/mocharc.h"
 #include "parse/parse.h"
 #include "parse/pytest_ini.h"
 #include "util/error.h"
@@ -239,11 +240,13 @@ static bool under(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
-/* What chooses the test files: the paths, and for Python pytest's options. */
+/* What chooses the test files: the paths, for Python pytest's options, and for JavaScript
+ * the project's mocha configuration when it names the spec files. */
 typedef struct {
 	const ut_parse_opts *opts;
 	ut_pytest_ini ini;
-	bool python; /* ini was read */
+	bool python;             /* ini was read */
+	const ut_mocharc *specs; /* mocha's spec patterns in force, or NULL */
 } selection;
 
 /* -1 when the file holds no tests; else the index of the path that collects it (pytest
@@ -258,7 +261,11 @@ static int test_file_key(const char *path, ut_lang lang, const selection *sel)
 		return ut_pytest_ini_arg_of(&sel->ini, path);
 	for (i = 0; i < opts->npaths && !inside; i++)
 		inside = under(path, opts->paths[i]);
-	return inside ? 0 : -1;
+	if (!inside)
+		return -1;
+	if (sel->specs && ut_lang_is_js(lang))
+		return ut_mocharc_is_spec(sel->specs, ut_path_relative(path, opts->root)) ? 0 : -1;
+	return 0;
 }
 
 static bool is_test_file(const char *path, ut_lang lang, const selection *sel)
@@ -311,6 +318,35 @@ static int order_files(ut_pathlist *files, const selection *sel)
 	free(k);
 	free(copy);
 	return 0;
+}
+
+/* The project's mocha configuration, when it names spec files and some JavaScript files
+ * of the suite are among them (warned when none is). */
+static const ut_mocharc *mocha_specs(ut_mocharc *rc, const ut_pathlist *files,
+				     const selection *sel, ut_diags *diags)
+{
+	selection all = *sel, only = *sel;
+	size_t i, js = 0;
+
+	if (!rc->spec.n)
+		return NULL;
+	all.specs = NULL;
+	only.specs = rc;
+	for (i = 0; i < files->n; i++) {
+		ut_lang l = ut_lang_of_path(files->paths[i]);
+
+		if (!ut_lang_is_js(l) || !is_test_file(files->paths[i], l, &all))
+			continue;
+		js++;
+		if (is_test_file(files->paths[i], l, &only))
+			return rc;
+	}
+	if (js)
+		ut_diags_add(diags, UT_DIAG_WARNING, rc->source, 0,
+			     "mocha's spec (%s%s) matches none of the suite's JavaScript files: "
+			     "all of them are read as specs",
+			     rc->spec.v[0], rc->spec.n > 1 ? ", ..." : "");
+	return NULL;
 }
 
 /* Moves the tests named in the order file to the front, in its order. */
@@ -413,11 +449,13 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 	bool seen[UT_LANG__COUNT] = {false};
 	selection sel;
 	ut_diags ini_diags;
+	ut_mocharc mrc;
 	int rc;
 
 	*out = NULL;
 	memset(&dr, 0, sizeof(dr));
 	memset(&sel, 0, sizeof(sel));
+	memset(&mrc, 0, sizeof(mrc));
 	sel.opts = opts;
 	ut_diags_init(&ini_diags);
 	rc = ut_suite_new(&suite);
@@ -447,8 +485,11 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 	}
 	if (rc == 0)
 		rc = order_files(&files, &sel);
+	if (rc == 0 && opts->root)
+		rc = ut_mocharc_read(&mrc, opts->root);
 	if (rc < 0)
 		goto done;
+	sel.specs = mocha_specs(&mrc, &files, &sel, diags);
 	for (i = 0; i < files.n; i++) {
 		ut_lang l = ut_lang_of_path(files.paths[i]);
 
@@ -495,6 +536,7 @@ done:
 	ut_pathlist_dispose(&files);
 	if (sel.python)
 		ut_pytest_ini_dispose(&sel.ini);
+	ut_mocharc_dispose(&mrc);
 	ut_diags_dispose(&ini_diags);
 	if (rc < 0)
 		ut_suite_free(suite);
