@@ -11,8 +11,10 @@
  * Consecutive ids of the same class run as one TestNG <test> holding that class with
  * those methods included, so @BeforeClass/@AfterClass run once around them; a method
  * interceptor keeps TestNG's own order (priority, name) out of it. Classes interleave as
- * listed. A test whose declared dependency (dependsOnMethods) is not in the same run of
- * ids is reported skipped by TestNG: keep declared dependees in the schedule.
+ * listed. Priorities are set aside (an annotation transformer) and a dependency on a test
+ * outside the same run of ids is ignored (ignoreMissingDependencies), so the given order is
+ * the run order; dependencies inside one run still hold (a failed dependee skips its
+ * dependents): untangle keeps declared dependees before their dependents.
  *
  * --list writes the tests TestNG would run for the roots (a ROOT ending in .xml is a suite
  * file, any other a class; the classes make one <test>) as JSON Lines, in TestNG's own run
@@ -30,6 +32,7 @@
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,6 +46,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import org.testng.IAnnotationTransformer;
 import org.testng.IConfigurable;
 import org.testng.IConfigureCallBack;
 import org.testng.IHookCallBack;
@@ -54,6 +58,7 @@ import org.testng.ITestNGListener;
 import org.testng.ITestResult;
 import org.testng.TestListenerAdapter;
 import org.testng.TestNG;
+import org.testng.annotations.ITestAnnotation;
 import org.testng.xml.XmlClass;
 import org.testng.xml.XmlInclude;
 import org.testng.xml.XmlSuite;
@@ -77,6 +82,18 @@ public class OrderedTestNG {
         static int position(IMethodInstance m) {
             String id = m.getMethod().getTestClass().getName() + "#" + m.getMethod().getMethodName();
             return POSITION.getOrDefault(id, Integer.MAX_VALUE);
+        }
+    }
+
+    /** The given order is the run order: no priority reorders a <test>, and a dependee run
+     *  in an earlier <test> (TestNG's own order interleaves classes) is not missing. */
+    public static class Exact implements IAnnotationTransformer {
+        @Override
+        @SuppressWarnings("rawtypes")
+        public void transform(ITestAnnotation a, Class testClass, Constructor testConstructor,
+                Method testMethod) {
+            a.setPriority(0);
+            a.setIgnoreMissingDependencies(true);
         }
     }
 
@@ -295,6 +312,7 @@ public class OrderedTestNG {
         TestNG tng = new TestNG(false);
         tng.setUseDefaultListeners(false);
         tng.setXmlSuites(Collections.singletonList(suite));
+        tng.addListener((ITestNGListener) new Exact());
         tng.addListener((ITestNGListener) new Order());
         tng.addListener((ITestNGListener) new Report());
         tng.run();
