@@ -273,6 +273,19 @@ START_TEST(suite_file_the_build_names)
 }
 END_TEST
 
+START_TEST(maven_includes_decide_the_test_classes)
+{
+	/* Surefire's includes and excludes (a ${property} expanded), Failsafe's defaults */
+	parse_fixture("maven-includes", "src/test/java");
+	ck_assert_uint_eq(suite->tests.n, 2);
+	ck_assert_str_eq(suite->tests.v[0].id, "shop.CartCheck#open");
+	ck_assert_str_eq(suite->tests.v[1].id, "shop.CheckoutIT#open");
+	expect_roots("shop.CartCheck", "shop.CheckoutIT");
+	ck_assert_uint_eq(diags.items.n, 1);
+	ck_assert_ptr_nonnull(strstr(diags.items.v[0].message, "shop.LoginTest, shop.SlowCheck"));
+}
+END_TEST
+
 Suite *java_suite(void)
 {
 	Suite *s = suite_create("java");
@@ -289,6 +302,7 @@ Suite *java_suite(void)
 	tcase_add_test(tc, junit_roots);
 	tcase_add_test(tc, root_suite_outside_the_test_paths);
 	tcase_add_test(tc, suite_file_the_build_names);
+	tcase_add_test(tc, maven_includes_decide_the_test_classes);
 	suite_add_tcase(s, tc);
 	return s;
 }

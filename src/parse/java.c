@@ -11,6 +11,7 @@
 
 #define JUNIT5_DEFAULT_ORDER 1073741823L /* org.junit.jupiter.api.Order.DEFAULT */
 #define MAX_WARNED_CLASSES 20		 /* classes named in the left-out warning */
+#define MAVEN_WHY "that Maven does not run (pom.xml's Surefire/Failsafe includes and excludes)"
 
 typedef struct {
 	ut_cls *cls;
@@ -18,6 +19,7 @@ typedef struct {
 	const char *framework;
 	ut_jmethods methods;
 	bool emitted;
+	bool not_run; /* Maven's include/exclude patterns leave it out (pom.xml) */
 } jclass;
 
 typedef UT_VEC(jclass) jclasses;
@@ -512,7 +514,8 @@ static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 		jclass *jc = &all->v[i];
 		size_t pos = xml ? listed_at(jc, &listed) : rank;
 
-		if (!is_testng(jc) || (xml && pos == listed.n && !d->keep_all))
+		if (!is_testng(jc) || (xml && pos == listed.n && !d->keep_all) ||
+		    (!xml && jc->not_run && !d->keep_all))
 			continue;
 		rank++;
 		/* without suite files the runner is given the classes, in this order */
@@ -542,6 +545,8 @@ static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 				      : "not in the suite files";
 
 		warn_left_out(d, xml, 0, all, true, why ? why : "not in the suite files");
+	} else if (rc == 0) {
+		warn_left_out(d, "pom.xml", 0, all, true, MAVEN_WHY);
 	}
 	ut_vec_free(&refs);
 	ut_vec_free(&listed);
@@ -681,6 +686,36 @@ static int find_suites(ut_discover *d, jclasses *all, suites *out, ut_map *liste
 	return rc;
 }
 
+/* Marks the classes Maven would not run (pom.xml's Surefire/Failsafe patterns). */
+static int maven_patterns(ut_discover *d, jclasses *all)
+{
+	ut_jstrings inc = {0}, exc = {0};
+	ut_buf b = UT_BUF_INIT;
+	size_t i;
+	int rc = ut_java_build_patterns(d, &inc, &exc);
+
+	for (i = 0; i < all->n && rc > 0; i++) {
+		const ut_cls *k = all->v[i].cls;
+		char *c;
+
+		while (k->outer) /* a nested class runs through its outermost one */
+			k = k->outer;
+		ut_buf_clear(&b);
+		cls_id(k, &b);
+		if (b.failed) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			break;
+		}
+		for (c = b.ptr; c && *c; c++)
+			*c = *c == '.' ? '/' : *c;
+		all->v[i].not_run = !ut_java_build_runs(&inc, &exc, b.ptr ? b.ptr : "");
+	}
+	ut_buf_dispose(&b);
+	ut_vec_free(&inc);
+	ut_vec_free(&exc);
+	return rc < 0 ? rc : 0;
+}
+
 static int cmp_jclass(const void *a, const void *b)
 {
 	const jclass *x = a, *y = b;
@@ -707,6 +742,8 @@ int ut_java_discover(ut_discover *d)
 	if (all.n)
 		qsort(all.v, all.n, sizeof(jclass), cmp_jclass);
 	if (rc == 0)
+		rc = maven_patterns(d, &all);
+	if (rc == 0)
 		rc = find_suites(d, &all, &found, &listed);
 	/* the root suites (those no suite lists) decide which JUnit classes run */
 	for (i = 0; i < found.n && rc == 0; i++) {
@@ -725,11 +762,14 @@ int ut_java_discover(ut_discover *d)
 			      false, why ? why : "outside the root suite");
 	}
 	for (i = 0; i < all.n && rc == 0; i++)
-		if ((!root || d->keep_all) && !is_testng(&all.v[i]) && !all.v[i].emitted) {
+		if ((!root || d->keep_all) && !is_testng(&all.v[i]) && !all.v[i].emitted &&
+		    (!all.v[i].not_run || d->keep_all)) {
 			rc = emit_class(d, &hooks, &all, &all.v[i]);
 			if (rc == 0 && !root)
 				rc = add_class_root(d, all.v[i].cls);
 		}
+	if (rc == 0 && !root)
+		warn_left_out(d, "pom.xml", 0, &all, false, MAVEN_WHY);
 	if (rc == 0)
 		rc = emit_testng(d, &hooks, &all);
 	if (rc == 0)

@@ -81,6 +81,15 @@ int ut_testng_xml(ut_discover *d, ut_testng_classes *out, ut_jstrings *paths);
  * ... }. Appended to out (relative to the root, in ix->scratch); *from the build file's
  * name, NULL when it names none. A build file that cannot be read is a warning. */
 int ut_java_build_suites(ut_discover *d, ut_jstrings *out, const char **from);
+/* The include and exclude patterns Maven runs test classes by (pom.xml at the root: its
+ * Surefire's, Failsafe's when declared; their defaults when they name none), appended to
+ * includes and excludes (in ix->scratch). 1 when a pom.xml was read, 0 when there is none
+ * (nothing decides then), UT_ENOMEM. */
+int ut_java_build_patterns(ut_discover *d, ut_jstrings *includes, ut_jstrings *excludes);
+/* Whether Maven runs the class at `path` (package folders and class name, "a/b/FooTest")
+ * by those patterns (Foo, Foo.java and Foo.class alike; a %regex[] pattern matches). */
+bool ut_java_build_runs(const ut_jstrings *includes, const ut_jstrings *excludes,
+			const char *path);
 /* A TestNG test among those of the suite (testng_order.c). */
 typedef struct {
 	const void *owner; /* its class (the same for the tests of one class) */
