@@ -269,6 +269,9 @@ START_TEST(suite_file_the_build_names)
 	parse_fixture("testng-gradle", "src/test/java");
 	expect_roots("src/test/resources/gradle-suite.xml", NULL);
 	ck_assert_ptr_null(ut_suite_find(suite, "checkout.LegacyTests#legacy"));
+	/* useTestNG: Gradle runs no JUnit class */
+	ck_assert_ptr_null(ut_suite_find(suite, "checkout.ReceiptTest#receipt"));
+	ck_assert_uint_eq(suite->tests.n, 4);
 	ck_assert_str_eq(suite->tests.v[2].id, "checkout.PaymentTests#openWallet");
 }
 END_TEST

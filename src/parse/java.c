@@ -11,7 +11,9 @@
 
 #define JUNIT5_DEFAULT_ORDER 1073741823L /* org.junit.jupiter.api.Order.DEFAULT */
 #define MAX_WARNED_CLASSES 20		 /* classes named in the left-out warning */
-#define MAVEN_WHY "that Maven does not run (pom.xml's Surefire/Failsafe includes and excludes)"
+#define MAVEN_WHY                                                                          \
+	"that the build does not run (pom.xml's Surefire/Failsafe includes and excludes, "  \
+	"build.gradle's test framework)"
 
 typedef struct {
 	ut_cls *cls;
@@ -19,7 +21,7 @@ typedef struct {
 	const char *framework;
 	ut_jmethods methods;
 	bool emitted;
-	bool not_run; /* Maven's include/exclude patterns leave it out (pom.xml) */
+	bool not_run; /* the build does not run it (Maven's patterns, Gradle's framework) */
 } jclass;
 
 typedef UT_VEC(jclass) jclasses;
@@ -546,7 +548,7 @@ static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 
 		warn_left_out(d, xml, 0, all, true, why ? why : "not in the suite files");
 	} else if (rc == 0) {
-		warn_left_out(d, "pom.xml", 0, all, true, MAVEN_WHY);
+		warn_left_out(d, NULL, 0, all, true, MAVEN_WHY);
 	}
 	ut_vec_free(&refs);
 	ut_vec_free(&listed);
@@ -716,6 +718,25 @@ static int maven_patterns(ut_discover *d, jclasses *all)
 	return rc < 0 ? rc : 0;
 }
 
+/* Marks the classes of the frameworks Gradle's test task does not run (useTestNG: no
+ * JUnit; useJUnitPlatform: no TestNG; useJUnit: JUnit 4 only). */
+static int gradle_engine(ut_discover *d, jclasses *all)
+{
+	const char *engine = NULL;
+	size_t i;
+	int rc = ut_java_build_engine(d, &engine);
+
+	for (i = 0; i < all->n && rc == 0 && engine; i++) {
+		const char *fw = all->v[i].framework;
+
+		if (strcmp(engine, "testng") == 0 ? strcmp(fw, "testng") != 0
+		    : strcmp(engine, "junit5") == 0 ? strcmp(fw, "testng") == 0
+						     : strcmp(fw, "junit4") != 0)
+			all->v[i].not_run = true;
+	}
+	return rc;
+}
+
 static int cmp_jclass(const void *a, const void *b)
 {
 	const jclass *x = a, *y = b;
@@ -744,6 +765,8 @@ int ut_java_discover(ut_discover *d)
 	if (rc == 0)
 		rc = maven_patterns(d, &all);
 	if (rc == 0)
+		rc = gradle_engine(d, &all);
+	if (rc == 0)
 		rc = find_suites(d, &all, &found, &listed);
 	/* the root suites (those no suite lists) decide which JUnit classes run */
 	for (i = 0; i < found.n && rc == 0; i++) {
@@ -769,7 +792,7 @@ int ut_java_discover(ut_discover *d)
 				rc = add_class_root(d, all.v[i].cls);
 		}
 	if (rc == 0 && !root)
-		warn_left_out(d, "pom.xml", 0, &all, false, MAVEN_WHY);
+		warn_left_out(d, NULL, 0, &all, false, MAVEN_WHY);
 	if (rc == 0)
 		rc = emit_testng(d, &hooks, &all);
 	if (rc == 0)

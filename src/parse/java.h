@@ -86,6 +86,10 @@ int ut_java_build_suites(ut_discover *d, ut_jstrings *out, const char **from);
  * includes and excludes (in ix->scratch). 1 when a pom.xml was read, 0 when there is none
  * (nothing decides then), UT_ENOMEM. */
 int ut_java_build_patterns(ut_discover *d, ut_jstrings *includes, ut_jstrings *excludes);
+/* The test framework build.gradle(.kts) at the root runs: "testng" (useTestNG),
+ * "junit5" (useJUnitPlatform), "junit4" (useJUnit); NULL when there is no such file or it
+ * names none or several. 0 or UT_ENOMEM. */
+int ut_java_build_engine(ut_discover *d, const char **engine);
 /* Whether Maven runs the class at `path` (package folders and class name, "a/b/FooTest")
  * by those patterns (Foo, Foo.java and Foo.class alike; a %regex[] pattern matches). */
 bool ut_java_build_runs(const ut_jstrings *includes, const ut_jstrings *excludes,

@@ -414,7 +414,18 @@ static int gradle_suites(ut_index *ix, const char *s, const char *end, ut_jstrin
 	return 0;
 }
 
-static int read_gradle(ut_discover *d, const char *path, const char *rel, ut_jstrings *out)
+/* The test framework a Gradle build names (useTestNG, useJUnitPlatform, useJUnit), or
+ * NULL when it names none or several. */
+static void gradle_engine(const char **engine, const char *name)
+{
+	if (*engine && strcmp(*engine, name) != 0)
+		*engine = "";
+	else if (!*engine)
+		*engine = name;
+}
+
+static int read_gradle(ut_discover *d, const char *path, const char *rel, ut_jstrings *out,
+		       const char **engine)
 {
 	ut_buf src = UT_BUF_INIT;
 	const char *p, *s, *end;
@@ -453,7 +464,14 @@ static int read_gradle(ut_discover *d, const char *path, const char *rel, ut_jst
 				at = -1;
 		} else if (word_at(p, s, "useTestNG")) {
 			testng = true;
+			gradle_engine(engine, "testng");
 			s += 8;
+		} else if (word_at(p, s, "useJUnitPlatform")) {
+			gradle_engine(engine, "junit5");
+			s += 15;
+		} else if (word_at(p, s, "useJUnit")) {
+			gradle_engine(engine, "junit4");
+			s += 7;
 		} else if (at >= 0 && word_at(p, s, "suites")) {
 			rc = gradle_suites(d->ix, s + 6, end, out);
 			s += 5;
@@ -463,8 +481,33 @@ static int read_gradle(ut_discover *d, const char *path, const char *rel, ut_jst
 	return rc;
 }
 
+int ut_java_build_engine(ut_discover *d, const char **engine)
+{
+	static const char *const files[] = {"build.gradle", "build.gradle.kts", NULL};
+	const char *root = d->ix->root ? d->ix->root : ".";
+	ut_jstrings ignored = {0};
+	size_t i;
+	int rc = 0;
+
+	*engine = NULL;
+	for (i = 0; files[i] && rc == 0 && !*engine; i++) {
+		char *path = ut_path_join(root, files[i]);
+
+		if (!path)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+		if (ut_fs_exists(path))
+			rc = read_gradle(d, path, files[i], &ignored, engine);
+		free(path);
+	}
+	if (*engine && !**engine)
+		*engine = NULL;
+	ut_vec_free(&ignored);
+	return rc;
+}
+
 int ut_java_build_suites(ut_discover *d, ut_jstrings *out, const char **from)
 {
+	const char *engine = NULL;
 	static const char *const files[] = {"pom.xml", "build.gradle", "build.gradle.kts", NULL};
 	const char *root = d->ix->root ? d->ix->root : ".";
 	size_t i, before = out->n;
@@ -477,7 +520,8 @@ int ut_java_build_suites(ut_discover *d, ut_jstrings *out, const char **from)
 		if (!path)
 			return ut_error_set(UT_ENOMEM, "out of memory");
 		if (ut_fs_exists(path))
-			rc = i == 0 ? read_pom(d, path, out) : read_gradle(d, path, files[i], out);
+			rc = i == 0 ? read_pom(d, path, out)
+				    : read_gradle(d, path, files[i], out, &engine);
 		if (out->n > before)
 			*from = files[i];
 		free(path);
