@@ -271,8 +271,10 @@ START_TEST(suite_file_the_build_names)
 	ck_assert_ptr_null(ut_suite_find(suite, "checkout.LegacyTests#legacy"));
 	/* useTestNG: Gradle runs no JUnit class */
 	ck_assert_ptr_null(ut_suite_find(suite, "checkout.ReceiptTest#receipt"));
-	ck_assert_uint_eq(suite->tests.n, 4);
-	ck_assert_str_eq(suite->tests.v[2].id, "checkout.PaymentTests#openWallet");
+	ck_assert_uint_eq(suite->tests.n, 5);
+	/* the suite file it names first, then its own <test> in preserve-order */
+	ck_assert_str_eq(suite->tests.v[0].id, "checkout.CouponTests#redeem");
+	ck_assert_str_eq(suite->tests.v[3].id, "checkout.PaymentTests#openWallet");
 }
 END_TEST
 

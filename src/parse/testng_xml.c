@@ -1,6 +1,7 @@
 /* testng_xml.c: the classes a testng.xml runs, in its order (its <test>s one after another,
  * each one's <class> elements): TestNG runs those and no others. Commented-out classes are
- * comments to the reader, so they are left out too. The files are suite.testng_xml, else
+ * comments to the reader, so they are left out too. A suite's <suite-file>s run before its
+ * own <test>s. The files are suite.testng_xml, else
  * those the build file names (java_build.c), else a testng.xml where projects keep it. */
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +18,14 @@
 /* Where projects keep it, relative to the suite root, in the order looked at. */
 static const char *const places[] = {"testng.xml", "src/test/resources/testng.xml", NULL};
 
+#define MAX_NESTING 8 /* <suite-file>s inside <suite-file>s */
+
 typedef struct {
 	ut_index *ix;
-	ut_testng_classes *out;
-	size_t tests; /* <test> elements seen */
+	ut_testng_classes own;	/* the classes of the file being read (test: its own count) */
+	ut_jstrings children;	/* its <suite-file>s, relative to the root */
+	const char *dir;	/* its folder, relative to the root ("" at the root) */
+	size_t tests;		/* <test> elements seen in it */
 	bool suite_preserve, preserve; /* preserve-order of the <suite>, of the <test> */
 	ut_xml *xml;
 	int rc;
@@ -30,9 +35,9 @@ static void on_start(void *data, const char *el, const char **atts)
 {
 	reader *r = data;
 	const char *name = strcmp(el, "class") == 0 ? ut_xml_attr(atts, "name") : NULL;
-	ut_testng_class c;
+	const char *child = strcmp(el, "suite-file") == 0 ? ut_xml_attr(atts, "path") : NULL;
 	const char *preserve = ut_xml_attr(atts, "preserve-order");
-	size_t i;
+	ut_testng_class c;
 
 	if (strcmp(el, "suite") == 0)
 		r->suite_preserve = !preserve || strcmp(preserve, "false") != 0;
@@ -40,18 +45,23 @@ static void on_start(void *data, const char *el, const char **atts)
 		r->tests++;
 		r->preserve = preserve ? strcmp(preserve, "false") != 0 : r->suite_preserve;
 	}
-	if (!name || r->rc)
-		return;
-	for (i = 0; i < r->out->n; i++)
-		if (strcmp(r->out->v[i].name, name) == 0)
-			return; /* in two <test>s: it keeps its first place */
-	c.name = r->out->n < MAX_CLASSES ? ut_arena_strdup(&r->ix->scratch, name) : NULL;
-	c.test = r->tests;
-	c.preserve = r->preserve;
-	if (!c.name || ut_vec_push(r->out, c) < 0) {
-		r->rc = ut_error_set(UT_ENOMEM, "out of memory");
-		ut_xml_stop(r->xml);
+	if (child && !r->rc) {
+		const char *rel = child[0] == '/' || !r->dir[0]
+				      ? ut_arena_strdup(&r->ix->scratch, child)
+				      : ut_arena_printf(&r->ix->scratch, "%s/%s", r->dir, child);
+
+		if (!rel || ut_vec_push(&r->children, rel) < 0)
+			r->rc = ut_error_set(UT_ENOMEM, "out of memory");
 	}
+	if (name && !r->rc) {
+		c.name = r->own.n < MAX_CLASSES ? ut_arena_strdup(&r->ix->scratch, name) : NULL;
+		c.test = r->tests;
+		c.preserve = r->preserve;
+		if (!c.name || ut_vec_push(&r->own, c) < 0)
+			r->rc = ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	if (r->rc)
+		ut_xml_stop(r->xml);
 }
 
 static void on_entity(void *data)
@@ -61,39 +71,73 @@ static void on_entity(void *data)
 
 static const ut_xml_handlers handlers = {on_start, NULL, NULL, on_entity};
 
-/* Reads one suite file into r->out (its classes after those of the files before). */
-static int read_one(ut_discover *d, reader *r, const char *rel)
+/* Reads one suite file (relative to the root, or absolute) and the suite files it names,
+ * appending their classes to out: TestNG runs a suite's <suite-file>s first, in order,
+ * then its own <test>s. *tests counts the <test>s read so far. 1 when the file could not
+ * be used (a warning says why). */
+static int read_one(ut_discover *d, const char *rel, ut_testng_classes *out, size_t *tests,
+		    int depth)
 {
 	ut_buf text = UT_BUF_INIT;
-	char *path = ut_path_join(d->ix->root ? d->ix->root : ".", rel);
-	size_t before = r->out->n;
+	char *path = rel[0] == '/' ? strdup(rel)
+				   : ut_path_join(d->ix->root ? d->ix->root : ".", rel);
+	const char *slash = strrchr(rel, '/');
+	reader r;
+	size_t i, j;
 	int rc = 0;
 
-	if (!path)
-		return ut_error_set(UT_ENOMEM, "out of memory");
+	memset(&r, 0, sizeof(r));
+	r.ix = d->ix;
+	r.suite_preserve = r.preserve = true;
+	r.dir = slash ? ut_arena_strndup(&d->ix->scratch, rel, (size_t)(slash - rel)) : "";
+	if (!path || !r.dir) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
 	if (ut_fs_read(&text, path, MAX_TESTNG_XML) < 0) {
 		ut_diags_add(d->diags, UT_DIAG_WARNING, rel, 0, "cannot read it: %s",
 			     ut_error_message());
 		rc = 1;
 		goto done;
 	}
-	r->xml = ut_xml_new(&handlers, r);
-	if (!r->xml) {
+	r.xml = ut_xml_new(&handlers, &r);
+	if (!r.xml) {
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
-	if (ut_xml_feed(r->xml, text.ptr ? text.ptr : "", text.len, true) < 0 && r->rc == 0) {
-		ut_diags_add(d->diags, UT_DIAG_WARNING, rel, (unsigned)ut_xml_line(r->xml),
+	if (ut_xml_feed(r.xml, text.ptr ? text.ptr : "", text.len, true) < 0 && r.rc == 0) {
+		ut_diags_add(d->diags, UT_DIAG_WARNING, rel, (unsigned)ut_xml_line(r.xml),
 			     "not a testng.xml that can be read (%s): its class order is not used",
-			     ut_xml_error(r->xml));
-		r->out->n = before;
+			     ut_xml_error(r.xml));
 		rc = 1;
 		goto done;
 	}
-	rc = r->rc;
+	rc = r.rc;
+	for (i = 0; i < r.children.n && rc == 0; i++) {
+		if (depth >= MAX_NESTING) {
+			ut_diags_add(d->diags, UT_DIAG_WARNING, rel, 0,
+				     "suite files nested deeper than %d are not read: %s",
+				     MAX_NESTING, r.children.v[i]);
+			continue;
+		}
+		rc = read_one(d, r.children.v[i], out, tests, depth + 1);
+		rc = rc > 0 ? 0 : rc;
+	}
+	for (i = 0; i < r.own.n && rc == 0; i++) {
+		ut_testng_class c = r.own.v[i];
+
+		for (j = 0; j < out->n; j++)
+			if (strcmp(out->v[j].name, c.name) == 0)
+				break; /* in two <test>s: it keeps its first place */
+		c.test += *tests;
+		if (j == out->n && ut_vec_push(out, c) < 0)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	*tests += r.tests;
 done:
-	ut_xml_free(r->xml);
-	r->xml = NULL;
+	ut_xml_free(r.xml);
+	ut_vec_free(&r.own);
+	ut_vec_free(&r.children);
 	ut_buf_dispose(&text);
 	free(path);
 	return rc;
@@ -112,8 +156,7 @@ int ut_testng_xml(ut_discover *d, ut_testng_classes *out, ut_jstrings *paths)
 {
 	ut_jstrings named = {0};
 	const char *from = NULL;
-	reader r;
-	size_t i;
+	size_t i, tests = 0;
 	int rc = 0;
 
 	/* suite.testng_xml, else the files the build names, else a testng.xml where
@@ -128,10 +171,6 @@ int ut_testng_xml(ut_discover *d, ut_testng_classes *out, ut_jstrings *paths)
 	for (i = 0; rc == 0 && !from && places[i]; i++)
 		if (exists(d, places[i]) && ut_vec_push(&named, places[i]) < 0)
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
-	memset(&r, 0, sizeof(r));
-	r.ix = d->ix;
-	r.out = out;
-	r.suite_preserve = r.preserve = true;
 	for (i = 0; i < named.n && rc == 0; i++) {
 		if (!exists(d, named.v[i])) {
 			if (!d->testng_xml) /* else said once below */
@@ -140,7 +179,7 @@ int ut_testng_xml(ut_discover *d, ut_testng_classes *out, ut_jstrings *paths)
 					     from, named.v[i]);
 			continue;
 		}
-		rc = read_one(d, &r, named.v[i]);
+		rc = read_one(d, named.v[i], out, &tests, 0);
 		if (rc == 0 && ut_vec_push(paths, named.v[i]) < 0)
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
 		rc = rc > 0 ? 0 : rc;
