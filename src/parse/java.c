@@ -525,8 +525,12 @@ static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 			rc = add_class_root(d, jc->cls);
 		for (j = 0; j < jc->methods.n && rc == 0; j++) {
 			ut_tref r = {jc, &jc->methods.v[j], pos < listed.n ? listed.v[pos].test : 0,
-				     pos, pos < listed.n ? listed.v[pos].preserve : true};
+				     pos, pos < listed.n ? listed.v[pos].preserve : true, 0};
 
+			/* the suite file's <include>s and <exclude>s of the class */
+			if (pos < listed.n &&
+			    !ut_testng_runs(&listed.v[pos], jc->methods.v[j].name, &r.inc_pos))
+				continue;
 			if (ut_vec_push(&refs, r) < 0)
 				rc = ut_error_set(UT_ENOMEM, "out of memory");
 		}

@@ -72,9 +72,17 @@ typedef struct {
 	const char *name; /* fully qualified */
 	size_t test;	  /* which <test> of the suites lists it (they run one after another) */
 	bool preserve;	  /* that <test>'s preserve-order (or its suite's; default true) */
+	const char **methods; /* its <methods>' <include> names (`include`), else its
+				 <exclude> names (regular expressions, as TestNG reads them) */
+	size_t nmethods;
+	bool include;
 } ut_testng_class;
 typedef UT_VEC(ut_testng_class) ut_testng_classes;
 int ut_testng_xml(ut_discover *d, ut_testng_classes *out, ut_jstrings *paths);
+/* Whether the suite file runs method `name` of class c: with <include>s, those they match
+ * (*pos: 1 + the place of the include naming it exactly, 0 for a pattern), else all but
+ * those an <exclude> matches (*pos 0). */
+bool ut_testng_runs(const ut_testng_class *c, const char *name, size_t *pos);
 /* The TestNG suite files the project's build file at the root names (java_build.c):
  * pom.xml's Surefire/Failsafe suiteXmlFiles (${property} of the pom expanded; a profile's
  * only when the build itself names none), else build.gradle(.kts)'s useTestNG { suites
@@ -101,6 +109,7 @@ typedef struct {
 	size_t test;	   /* the suite files' <test> (they run one after another), else 0 */
 	size_t cls_pos;	   /* its class's place in the suite files, else among the classes */
 	bool preserve;	   /* its <test>'s preserve-order (TestNG's default: true) */
+	size_t inc_pos;	   /* 1 + the place of the <include> naming it exactly, else 0 */
 } ut_tref;
 typedef UT_VEC(ut_tref) ut_trefs;
 /* Puts refs in the order TestNG runs them (see testng_order.c). 0 or UT_ENOMEM. */

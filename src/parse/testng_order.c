@@ -33,7 +33,7 @@ static bool depends_on(const ut_tref *a, const ut_tref *b)
 }
 
 /* The order TestNG is given the tests in (its method interceptors' output): by <test>,
- * class, then name. */
+ * class, the class's <include>s, then name. */
 static int cmp_base(const void *a, const void *b)
 {
 	const ut_tref *x = a, *y = b;
@@ -43,6 +43,9 @@ static int cmp_base(const void *a, const void *b)
 		return x->test < y->test ? -1 : 1;
 	if (x->cls_pos != y->cls_pos)
 		return x->cls_pos < y->cls_pos ? -1 : 1;
+	/* preserve-order: the order of the <include>s that name them */
+	if (x->inc_pos && y->inc_pos && x->inc_pos != y->inc_pos)
+		return x->inc_pos < y->inc_pos ? -1 : 1;
 	c = strcmp(x->m->name, y->m->name);
 	return c ? c : (x->m->pos < y->m->pos ? -1 : x->m->pos > y->m->pos);
 }

@@ -26,6 +26,8 @@ typedef struct {
 	ut_jstrings children;	/* its <suite-file>s, relative to the root */
 	const char *dir;	/* its folder, relative to the root ("" at the root) */
 	size_t tests;		/* <test> elements seen in it */
+	bool in_class;		/* inside a <class> (of own.v[own.n - 1]) */
+	ut_jstrings inc, exc;	/* that class's <include>, <exclude> names */
 	bool suite_preserve, preserve; /* preserve-order of the <suite>, of the <test> */
 	ut_xml *xml;
 	int rc;
@@ -53,10 +55,20 @@ static void on_start(void *data, const char *el, const char **atts)
 		if (!rel || ut_vec_push(&r->children, rel) < 0)
 			r->rc = ut_error_set(UT_ENOMEM, "out of memory");
 	}
+	if (r->in_class && !r->rc && (strcmp(el, "include") == 0 || strcmp(el, "exclude") == 0)) {
+		const char *m = ut_xml_attr(atts, "name");
+		const char *copy = m ? ut_arena_strdup(&r->ix->scratch, m) : NULL;
+
+		if (m && (!copy || ut_vec_push(el[0] == 'i' ? &r->inc : &r->exc, copy) < 0))
+			r->rc = ut_error_set(UT_ENOMEM, "out of memory");
+	}
 	if (name && !r->rc) {
+		memset(&c, 0, sizeof(c));
 		c.name = r->own.n < MAX_CLASSES ? ut_arena_strdup(&r->ix->scratch, name) : NULL;
 		c.test = r->tests;
 		c.preserve = r->preserve;
+		r->in_class = true;
+		r->inc.n = r->exc.n = 0;
 		if (!c.name || ut_vec_push(&r->own, c) < 0)
 			r->rc = ut_error_set(UT_ENOMEM, "out of memory");
 	}
@@ -64,12 +76,88 @@ static void on_start(void *data, const char *el, const char **atts)
 		ut_xml_stop(r->xml);
 }
 
+static void on_end(void *data, const char *el)
+{
+	reader *r = data;
+	ut_testng_class *c = r->own.n ? &r->own.v[r->own.n - 1] : NULL;
+	ut_jstrings *v = r->inc.n ? &r->inc : &r->exc;
+
+	if (strcmp(el, "class") != 0 || !r->in_class || !c || r->rc)
+		return;
+	r->in_class = false;
+	if (!v->n)
+		return;
+	c->include = v == &r->inc;
+	c->methods = ut_arena_alloc(&r->ix->scratch, v->n * sizeof(char *));
+	if (!c->methods) {
+		r->rc = ut_error_set(UT_ENOMEM, "out of memory");
+		ut_xml_stop(r->xml);
+		return;
+	}
+	memcpy(c->methods, v->v, v->n * sizeof(char *));
+	c->nmethods = v->n;
+}
+
+/* A regular expression matching all of s: the subset suite files use (. * ^ $ and
+ * literal characters, \ escapes). */
+static bool rx_here(const char *re, const char *s, int depth);
+
+static bool rx_star(char c, bool any, const char *re, const char *s, int depth)
+{
+	for (;; s++) {
+		if (rx_here(re, s, depth + 1))
+			return true;
+		if (!*s || (!any && *s != c))
+			return false;
+	}
+}
+
+static bool rx_here(const char *re, const char *s, int depth)
+{
+	bool any, esc;
+	char c;
+
+	if (depth > 64)
+		return false;
+	if (!*re)
+		return !*s;
+	if (re[0] == '$' && !re[1])
+		return !*s;
+	esc = re[0] == '\\' && re[1];
+	c = esc ? re[1] : re[0];
+	any = !esc && c == '.';
+	re += esc ? 2 : 1;
+	if (*re == '*')
+		return rx_star(c, any, re + 1, s, depth);
+	return *s && (any || *s == c) && rx_here(re, s + 1, depth + 1);
+}
+
+static bool rx_match(const char *re, const char *s)
+{
+	return rx_here(re[0] == '^' ? re + 1 : re, s, 0);
+}
+
+bool ut_testng_runs(const ut_testng_class *c, const char *name, size_t *pos)
+{
+	size_t i;
+
+	*pos = 0;
+	for (i = 0; i < c->nmethods; i++)
+		if (rx_match(c->methods[i], name)) {
+			/* preserve-order orders by the include that names the method itself */
+			for (; c->include && i < c->nmethods && !*pos; i++)
+				*pos = strcmp(c->methods[i], name) == 0 ? i + 1 : 0;
+			return c->include;
+		}
+	return !c->include || !c->nmethods;
+}
+
 static void on_entity(void *data)
 {
 	(void)data; /* the parse stops; reported as not well-formed below */
 }
 
-static const ut_xml_handlers handlers = {on_start, NULL, NULL, on_entity};
+static const ut_xml_handlers handlers = {on_start, on_end, NULL, on_entity};
 
 /* Reads one suite file (relative to the root, or absolute) and the suite files it names,
  * appending their classes to out: TestNG runs a suite's <suite-file>s first, in order,
@@ -138,6 +226,8 @@ done:
 	ut_xml_free(r.xml);
 	ut_vec_free(&r.own);
 	ut_vec_free(&r.children);
+	ut_vec_free(&r.inc);
+	ut_vec_free(&r.exc);
 	ut_buf_dispose(&text);
 	free(path);
 	return rc;
