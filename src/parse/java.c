@@ -11,8 +11,8 @@
 
 #define JUNIT5_DEFAULT_ORDER 1073741823L /* org.junit.jupiter.api.Order.DEFAULT */
 #define MAX_WARNED_CLASSES 20		 /* classes named in the left-out warning */
-#define MAVEN_WHY                                                                          \
-	"that the build does not run (pom.xml's Surefire/Failsafe includes and excludes, "  \
+#define MAVEN_WHY                                                                                  \
+	"that the build does not run (pom.xml's Surefire/Failsafe includes and excludes, "         \
 	"build.gradle's test framework)"
 
 typedef struct {
@@ -524,8 +524,12 @@ static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 		if (!xml)
 			rc = add_class_root(d, jc->cls);
 		for (j = 0; j < jc->methods.n && rc == 0; j++) {
-			ut_tref r = {jc, &jc->methods.v[j], pos < listed.n ? listed.v[pos].test : 0,
-				     pos, pos < listed.n ? listed.v[pos].preserve : true, 0};
+			ut_tref r = {jc,
+				     &jc->methods.v[j],
+				     pos < listed.n ? listed.v[pos].test : 0,
+				     pos,
+				     pos < listed.n ? listed.v[pos].preserve : true,
+				     0};
 
 			/* the suite file's <include>s and <exclude>s of the class */
 			if (pos < listed.n &&
@@ -546,9 +550,8 @@ static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 	for (i = 0; i < paths.n && rc == 0 && refs.n; i++)
 		rc = add_root(d, paths.v[i]);
 	if (rc == 0 && xml) {
-		const char *why = paths.n == 1
-				      ? ut_arena_printf(d->ix->temp, "not in %s", xml)
-				      : "not in the suite files";
+		const char *why = paths.n == 1 ? ut_arena_printf(d->ix->temp, "not in %s", xml)
+					       : "not in the suite files";
 
 		warn_left_out(d, xml, 0, all, true, why ? why : "not in the suite files");
 	} else if (rc == 0) {
@@ -733,9 +736,9 @@ static int gradle_engine(ut_discover *d, jclasses *all)
 	for (i = 0; i < all->n && rc == 0 && engine; i++) {
 		const char *fw = all->v[i].framework;
 
-		if (strcmp(engine, "testng") == 0 ? strcmp(fw, "testng") != 0
+		if (strcmp(engine, "testng") == 0   ? strcmp(fw, "testng") != 0
 		    : strcmp(engine, "junit5") == 0 ? strcmp(fw, "testng") == 0
-						     : strcmp(fw, "junit4") != 0)
+						    : strcmp(fw, "junit4") != 0)
 			all->v[i].not_run = true;
 	}
 	return rc;

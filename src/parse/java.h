@@ -69,9 +69,9 @@ int ut_testng_methods(ut_discover *d, ut_cls *k, ut_jmethods *out);
  * when there is no suite file. A file that is missing, cannot be read or parsed is a
  * warning and left out. */
 typedef struct {
-	const char *name; /* fully qualified */
-	size_t test;	  /* which <test> of the suites lists it (they run one after another) */
-	bool preserve;	  /* that <test>'s preserve-order (or its suite's; default true) */
+	const char *name;     /* fully qualified */
+	size_t test;	      /* which <test> of the suites lists it (they run one after another) */
+	bool preserve;	      /* that <test>'s preserve-order (or its suite's; default true) */
 	const char **methods; /* its <methods>' <include> names (`include`), else its
 				 <exclude> names (regular expressions, as TestNG reads them) */
 	size_t nmethods;
@@ -100,16 +100,15 @@ int ut_java_build_patterns(ut_discover *d, ut_jstrings *includes, ut_jstrings *e
 int ut_java_build_engine(ut_discover *d, const char **engine);
 /* Whether Maven runs the class at `path` (package folders and class name, "a/b/FooTest")
  * by those patterns (Foo, Foo.java and Foo.class alike; a %regex[] pattern matches). */
-bool ut_java_build_runs(const ut_jstrings *includes, const ut_jstrings *excludes,
-			const char *path);
+bool ut_java_build_runs(const ut_jstrings *includes, const ut_jstrings *excludes, const char *path);
 /* A TestNG test among those of the suite (testng_order.c). */
 typedef struct {
 	const void *owner; /* its class (the same for the tests of one class) */
 	ut_jmethod *m;
-	size_t test;	   /* the suite files' <test> (they run one after another), else 0 */
-	size_t cls_pos;	   /* its class's place in the suite files, else among the classes */
-	bool preserve;	   /* its <test>'s preserve-order (TestNG's default: true) */
-	size_t inc_pos;	   /* 1 + the place of the <include> naming it exactly, else 0 */
+	size_t test;	/* the suite files' <test> (they run one after another), else 0 */
+	size_t cls_pos; /* its class's place in the suite files, else among the classes */
+	bool preserve;	/* its <test>'s preserve-order (TestNG's default: true) */
+	size_t inc_pos; /* 1 + the place of the <include> naming it exactly, else 0 */
 } ut_tref;
 typedef UT_VEC(ut_tref) ut_trefs;
 /* Puts refs in the order TestNG runs them (see testng_order.c). 0 or UT_ENOMEM. */

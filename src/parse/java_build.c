@@ -1,7 +1,8 @@
-/* java_build.c: what the project's build file says about its TestNG suite: the suite XML
- * files Maven Surefire/Failsafe's `suiteXmlFiles` (pom.xml) or Gradle's
- * `useTestNG { suites ... }` (build.gradle, build.gradle.kts) name. The build runs those
- * files and no testng.xml lying elsewhere, so they are read before any guess. */
+/* java_build.c: what the project's build file at the root says about its tests: the
+ * TestNG suite files Maven Surefire/Failsafe's `suiteXmlFiles` (pom.xml) or Gradle's
+ * `useTestNG { suites ... }` (build.gradle, build.gradle.kts) name (the build runs those
+ * and no testng.xml lying elsewhere, so they are read before any guess), the include and
+ * exclude patterns Maven picks test classes by, and the framework Gradle's test task runs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,7 @@ typedef struct {
 	ut_jstrings other; /* those of profiles */
 	ut_jstrings props; /* name, value pairs of <project><properties> */
 	/* Surefire's and Failsafe's include/exclude patterns, outside profiles */
-	size_t plugin;	    /* depth of the <plugin> being read, 0 outside one */
+	size_t plugin;	      /* depth of the <plugin> being read, 0 outside one */
 	const char *artifact; /* its artifactId */
 	ut_jstrings inc, exc; /* its <includes>, <excludes> */
 	ut_jstrings includes, excludes;
@@ -36,8 +37,8 @@ typedef struct {
 } pom_reader;
 
 /* Surefire's and Failsafe's defaults (maven-surefire-plugin 3, maven-failsafe-plugin 3). */
-static const char *const surefire_default[] = {"**/Test*.java", "**/*Test.java",
-					       "**/*Tests.java", "**/*TestCase.java", NULL};
+static const char *const surefire_default[] = {"**/Test*.java", "**/*Test.java", "**/*Tests.java",
+					       "**/*TestCase.java", NULL};
 static const char *const failsafe_default[] = {"**/IT*.java", "**/*IT.java", "**/*ITCase.java",
 					       NULL};
 
@@ -112,7 +113,8 @@ static int end_plugin(pom_reader *r)
 static void pom_end(void *data, const char *el)
 {
 	pom_reader *r = data;
-	const char *parent = r->depth >= 2 && r->depth - 2 < MAX_DEPTH ? r->stack[r->depth - 2] : "";
+	const char *parent =
+	    r->depth >= 2 && r->depth - 2 < MAX_DEPTH ? r->stack[r->depth - 2] : "";
 
 	if (r->rc == 0 && strcmp(el, "suiteXmlFile") == 0 && parent &&
 	    strcmp(parent, "suiteXmlFiles") == 0)
@@ -279,12 +281,14 @@ int ut_java_build_patterns(ut_discover *d, ut_jstrings *includes, ut_jstrings *e
 	for (i = 0; i < r.includes.n && rc == 0; i++) {
 		const char *s = expand(&r, r.includes.v[i]);
 
-		rc = s && ut_vec_push(includes, s) == 0 ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
+		rc = s && ut_vec_push(includes, s) == 0 ? 0
+							: ut_error_set(UT_ENOMEM, "out of memory");
 	}
 	for (i = 0; i < r.excludes.n && rc == 0; i++) {
 		const char *s = expand(&r, r.excludes.v[i]);
 
-		rc = s && ut_vec_push(excludes, s) == 0 ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
+		rc = s && ut_vec_push(excludes, s) == 0 ? 0
+							: ut_error_set(UT_ENOMEM, "out of memory");
 	}
 	pom_dispose(&r);
 	return rc < 0 ? rc : read > 0;
@@ -303,7 +307,8 @@ static bool glob(const char *p, const char *s, int depth)
 
 			p += folders ? 3 : 2;
 			for (;; s++) {
-				if ((!folders || s == start || s[-1] == '/') && glob(p, s, depth + 1))
+				if ((!folders || s == start || s[-1] == '/') &&
+				    glob(p, s, depth + 1))
 					return true;
 				if (!*s)
 					return false;
@@ -360,15 +365,15 @@ static bool any_match(const ut_jstrings *v, const char *path)
 	return false;
 }
 
-bool ut_java_build_runs(const ut_jstrings *includes, const ut_jstrings *excludes,
-			const char *path)
+bool ut_java_build_runs(const ut_jstrings *includes, const ut_jstrings *excludes, const char *path)
 {
 	return any_match(includes, path) && !any_match(excludes, path);
 }
 
 static bool ident_char(char c)
 {
-	return c == '_' || c == '$' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z');
+	return c == '_' || c == '$' || (c >= '0' && c <= '9') ||
+	       ((c | 32) >= 'a' && (c | 32) <= 'z');
 }
 
 /* The word at s, not part of a longer identifier (p is the text's start). */
@@ -395,7 +400,8 @@ static int gradle_suites(ut_index *ix, const char *s, const char *end, ut_jstrin
 		} else if (*s == '}' || (*s == '\n' && parens <= 0)) {
 			const char *back = s;
 
-			while (back > start && (back[-1] == ' ' || back[-1] == '\t' || back[-1] == '\r'))
+			while (back > start &&
+			       (back[-1] == ' ' || back[-1] == '\t' || back[-1] == '\r'))
 				back--;
 			if (*s == '}' || back == start || back[-1] != ',')
 				return 0;

@@ -29,10 +29,10 @@ static bool has_modifier(const ut_file *f, const ut_syn *n, ut_role name_role, c
 
 /* TestNG's configuration annotations: such a method is never a test, also in a class with a
  * class-level @Test (the setup hooks among them are walked as setup, java_common.c). */
-static const char *const config_names[] = {"BeforeSuite",  "AfterSuite",  "BeforeTest",
-					   "AfterTest",	   "BeforeGroups", "AfterGroups",
-					   "BeforeClass",  "AfterClass",   "BeforeMethod",
-					   "AfterMethod",  NULL};
+static const char *const config_names[] = {
+    "BeforeSuite",  "AfterSuite",  "BeforeTest",  "AfterTest",
+    "BeforeGroups", "AfterGroups", "BeforeClass", "AfterClass",
+    "BeforeMethod", "AfterMethod", NULL};
 
 static bool configuration(const ut_index *ix, const ut_fn *fn)
 {

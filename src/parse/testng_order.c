@@ -56,9 +56,9 @@ typedef struct {
 	size_t waits;	    /* dependencies not run yet */
 	size_t *dependents; /* those that wait for it */
 	size_t ndependents;
-	size_t block;	    /* the first test of its class (tests of a class are together) */
-	size_t prev;	    /* the first test of the previous class of the file, or NONE */
-	size_t left;	    /* for a class's first test: the class's tests not run yet */
+	size_t block; /* the first test of its class (tests of a class are together) */
+	size_t prev;  /* the first test of the previous class of the file, or NONE */
+	size_t left;  /* for a class's first test: the class's tests not run yet */
 	bool done, free_;
 } node;
 
@@ -79,9 +79,8 @@ static void rounds(const ut_tref *refs, size_t from, size_t to, node *nodes, ut_
 
 	for (i = from; i < to; i++) {
 		class_order &= refs[i].m->dep_groups.n == 0;
-		nodes[i].block = i > from && refs[i - 1].cls_pos == refs[i].cls_pos
-				     ? nodes[i - 1].block
-				     : i;
+		nodes[i].block =
+		    i > from && refs[i - 1].cls_pos == refs[i].cls_pos ? nodes[i - 1].block : i;
 		nodes[nodes[i].block].left++;
 		nodes[i].prev = NONE;
 		if (nodes[i].block == i && i > from && refs[i - 1].cls_pos + 1 == refs[i].cls_pos)

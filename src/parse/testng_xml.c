@@ -22,12 +22,12 @@ static const char *const places[] = {"testng.xml", "src/test/resources/testng.xm
 
 typedef struct {
 	ut_index *ix;
-	ut_testng_classes own;	/* the classes of the file being read (test: its own count) */
-	ut_jstrings children;	/* its <suite-file>s, relative to the root */
-	const char *dir;	/* its folder, relative to the root ("" at the root) */
-	size_t tests;		/* <test> elements seen in it */
-	bool in_class;		/* inside a <class> (of own.v[own.n - 1]) */
-	ut_jstrings inc, exc;	/* that class's <include>, <exclude> names */
+	ut_testng_classes own; /* the classes of the file being read (test: its own count) */
+	ut_jstrings children;  /* its <suite-file>s, relative to the root */
+	const char *dir;       /* its folder, relative to the root ("" at the root) */
+	size_t tests;	       /* <test> elements seen in it */
+	bool in_class;	       /* inside a <class> (of own.v[own.n - 1]) */
+	ut_jstrings inc, exc;  /* that class's <include>, <exclude> names */
 	bool suite_preserve, preserve; /* preserve-order of the <suite>, of the <test> */
 	ut_xml *xml;
 	int rc;
@@ -167,8 +167,8 @@ static int read_one(ut_discover *d, const char *rel, ut_testng_classes *out, siz
 		    int depth)
 {
 	ut_buf text = UT_BUF_INIT;
-	char *path = rel[0] == '/' ? strdup(rel)
-				   : ut_path_join(d->ix->root ? d->ix->root : ".", rel);
+	char *path =
+	    rel[0] == '/' ? strdup(rel) : ut_path_join(d->ix->root ? d->ix->root : ".", rel);
 	const char *slash = strrchr(rel, '/');
 	reader r;
 	size_t i, j;
@@ -265,8 +265,8 @@ int ut_testng_xml(ut_discover *d, ut_testng_classes *out, ut_jstrings *paths)
 		if (!exists(d, named.v[i])) {
 			if (!d->testng_xml) /* else said once below */
 				ut_diags_add(d->diags, UT_DIAG_WARNING, from, 0,
-					     "%s names a suite file that does not exist: %s",
-					     from, named.v[i]);
+					     "%s names a suite file that does not exist: %s", from,
+					     named.v[i]);
 			continue;
 		}
 		rc = read_one(d, named.v[i], out, &tests, 0);
