@@ -163,6 +163,134 @@ START_TEST(suite_expansion_is_bounded)
 }
 END_TEST
 
+/* Reads fixture tests/fixtures/collect/<dir> with its tests in <dir>/<paths> (as
+ * untangle.json would say). */
+static void parse_fixture(const char *dir, const char *paths)
+{
+	static char root[1024], tests[1200];
+	static const char *pv[1];
+	ut_parse_opts opts;
+
+	ut_suite_free(suite);
+	ut_diags_dispose(&diags);
+	ut_diags_init(&diags);
+	suite = NULL;
+	snprintf(root, sizeof(root), "%s/collect/%s", UT_FIXTURES, dir);
+	snprintf(tests, sizeof(tests), "%s/%s", root, paths);
+	pv[0] = tests;
+	memset(&opts, 0, sizeof(opts));
+	opts.root = root;
+	opts.paths = pv;
+	opts.npaths = 1;
+	opts.language = UT_LANG_JAVA;
+	ck_assert_int_eq(ut_parse_suite(&suite, &opts, &diags), 0);
+}
+
+static void expect_roots(const char *first, const char *second)
+{
+	ck_assert_uint_eq(suite->roots.n, second ? 2 : 1);
+	ck_assert_str_eq(suite->roots.v[0], first);
+	if (second)
+		ck_assert_str_eq(suite->roots.v[1], second);
+}
+
+START_TEST(testng_configuration_methods_are_no_tests)
+{
+	parse("import org.testng.annotations.*;\n"
+	      "@Test\n"
+	      "public class C {\n"
+	      "  @BeforeSuite public void a() {}\n"
+	      "  @AfterSuite public void b() {}\n"
+	      "  @BeforeTest public void c() {}\n"
+	      "  @AfterTest public void d() {}\n"
+	      "  @BeforeGroups(\"g\") public void e() {}\n"
+	      "  @AfterGroups(\"g\") public void f() {}\n"
+	      "  @BeforeClass public void g() {}\n"
+	      "  @AfterClass public void h() {}\n"
+	      "  @BeforeMethod public void i() {}\n"
+	      "  @org.testng.annotations.AfterMethod public void j() {}\n"
+	      "  public void test() {}\n"
+	      "}\n");
+	ck_assert_uint_eq(suite->tests.n, 1);
+	ck_assert_str_eq(suite->tests.v[0].id, "C#test");
+	/* no suite file: the runner is given the class */
+	expect_roots("C", NULL);
+}
+END_TEST
+
+START_TEST(testng_order_is_testng_rounds)
+{
+	/* a dependee of a higher priority runs before its dependent (round by round, the
+	 * lowest priority of the tests whose dependencies have run) */
+	parse("import org.testng.annotations.Test;\n"
+	      "class S {\n"
+	      "  @Test(priority = 2) public void byName() {}\n"
+	      "  @Test(dependsOnMethods = \"byName\") public void filter() {}\n"
+	      "  @Test public void empty() {}\n"
+	      "}\n");
+	ck_assert_uint_eq(suite->tests.n, 3);
+	ck_assert_str_eq(suite->tests.v[0].id, "S#empty");
+	ck_assert_str_eq(suite->tests.v[1].id, "S#byName");
+	ck_assert_str_eq(suite->tests.v[2].id, "S#filter");
+}
+END_TEST
+
+START_TEST(junit_roots)
+{
+	parse("import org.junit.Test;\n"
+	      "@SuiteClasses({B.class, A.class}) class All {}\n"
+	      "class A { @Test public void a() {} }\n"
+	      "class B { @Test public void b() {} }\n");
+	expect_roots("All", NULL);
+	parse("import org.junit.Test;\n"
+	      "class B { @Test public void b() {} }\n"
+	      "class A { @Test public void a() {} }\n");
+	expect_roots("B", "A"); /* no root suite: the classes, in order */
+}
+END_TEST
+
+START_TEST(root_suite_outside_the_test_paths)
+{
+	parse_fixture("junit-roots", "src/test/java/shop");
+	ck_assert_uint_eq(suite->tests.n, 5);
+	ck_assert_str_eq(suite->tests.v[0].id, "shop.cart.PayTest#addItem");
+	ck_assert_str_eq(suite->tests.v[4].id, "shop.ZebraTest#stripes");
+	expect_roots("suites.AllTests", NULL);
+	ck_assert_uint_eq(diags.items.n, 0);
+}
+END_TEST
+
+START_TEST(suite_file_the_build_names)
+{
+	parse_fixture("testng-pom", "src/test/java");
+	expect_roots("src/test/resources/suites/smoke.xml", NULL);
+	ck_assert_ptr_null(ut_suite_find(suite, "store.DecoyTests#decoy"));
+	ck_assert_ptr_null(ut_suite_find(suite, "store.CartTests#openBrowser"));
+	parse_fixture("testng-gradle", "src/test/java");
+	expect_roots("src/test/resources/gradle-suite.xml", NULL);
+	ck_assert_ptr_null(ut_suite_find(suite, "checkout.LegacyTests#legacy"));
+	/* useTestNG: Gradle runs no JUnit class */
+	ck_assert_ptr_null(ut_suite_find(suite, "checkout.ReceiptTest#receipt"));
+	ck_assert_uint_eq(suite->tests.n, 5);
+	/* the suite file it names first, then its own <test> in preserve-order */
+	ck_assert_str_eq(suite->tests.v[0].id, "checkout.CouponTests#redeem");
+	ck_assert_str_eq(suite->tests.v[3].id, "checkout.PaymentTests#openWallet");
+}
+END_TEST
+
+START_TEST(maven_includes_decide_the_test_classes)
+{
+	/* Surefire's includes and excludes (a ${property} expanded), Failsafe's defaults */
+	parse_fixture("maven-includes", "src/test/java");
+	ck_assert_uint_eq(suite->tests.n, 2);
+	ck_assert_str_eq(suite->tests.v[0].id, "shop.CartCheck#open");
+	ck_assert_str_eq(suite->tests.v[1].id, "shop.CheckoutIT#open");
+	expect_roots("shop.CartCheck", "shop.CheckoutIT");
+	ck_assert_uint_eq(diags.items.n, 1);
+	ck_assert_ptr_nonnull(strstr(diags.items.v[0].message, "shop.LoginTest, shop.SlowCheck"));
+}
+END_TEST
+
 Suite *java_suite(void)
 {
 	Suite *s = suite_create("java");
@@ -174,6 +302,12 @@ Suite *java_suite(void)
 	tcase_add_test(tc, junit4_default_order_is_hash_order);
 	tcase_add_test(tc, testng_rules);
 	tcase_add_test(tc, suite_expansion_is_bounded);
+	tcase_add_test(tc, testng_configuration_methods_are_no_tests);
+	tcase_add_test(tc, testng_order_is_testng_rounds);
+	tcase_add_test(tc, junit_roots);
+	tcase_add_test(tc, root_suite_outside_the_test_paths);
+	tcase_add_test(tc, suite_file_the_build_names);
+	tcase_add_test(tc, maven_includes_decide_the_test_classes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,6 +4,7 @@
  * Maven-Surefire-like JUnit XML report as OrderedRunner.java.
  *
  *   java -cp CLASSPATH ci/runners/OrderedPlatformRunner.java --report FILE [--] ID...
+ *   java -cp CLASSPATH ci/runners/OrderedPlatformRunner.java --list FILE [--] ROOT...
  *
  * ID is fully.qualified.Class#method (Surefire's -Dtest form; "method(java.lang.String)"
  * picks one of several overloads). CLASSPATH holds junit-platform-launcher, the engines,
@@ -17,8 +18,15 @@
  * @BeforeAll/@AfterAll run once around them; otherwise each id is its own request.
  *
  * The report is rewritten after every finished test, so a killed run keeps its results.
- * Exit status: 0 when the tests ran (whatever their outcome), 2 for a usage error or an
- * id that names no test (nothing is run then), 1 when the report cannot be written.
+ *
+ * --list writes, as JSON Lines, the tests the Platform's discovery finds for the ROOT
+ * classes (suites included), in the test plan's order, which is the order the engines run
+ * them in; nothing runs. One id per method (invocations of a parameterized or repeated
+ * method are one id, as above); a @Disabled/@Ignore test is listed with "pending": true.
+ *
+ * Exit status: 0 when the tests ran (whatever their outcome) or the list was written, 2
+ * for a usage error or an id that names no test (nothing is run then), 1 when the report
+ * or the list cannot be written.
  */
 
 import java.io.IOException;
@@ -233,7 +241,8 @@ public class OrderedPlatformRunner {
     static int usage(String message) {
         System.err.println("OrderedPlatformRunner: " + message);
         System.err.println("usage: java -cp CLASSPATH OrderedPlatformRunner.java --report FILE "
-                + "[--] fully.qualified.Class#method ...");
+                + "[--] fully.qualified.Class#method ...\n"
+                + "       java -cp CLASSPATH OrderedPlatformRunner.java --list FILE [--] fully.qualified.Class ...");
         return 2;
     }
 
@@ -241,8 +250,94 @@ public class OrderedPlatformRunner {
         System.exit(run(args));
     }
 
+    /** --list: the discovered plan of the roots, Class#method in the engines' order. */
+    static int list(String file, List<String> roots) {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        StringBuilder out = new StringBuilder();
+        List<DiscoverySelector> selectors = new ArrayList<>();
+        for (String root : roots) {
+            try {
+                selectors.add(DiscoverySelectors.selectClass(Class.forName(root, false, loader)));
+            } catch (ClassNotFoundException | LinkageError e) {
+                out.append("{\"error\": ").append(json("cannot load class " + root + ": " + e)).append("}\n");
+            }
+        }
+        if (!selectors.isEmpty()) {
+            TestPlan plan = LauncherFactory.create()
+                    .discover(LauncherDiscoveryRequestBuilder.request().selectors(selectors).build());
+            Set<String> seen = new LinkedHashSet<>();
+            List<TestIdentifier> stack = new ArrayList<>(plan.getRoots());
+            while (!stack.isEmpty()) {
+                TestIdentifier id = stack.remove(0);
+                stack.addAll(0, plan.getChildren(id));
+                Optional<TestSource> source = id.getSource();
+                if (source.isPresent() && source.get() instanceof MethodSource) {
+                    MethodSource m = (MethodSource) source.get();
+                    if (seen.add(m.getClassName() + "#" + m.getMethodName())) {
+                        out.append("{\"id\": ").append(json(m.getClassName() + "#" + m.getMethodName()))
+                                .append(", \"name\": ").append(json(m.getMethodName()))
+                                .append(disabled(m, loader) ? ", \"pending\": true}\n" : "}\n");
+                    }
+                } else if (id.isTest()) {
+                    out.append("{\"error\": ").append(json("not a method: " + id.getUniqueId())).append("}\n");
+                }
+            }
+        }
+        try {
+            Files.write(Paths.get(file), out.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            System.err.println("OrderedPlatformRunner: cannot write " + file + ": " + e);
+            return 1;
+        }
+        return 0;
+    }
+
+    /** Whether the method or its class carries @Disabled (Jupiter) or @Ignore (JUnit 4). */
+    static boolean disabled(MethodSource m, ClassLoader loader) {
+        try {
+            Class<?> c = Class.forName(m.getClassName(), false, loader);
+            List<java.lang.reflect.AnnotatedElement> where = new ArrayList<>();
+            where.add(c);
+            for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+                for (Method method : k.getDeclaredMethods()) {
+                    if (method.getName().equals(m.getMethodName())) {
+                        where.add(method);
+                    }
+                }
+            }
+            for (java.lang.reflect.AnnotatedElement e : where) {
+                for (java.lang.annotation.Annotation a : e.getAnnotations()) {
+                    String name = a.annotationType().getName();
+                    if (name.equals("org.junit.jupiter.api.Disabled") || name.equals("org.junit.Ignore")) {
+                        return true;
+                    }
+                }
+            }
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+        return false;
+    }
+
+    /** A JSON string literal. */
+    static String json(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20) {
+                b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.append('"').toString();
+    }
+
     static int run(String[] args) {
         String report = null;
+        String listFile = null;
         List<String> ids = new ArrayList<>();
         boolean optionsDone = false;
         for (int i = 0; i < args.length; i++) {
@@ -253,20 +348,25 @@ public class OrderedPlatformRunner {
                 report = args[++i];
             } else if (!optionsDone && a.startsWith("--report=")) {
                 report = a.substring("--report=".length());
+            } else if (!optionsDone && a.equals("--list") && i + 1 < args.length) {
+                listFile = args[++i];
             } else if (!optionsDone && a.startsWith("-")) {
                 return usage("unknown option " + a);
             } else {
                 ids.add(a);
             }
         }
+        // Jupiter loads ListOrder by name through the context class loader.
+        Thread.currentThread().setContextClassLoader(OrderedPlatformRunner.class.getClassLoader());
+        if (listFile != null && report == null) {
+            return list(listFile, ids);
+        }
         if (report == null) {
-            return usage("--report FILE is required");
+            return usage("--report FILE (or --list FILE) is required");
         }
         if (ids.isEmpty()) {
             return usage("no test ids given");
         }
-        // Jupiter loads ListOrder by name through the context class loader.
-        Thread.currentThread().setContextClassLoader(OrderedPlatformRunner.class.getClassLoader());
         List<Wanted> tests = resolve(ids);
         if (tests == null) {
             return 2;

@@ -3,6 +3,7 @@
  * a Maven-Surefire-like JUnit XML report.
  *
  *   java -cp CLASSPATH ci/runners/OrderedRunner.java --report FILE ID [ID...]
+ *   java -cp CLASSPATH ci/runners/OrderedRunner.java --list FILE [--] ROOT...
  *
  * ID is fully.qualified.Class#method (a method name as the class's runner reports it,
  * e.g. "test[0]" for Parameterized). CLASSPATH holds junit 4.12+ (and hamcrest), the
@@ -14,8 +15,14 @@
  *
  * The report is rewritten after every finished test, so a killed run keeps its results.
  *
- * Exit status: 0 when the tests ran (whatever their outcome), 2 for a usage error or an
- * unknown class or method (nothing is run then), 1 when the report cannot be written.
+ * --list writes, as JSON Lines, the tests JUnitCore runs for the ROOT classes (a suite
+ * class gives its whole tree) in its run order, from their runners' descriptions: nothing
+ * runs (a Parameterized class's parameters are computed). An @Ignore test is listed with
+ * "pending": true (JUnit reports it ignored).
+ *
+ * Exit status: 0 when the tests ran (whatever their outcome) or the list was written, 2
+ * for a usage error or an unknown class or method (nothing is run then), 1 when the report
+ * or the list cannot be written.
  */
 
 import java.io.IOException;
@@ -212,7 +219,8 @@ public class OrderedRunner {
 
     static int usage(String message) {
         System.err.println("OrderedRunner: " + message);
-        System.err.println("usage: java -cp CLASSPATH OrderedRunner.java --report FILE fully.qualified.Class#method ...");
+        System.err.println("usage: java -cp CLASSPATH OrderedRunner.java --report FILE fully.qualified.Class#method ...\n"
+                + "       java -cp CLASSPATH OrderedRunner.java --list FILE [--] fully.qualified.Class ...");
         return 2;
     }
 
@@ -220,8 +228,63 @@ public class OrderedRunner {
         System.exit(run(args));
     }
 
+    /** --list: the leaf descriptions of the roots' runners, in order, once each. */
+    static int list(String file, List<String> roots) {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        StringBuilder out = new StringBuilder();
+        Set<String> seen = new HashSet<>();
+        for (String root : roots) {
+            List<Description> leaves = new ArrayList<>();
+            try {
+                Class<?> c = Class.forName(root, false, loader);
+                leaves(Request.aClass(c).getRunner().getDescription(), leaves);
+            } catch (ClassNotFoundException | LinkageError | RuntimeException e) {
+                out.append("{\"error\": ").append(json("cannot load class " + root + ": " + e)).append("}\n");
+                continue;
+            }
+            for (Description d : leaves) {
+                boolean ignored = d.getAnnotation(org.junit.Ignore.class) != null;
+                if (ignored && d.getMethodName() == null) {
+                    continue; // an @Ignore class: JUnit reports it ignored, runs nothing
+                }
+                if (d.getMethodName() == null || "initializationError".equals(d.getMethodName())) {
+                    out.append("{\"error\": ").append(json("JUnit cannot run " + d.getDisplayName()
+                            + " (given " + root + ")")).append("}\n");
+                } else if (seen.add(d.getClassName() + "#" + d.getMethodName())) {
+                    out.append("{\"id\": ").append(json(d.getClassName() + "#" + d.getMethodName()))
+                            .append(", \"name\": ").append(json(d.getMethodName()))
+                            .append(ignored ? ", \"pending\": true}\n" : "}\n");
+                }
+            }
+        }
+        try {
+            Files.write(Paths.get(file), out.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            System.err.println("OrderedRunner: cannot write " + file + ": " + e);
+            return 1;
+        }
+        return 0;
+    }
+
+    /** A JSON string literal. */
+    static String json(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20) {
+                b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.append('"').toString();
+    }
+
     static int run(String[] args) {
         String report = null;
+        String listFile = null;
         List<String> ids = new ArrayList<>();
         boolean optionsDone = false;
         for (int i = 0; i < args.length; i++) {
@@ -235,6 +298,8 @@ public class OrderedRunner {
                 report = args[++i];
             } else if (!optionsDone && a.startsWith("--report=")) {
                 report = a.substring("--report=".length());
+            } else if (!optionsDone && a.equals("--list") && i + 1 < args.length) {
+                listFile = args[++i];
             } else if (!optionsDone && (a.equals("-h") || a.equals("--help"))) {
                 usage("help");
                 return 0;
@@ -244,8 +309,11 @@ public class OrderedRunner {
                 ids.add(a);
             }
         }
+        if (listFile != null && report == null) {
+            return list(listFile, ids);
+        }
         if (report == null) {
-            return usage("--report FILE is required");
+            return usage("--report FILE (or --list FILE) is required");
         }
         if (ids.isEmpty()) {
             return usage("no test ids given");

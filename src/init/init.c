@@ -37,26 +37,57 @@ static bool imports_pytest(const char *python, const char *const *env)
 	return ok;
 }
 
-/* The folder every test file is in (the longest common folder prefix), or NULL for the
- * root. */
+/* The folder a test's sources start from: for Java the source root its package folders
+ * hang off (src/test/java for src/test/java/shop/cart/PayTest.java in package shop.cart),
+ * where a root suite in another package folder is found too; else the test file's folder.
+ * "" for the root. */
+static const char *source_folder(ut_arena *a, const ut_test *t)
+{
+	const char *slash = strrchr(t->file, '/'), *hash = strchr(t->id, '#');
+	size_t dir = slash ? (size_t)(slash - t->file) : 0, pkg = 0, i;
+	const char *dot = NULL;
+
+	for (i = 0; t->language == UT_LANG_JAVA && hash && t->id + i < hash; i++)
+		if (t->id[i] == '.')
+			dot = t->id + i;
+	pkg = dot ? (size_t)(dot - t->id) : 0;
+	/* the folder ends with the package's path: cut it */
+	if (pkg && pkg <= dir && (pkg == dir || t->file[dir - pkg - 1] == '/')) {
+		for (i = 0; i < pkg; i++)
+			if (t->file[dir - pkg + i] != (t->id[i] == '.' ? '/' : t->id[i]))
+				break;
+		if (i == pkg)
+			dir = pkg == dir ? 0 : dir - pkg - 1;
+	}
+	return ut_arena_strndup(a, t->file, dir);
+}
+
+/* The length of the longest common folder of a[0, n) and b: whole folder names only. */
+static size_t common_prefix(const char *a, size_t n, const char *b)
+{
+	size_t k = 0, lb = strlen(b);
+
+	while (k < n && k < lb && a[k] == b[k])
+		k++;
+	if ((k == n && (k == lb || b[k] == '/')) || (k == lb && (k == n || a[k] == '/')))
+		return k; /* one is a folder of the other */
+	while (k && a[k] != '/')
+		k--;
+	return k;
+}
+
+/* The folder all the tests' sources are in (the longest common folder of their
+ * source_folder), or NULL for the root. */
 static const char *common_folder(ut_arena *a, const ut_suite *s)
 {
-	const char *first = s->tests.v[0].file;
-	size_t n = strlen(first), i, k;
+	const char *first = source_folder(a, &s->tests.v[0]);
+	size_t n = first ? strlen(first) : 0, i;
 
 	for (i = 1; i < s->tests.n && n; i++) {
-		const char *f = s->tests.v[i].file;
+		const char *f = source_folder(a, &s->tests.v[i]);
 
-		for (k = 0; k < n && f[k] == first[k]; k++)
-			;
-		n = k;
+		n = f ? common_prefix(first, n, f) : 0;
 	}
-	/* back to a whole folder name: the prefix must end where a folder does in every file */
-	while (n && first[n] != '/')
-		n--;
-	for (i = 0; n && i < s->tests.n; i++)
-		if (s->tests.v[i].file[n] != '/')
-			n = 0;
 	return n ? ut_arena_strndup(a, first, n) : NULL;
 }
 

@@ -11,6 +11,9 @@
 
 #define JUNIT5_DEFAULT_ORDER 1073741823L /* org.junit.jupiter.api.Order.DEFAULT */
 #define MAX_WARNED_CLASSES 20		 /* classes named in the left-out warning */
+#define MAVEN_WHY                                                                                  \
+	"that the build does not run (pom.xml's Surefire/Failsafe includes and excludes, "         \
+	"build.gradle's test framework)"
 
 typedef struct {
 	ut_cls *cls;
@@ -18,6 +21,7 @@ typedef struct {
 	const char *framework;
 	ut_jmethods methods;
 	bool emitted;
+	bool not_run; /* the build does not run it (Maven's patterns, Gradle's framework) */
 } jclass;
 
 typedef UT_VEC(jclass) jclasses;
@@ -224,19 +228,49 @@ static int collect_file(ut_discover *d, const ut_file *f, const ut_syn *n, jclas
 }
 
 /* Surefire's class name: package.Outer$Inner, in buf (cut when it does not fit). */
-static const char *class_id(const jclass *jc, ut_buf *b)
+static const char *cls_id(const ut_cls *cls, ut_buf *b)
 {
 	const ut_cls *chain[16];
 	size_t n = 0;
 	const ut_cls *k;
 
-	for (k = jc->cls; k && n < 16; k = k->outer)
+	for (k = cls; k && n < 16; k = k->outer)
 		chain[n++] = k;
-	if (jc->file->package[0])
-		ut_buf_printf(b, "%s.", jc->file->package);
+	if (cls->file->package[0])
+		ut_buf_printf(b, "%s.", cls->file->package);
 	while (n-- > 0)
 		ut_buf_printf(b, "%s%s", chain[n]->name, n ? "$" : "");
 	return b->ptr ? b->ptr : "";
+}
+
+static const char *class_id(const jclass *jc, ut_buf *b)
+{
+	return cls_id(jc->cls, b);
+}
+
+/* Appends a root for the list command (ut_suite.roots), once. */
+static int add_root(ut_discover *d, const char *root)
+{
+	const char *copy;
+	size_t i;
+
+	for (i = 0; i < d->suite->roots.n; i++)
+		if (strcmp(d->suite->roots.v[i], root) == 0)
+			return 0;
+	copy = ut_arena_strdup(&d->suite->arena, root);
+	return copy && ut_vec_push(&d->suite->roots, copy) == 0
+		   ? 0
+		   : ut_error_set(UT_ENOMEM, "out of memory");
+}
+
+static int add_class_root(ut_discover *d, const ut_cls *k)
+{
+	ut_buf b = UT_BUF_INIT;
+	const char *id = cls_id(k, &b);
+	int rc = b.failed ? ut_error_set(UT_ENOMEM, "out of memory") : add_root(d, id);
+
+	ut_buf_dispose(&b);
+	return rc;
 }
 
 /* Surefire's form: package.Outer$Inner#method, in the index's temp arena. */
@@ -425,77 +459,6 @@ static bool is_testng(const jclass *jc)
 	return strcmp(jc->framework, "testng") == 0;
 }
 
-/* A TestNG test among all of them: its class's position and its dependency level. */
-typedef struct {
-	jclass *jc;
-	ut_jmethod *m;
-	size_t test;	/* testng.xml's <test> (they run one after another), else 0 */
-	size_t cls_pos; /* the class's place in testng.xml, else in source order */
-	int state;	/* 0 level unknown, 1 being found (a cycle), 2 known */
-} tref;
-
-typedef UT_VEC(tref) trefs;
-
-static bool depends_on(const tref *a, const tref *b)
-{
-	size_t i, j;
-
-	for (i = 0; i < a->m->depends.n; i++) {
-		const char *dot = strrchr(a->m->depends.v[i], '.');
-
-		if (a->jc == b->jc && strcmp(dot ? dot + 1 : a->m->depends.v[i], b->m->name) == 0)
-			return true;
-	}
-	for (i = 0; i < a->m->dep_groups.n; i++)
-		for (j = 0; j < b->m->groups.n; j++)
-			if (strcmp(a->m->dep_groups.v[i], b->m->groups.v[j]) == 0)
-				return true;
-	return false;
-}
-
-/* 0 without dependencies, else one more than the deepest test it depends on (bounded
- * depth; a cycle counts as no deeper). */
-static long level_of(trefs *all, size_t i, int depth)
-{
-	tref *r = &all->v[i];
-	size_t j;
-	long level;
-
-	if (r->state == 2 || r->state == 1 || depth > 64)
-		return r->m->level;
-	r->state = 1;
-	level = r->m->depends.n || r->m->dep_groups.n;
-	for (j = 0; j < all->n; j++)
-		if (j != i && depends_on(r, &all->v[j])) {
-			long l = level_of(all, j, depth + 1) + 1;
-
-			level = l > level ? l : level;
-		}
-	r->m->level = level;
-	r->state = 2;
-	return level;
-}
-
-static int cmp_tref(const void *a, const void *b)
-{
-	const tref *x = a, *y = b;
-	int c;
-
-	if (x->test != y->test)
-		return x->test < y->test ? -1 : 1;
-	if (x->m->order != y->m->order)
-		return x->m->order < y->m->order ? -1 : 1;
-	if (x->m->level != y->m->level)
-		return x->m->level < y->m->level ? -1 : 1;
-	if (x->cls_pos != y->cls_pos)
-		return x->cls_pos < y->cls_pos ? -1 : 1;
-	c = strcmp(x->m->name, y->m->name);
-	return c ? c : (x->m->pos < y->m->pos ? -1 : x->m->pos > y->m->pos);
-}
-
-/* TestNG runs the tests of all its classes in one order (checked against TestNG 6.9 with
- * a testng.xml): by priority, then those without dependencies before their dependents,
- * then by class (source path order), then by method name. */
 /* One warning naming the classes of one framework side (TestNG's or JUnit's) that were
  * not emitted: `why` says what left them out. */
 static void warn_left_out(ut_discover *d, const char *file, unsigned line, const jclasses *all,
@@ -540,38 +503,63 @@ static size_t listed_at(const jclass *jc, const ut_testng_classes *listed)
 static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 {
 	ut_testng_classes listed = {0};
+	ut_jstrings paths = {0};
 	const char *xml = NULL;
-	trefs refs = {0};
-	size_t i, j;
+	ut_trefs refs = {0};
+	size_t i, j, rank = 0;
 	int rc;
 
-	/* a testng.xml decides which classes run, in its order; else the source order */
-	rc = ut_testng_xml(d, &listed, &xml);
+	/* suite files decide which classes run, in their order; else the source order */
+	rc = ut_testng_xml(d, &listed, &paths);
+	xml = paths.n ? paths.v[0] : NULL;
 	for (i = 0; i < all->n && rc == 0; i++) {
-		size_t pos = xml && is_testng(&all->v[i]) ? listed_at(&all->v[i], &listed) : i;
+		jclass *jc = &all->v[i];
+		size_t pos = xml ? listed_at(jc, &listed) : rank;
 
-		if (xml && pos == listed.n && !d->keep_all)
+		if (!is_testng(jc) || (xml && pos == listed.n && !d->keep_all) ||
+		    (!xml && jc->not_run && !d->keep_all))
 			continue;
-		for (j = 0; j < all->v[i].methods.n && rc == 0 && is_testng(&all->v[i]); j++) {
-			tref r = {&all->v[i], &all->v[i].methods.v[j],
-				  pos < listed.n ? listed.v[pos].test : 0, pos, 0};
+		rank++;
+		/* without suite files the runner is given the classes, in this order */
+		if (!xml)
+			rc = add_class_root(d, jc->cls);
+		for (j = 0; j < jc->methods.n && rc == 0; j++) {
+			ut_tref r = {jc,
+				     &jc->methods.v[j],
+				     pos < listed.n ? listed.v[pos].test : 0,
+				     pos,
+				     pos < listed.n ? listed.v[pos].preserve : true,
+				     0};
 
+			/* the suite file's <include>s and <exclude>s of the class */
+			if (pos < listed.n &&
+			    !ut_testng_runs(&listed.v[pos], jc->methods.v[j].name, &r.inc_pos))
+				continue;
 			if (ut_vec_push(&refs, r) < 0)
 				rc = ut_error_set(UT_ENOMEM, "out of memory");
 		}
 	}
-	for (i = 0; i < refs.n && rc == 0; i++)
-		level_of(&refs, i, 0);
-	if (refs.n)
-		qsort(refs.v, refs.n, sizeof(tref), cmp_tref);
+	if (rc == 0)
+		rc = ut_testng_order(&refs);
 	for (i = 0; i < refs.n && rc == 0; i++) {
-		refs.v[i].jc->emitted = true;
-		rc = emit_method(d, hooks, all, refs.v[i].jc, refs.v[i].m);
+		jclass *jc = (jclass *)refs.v[i].owner;
+
+		jc->emitted = true;
+		rc = emit_method(d, hooks, all, jc, refs.v[i].m);
 	}
-	if (rc == 0 && xml)
-		warn_left_out(d, xml, 0, all, true, "not in testng.xml");
+	for (i = 0; i < paths.n && rc == 0 && refs.n; i++)
+		rc = add_root(d, paths.v[i]);
+	if (rc == 0 && xml) {
+		const char *why = paths.n == 1 ? ut_arena_printf(d->ix->temp, "not in %s", xml)
+					       : "not in the suite files";
+
+		warn_left_out(d, xml, 0, all, true, why ? why : "not in the suite files");
+	} else if (rc == 0) {
+		warn_left_out(d, NULL, 0, all, true, MAVEN_WHY);
+	}
 	ut_vec_free(&refs);
 	ut_vec_free(&listed);
+	ut_vec_free(&paths);
 	return rc;
 }
 
@@ -642,8 +630,32 @@ static int emit_suite(ut_discover *d, ut_map *hooks, ut_map *expanded, const ut_
 
 typedef UT_VEC(ut_cls *) suites;
 
-/* The suite classes of the test files, in file order, and the names they list. */
-static int find_suites(ut_discover *d, suites *out, ut_map *listed)
+/* Does the suite list, itself or through the suites it lists, one of the test classes? */
+static bool reaches(const ut_index *ix, const ut_cls *suite, jclasses *all, int depth)
+{
+	const ut_syn *a = suite_list(ix, suite), *c;
+
+	for (c = a && depth < 16 ? ut_syn_find(a, UT_R_CLASSREF, 0) : NULL; c; c = ut_syn_next(c)) {
+		const char *name;
+		const ut_cls *k;
+		char buf[256];
+
+		if (!ut_syn_is(c, UT_R_CLASSREF) ||
+		    !(name = ref_name(ix, suite->file, c, buf, sizeof(buf))))
+			continue;
+		if (find_jclass(all, name))
+			return true;
+		k = ut_index_class(ix, name, strlen(name));
+		if (k && k != suite && reaches(ix, k, all, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+/* The suite classes of the Java sources, in file order, and the names they list. A suite
+ * outside the test files (the root suite in another folder of the source root than the
+ * tests) counts when it leads to one of the test classes. */
+static int find_suites(ut_discover *d, jclasses *all, suites *out, ut_map *listed)
 {
 	size_t i;
 	int rc = 0;
@@ -652,14 +664,14 @@ static int find_suites(ut_discover *d, suites *out, ut_map *listed)
 		const ut_file *f = d->ix->files.v[i];
 		const ut_syn *c, *r;
 
-		if (f->lang != UT_LANG_JAVA || !f->test_file)
+		if (f->lang != UT_LANG_JAVA)
 			continue;
 		for (c = ut_syn_first(f->tree->root); c && rc == 0; c = ut_syn_next(c)) {
 			ut_cls *k =
 			    ut_syn_is(c, UT_R_CLASS) ? ut_index_class_of(d->ix, f, c) : NULL;
 			const ut_syn *a = k ? suite_list(d->ix, k) : NULL;
 
-			if (!a)
+			if (!a || (!f->test_file && !reaches(d->ix, k, all, 0)))
 				continue;
 			if (ut_vec_push(out, k) < 0)
 				rc = ut_error_set(UT_ENOMEM, "out of memory");
@@ -679,6 +691,55 @@ static int find_suites(ut_discover *d, suites *out, ut_map *listed)
 					rc = ut_error_set(UT_ENOMEM, "out of memory");
 			}
 		}
+	}
+	return rc;
+}
+
+/* Marks the classes Maven would not run (pom.xml's Surefire/Failsafe patterns). */
+static int maven_patterns(ut_discover *d, jclasses *all)
+{
+	ut_jstrings inc = {0}, exc = {0};
+	ut_buf b = UT_BUF_INIT;
+	size_t i;
+	int rc = ut_java_build_patterns(d, &inc, &exc);
+
+	for (i = 0; i < all->n && rc > 0; i++) {
+		const ut_cls *k = all->v[i].cls;
+		char *c;
+
+		while (k->outer) /* a nested class runs through its outermost one */
+			k = k->outer;
+		ut_buf_clear(&b);
+		cls_id(k, &b);
+		if (b.failed) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			break;
+		}
+		for (c = b.ptr; c && *c; c++)
+			*c = *c == '.' ? '/' : *c;
+		all->v[i].not_run = !ut_java_build_runs(&inc, &exc, b.ptr ? b.ptr : "");
+	}
+	ut_buf_dispose(&b);
+	ut_vec_free(&inc);
+	ut_vec_free(&exc);
+	return rc < 0 ? rc : 0;
+}
+
+/* Marks the classes of the frameworks Gradle's test task does not run (useTestNG: no
+ * JUnit; useJUnitPlatform: no TestNG; useJUnit: JUnit 4 only). */
+static int gradle_engine(ut_discover *d, jclasses *all)
+{
+	const char *engine = NULL;
+	size_t i;
+	int rc = ut_java_build_engine(d, &engine);
+
+	for (i = 0; i < all->n && rc == 0 && engine; i++) {
+		const char *fw = all->v[i].framework;
+
+		if (strcmp(engine, "testng") == 0   ? strcmp(fw, "testng") != 0
+		    : strcmp(engine, "junit5") == 0 ? strcmp(fw, "testng") == 0
+						    : strcmp(fw, "junit4") != 0)
+			all->v[i].not_run = true;
 	}
 	return rc;
 }
@@ -709,13 +770,19 @@ int ut_java_discover(ut_discover *d)
 	if (all.n)
 		qsort(all.v, all.n, sizeof(jclass), cmp_jclass);
 	if (rc == 0)
-		rc = find_suites(d, &found, &listed);
+		rc = maven_patterns(d, &all);
+	if (rc == 0)
+		rc = gradle_engine(d, &all);
+	if (rc == 0)
+		rc = find_suites(d, &all, &found, &listed);
 	/* the root suites (those no suite lists) decide which JUnit classes run */
 	for (i = 0; i < found.n && rc == 0; i++) {
 		if (ut_map_find(&listed, found.v[i]->name, strlen(found.v[i]->name), NULL))
 			continue;
 		root = root ? root : found.v[i];
 		rc = emit_suite(d, &hooks, &expanded, found.v[i], &all, 0);
+		if (rc == 0)
+			rc = add_class_root(d, found.v[i]);
 	}
 	if (rc == 0 && root && !d->keep_all) {
 		const char *why =
@@ -725,8 +792,14 @@ int ut_java_discover(ut_discover *d)
 			      false, why ? why : "outside the root suite");
 	}
 	for (i = 0; i < all.n && rc == 0; i++)
-		if ((!root || d->keep_all) && !is_testng(&all.v[i]))
+		if ((!root || d->keep_all) && !is_testng(&all.v[i]) && !all.v[i].emitted &&
+		    (!all.v[i].not_run || d->keep_all)) {
 			rc = emit_class(d, &hooks, &all, &all.v[i]);
+			if (rc == 0 && !root)
+				rc = add_class_root(d, all.v[i].cls);
+		}
+	if (rc == 0 && !root)
+		warn_left_out(d, NULL, 0, &all, false, MAVEN_WHY);
 	if (rc == 0)
 		rc = emit_testng(d, &hooks, &all);
 	if (rc == 0)

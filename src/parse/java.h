@@ -62,17 +62,57 @@ ut_fn *ut_java_method(const ut_index *ix, const ut_cls *k, const ut_syn *m);
  * a class (priority, then dependencies, then name). A class whose class-level @Test says
  * `enabled = false` has none. */
 int ut_testng_methods(ut_discover *d, ut_cls *k, ut_jmethods *out);
-/* The classes the suite's testng.xml (suite.testng_xml, else one at the root or in
- * src/test/resources) runs, in its
- * order, appended to out (names in ix->scratch); *path the file read,
- * relative to the root, or NULL when there is none. A file that cannot be read or parsed
- * is a warning (and *path NULL). */
+/* The classes the suite's TestNG suite files run, in their order (the files one after
+ * another), appended to out (names in ix->scratch): suite.testng_xml, else the files the
+ * build names (ut_java_build_suites), else a testng.xml at the root or in
+ * src/test/resources. The files read, relative to the root, are appended to paths; none
+ * when there is no suite file. A file that is missing, cannot be read or parsed is a
+ * warning and left out. */
 typedef struct {
-	const char *name; /* fully qualified */
-	size_t test;	  /* which <test> of the suite lists it (they run one after another) */
+	const char *name;     /* fully qualified */
+	size_t test;	      /* which <test> of the suites lists it (they run one after another) */
+	bool preserve;	      /* that <test>'s preserve-order (or its suite's; default true) */
+	const char **methods; /* its <methods>' <include> names (`include`), else its
+				 <exclude> names (regular expressions, as TestNG reads them) */
+	size_t nmethods;
+	bool include;
 } ut_testng_class;
 typedef UT_VEC(ut_testng_class) ut_testng_classes;
-int ut_testng_xml(ut_discover *d, ut_testng_classes *out, const char **path);
+int ut_testng_xml(ut_discover *d, ut_testng_classes *out, ut_jstrings *paths);
+/* Whether the suite file runs method `name` of class c: with <include>s, those they match
+ * (*pos: 1 + the place of the include naming it exactly, 0 for a pattern), else all but
+ * those an <exclude> matches (*pos 0). */
+bool ut_testng_runs(const ut_testng_class *c, const char *name, size_t *pos);
+/* The TestNG suite files the project's build file at the root names (java_build.c):
+ * pom.xml's Surefire/Failsafe suiteXmlFiles (${property} of the pom expanded; a profile's
+ * only when the build itself names none), else build.gradle(.kts)'s useTestNG { suites
+ * ... }. Appended to out (relative to the root, in ix->scratch); *from the build file's
+ * name, NULL when it names none. A build file that cannot be read is a warning. */
+int ut_java_build_suites(ut_discover *d, ut_jstrings *out, const char **from);
+/* The include and exclude patterns Maven runs test classes by (pom.xml at the root: its
+ * Surefire's, Failsafe's when declared; their defaults when they name none), appended to
+ * includes and excludes (in ix->scratch). 1 when a pom.xml was read, 0 when there is none
+ * (nothing decides then), UT_ENOMEM. */
+int ut_java_build_patterns(ut_discover *d, ut_jstrings *includes, ut_jstrings *excludes);
+/* The test framework build.gradle(.kts) at the root runs: "testng" (useTestNG),
+ * "junit5" (useJUnitPlatform), "junit4" (useJUnit); NULL when there is no such file or it
+ * names none or several. 0 or UT_ENOMEM. */
+int ut_java_build_engine(ut_discover *d, const char **engine);
+/* Whether Maven runs the class at `path` (package folders and class name, "a/b/FooTest")
+ * by those patterns (Foo, Foo.java and Foo.class alike; a %regex[] pattern matches). */
+bool ut_java_build_runs(const ut_jstrings *includes, const ut_jstrings *excludes, const char *path);
+/* A TestNG test among those of the suite (testng_order.c). */
+typedef struct {
+	const void *owner; /* its class (the same for the tests of one class) */
+	ut_jmethod *m;
+	size_t test;	/* the suite files' <test> (they run one after another), else 0 */
+	size_t cls_pos; /* its class's place in the suite files, else among the classes */
+	bool preserve;	/* its <test>'s preserve-order (TestNG's default: true) */
+	size_t inc_pos; /* 1 + the place of the <include> naming it exactly, else 0 */
+} ut_tref;
+typedef UT_VEC(ut_tref) ut_trefs;
+/* Puts refs in the order TestNG runs them (see testng_order.c). 0 or UT_ENOMEM. */
+int ut_testng_order(ut_trefs *refs);
 /* Frees what ut_testng_methods and the JUnit side put in the methods, then the vector. */
 void ut_jmethods_free(ut_jmethods *v);
 

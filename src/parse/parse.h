@@ -18,8 +18,9 @@ typedef struct {
 	ut_lang language;         /* only this language, or UT_LANG_NONE for all */
 	const char *framework;    /* the runner preset's framework, or NULL to detect */
 	const char *order_file;   /* one test id per line overriding the order, or NULL */
-	const char *testng_xml;   /* the TestNG suite file, relative to the root; NULL: a
-				     testng.xml at the root or in src/test/resources, if any */
+	const char *testng_xml;   /* the TestNG suite file, relative to the root; NULL: the
+				     ones pom.xml or build.gradle name, else a testng.xml at
+				     the root or in src/test/resources, if any */
 	size_t max_file_size;     /* larger files are skipped with a warning; 0 = 16 MiB */
 	unsigned jobs;            /* threads that read and parse files: 1 = this one only,
 				     0 = one per CPU the process may run on (its affinity

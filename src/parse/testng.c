@@ -27,6 +27,23 @@ static bool has_modifier(const ut_file *f, const ut_syn *n, ut_role name_role, c
 	return false;
 }
 
+/* TestNG's configuration annotations: such a method is never a test, also in a class with a
+ * class-level @Test (the setup hooks among them are walked as setup, java_common.c). */
+static const char *const config_names[] = {
+    "BeforeSuite",  "AfterSuite",  "BeforeTest",  "AfterTest",
+    "BeforeGroups", "AfterGroups", "BeforeClass", "AfterClass",
+    "BeforeMethod", "AfterMethod", NULL};
+
+static bool configuration(const ut_index *ix, const ut_fn *fn)
+{
+	size_t i;
+
+	for (i = 0; config_names[i]; i++)
+		if (ut_java_fn_annotation(ix, fn, config_names[i]))
+			return true;
+	return false;
+}
+
 static bool disabled(const ut_index *ix, const ut_file *f, const ut_syn *test)
 {
 	return test && strstr(ut_java_annotation_args(ix, f, test), "enabled=false") != NULL;
@@ -42,7 +59,7 @@ static int add_method(ut_discover *d, ut_cls *owner, ut_fn *fn, const ut_syn *cl
 	size_t i;
 	int rc;
 
-	if (ut_java_hook_kinds(d->ix, fn)) {
+	if (ut_java_hook_kinds(d->ix, fn) || configuration(d->ix, fn)) {
 		fn->is_test = true;
 		return 0;
 	}
