@@ -73,6 +73,18 @@ START_TEST(pytest_ids_and_outcomes)
 }
 END_TEST
 
+/* pytest's rootdir is a parent of the project folder (untangle.json in e2e/): the
+ * classnames start with e2e., the ids do not */
+START_TEST(pytest_rootdir_in_a_parent)
+{
+	load("pytest-parent-rootdir.xml");
+	expect("tests/login_check.py::check_login", UT_OUT_PASS);
+	expect("tests/login_check.py::TestCart::check_add", UT_OUT_FAIL);
+	/* the same module path in two projects of the rootdir: not a guess */
+	ck_assert_ptr_null(ut_junit_match(report, "tests/other_check.py::check_same"));
+}
+END_TEST
+
 START_TEST(pytest_reruns)
 {
 	const ut_junit_case *c;
@@ -393,6 +405,7 @@ Suite *junit_suite(void)
 	tcase_add_checked_fixture(tc, runner_fixture_setup, teardown);
 	tcase_add_test(tc, pytest_ids_and_outcomes);
 	tcase_add_test(tc, pytest_reruns);
+	tcase_add_test(tc, pytest_rootdir_in_a_parent);
 	tcase_add_test(tc, surefire_reruns_and_errors);
 	tcase_add_test(tc, ordered_runner_and_junit5_names);
 	tcase_add_test(tc, mocha_xunit);

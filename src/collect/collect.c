@@ -32,16 +32,27 @@ static const char *static_reason(const ut_config *cfg, const char *mode)
 	return NULL;
 }
 
-/* {roots}: the suite's own, else (Java) the classes of its tests in order. */
-static const char **roots_of(const ut_suite *s, ut_arena *a, size_t *n)
+/* {roots}: the suite's own; else for Java the classes of its tests in order, for Python
+ * suite.paths (what pytest is given to collect); "./" before one that starts with '-'. */
+static const char **roots_of(const ut_suite *s, const ut_config *cfg, ut_arena *a, size_t *n)
 {
-	const char **out = ut_arena_alloc(a, (s->roots.n + s->tests.n + 1) * sizeof(char *));
+	const char **out = ut_arena_alloc(a, (s->roots.n + s->tests.n + cfg->suite.paths.n + 1) *
+						     sizeof(char *));
+	const char *lang = ut_suite_main_framework(s);
 	ut_map seen = UT_MAP_INIT;
 	size_t i;
 
 	*n = 0;
 	for (i = 0; out && i < s->roots.n; i++)
 		out[(*n)++] = s->roots.v[i];
+	for (i = 0; out && *n == 0 && lang && (!strcmp(lang, "pytest") || !strcmp(lang, "unittest")) &&
+		    i < cfg->suite.paths.n; i++) {
+		const char *p = cfg->suite.paths.items[i];
+
+		out[(*n)++] = p[0] == '-' ? ut_arena_printf(a, "./%s", p) : p;
+		if (!out[*n - 1])
+			out = NULL;
+	}
 	for (i = 0; out && s->roots.n == 0 && i < s->tests.n; i++) {
 		const ut_test *t = &s->tests.v[i];
 		const char *hash = strchr(t->id, '#');
@@ -81,7 +92,7 @@ static int list(ut_listing *l, const ut_suite *s, const ut_config *cfg, const ch
 		rc = ut_error_set(UT_ENOTFOUND, "the runner has no list command (runner.list)");
 		goto done;
 	}
-	roots = roots_of(s, &a, &nroots);
+	roots = roots_of(s, cfg, &a, &nroots);
 	root = realpath(".", NULL);
 	n = root ? strlen(root) : 0;
 	rootslash = root ? malloc(n + 2) : NULL;

@@ -80,7 +80,7 @@ static int find_roots(ut_init_classpath *cp, const ut_suite *suite, const ut_pat
 		if (rc == 0)
 			rc = ut_map_put(&classes, names.paths[names.n - 1], strlen(cls), (void *)1);
 		if (rc == 0 && ++cp->test_classes == 1)
-			snprintf(cp->first_class, sizeof(cp->first_class), "%s", cls);
+			snprintf(cp->first_class, sizeof(cp->first_class), "%.255s", cls);
 	}
 	for (i = 0; i < files->n && rc == 0; i++) {
 		const char *p = files->paths[i];

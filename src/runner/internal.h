@@ -20,14 +20,17 @@ struct ut_junit {
 	ut_map by_record;         /* classname "\x01" name -> case, while reading */
 	ut_map by_join;           /* every joined spelling -> case (junit_match.c) */
 	ut_map by_name;           /* name -> case, or ambiguous (junit_match.c) */
+	ut_map by_suffix;         /* each dot-boundary suffix of "classname.name" -> case, or
+				     ambiguous: pytest names a case from its rootdir, which may
+				     be a parent of the project folder (junit_match.c) */
 };
 
-/* Builds by_join and by_name once the report is read. 0 or UT_ENOMEM. */
+/* Builds by_join, by_name and by_suffix once the report is read. 0 or UT_ENOMEM. */
 int ut_junit__index(ut_junit *j);
 
 /* The values of the templates of a run (template.c). */
 typedef struct {
-	const char *const *tests;
+	const char *const *tests; /* as the command gets them ({tests}) */
 	size_t ntests;
 	const char *report;
 	int worker;
@@ -49,6 +52,11 @@ const char **ut_template_expand(ut_arena *a, const char *const *tmpl, size_t n,
  * key in the message. Counts "{report}" occurrences into *reports. 0 or UT_EINPUT. */
 int ut_template_check(const char *const *tmpl, size_t n, const char *key, int tests_rule,
 		      size_t *reports);
+
+/* ids with "./" before each that starts with '-' (pytest reads an argument "-p..." as a
+ * plugin to load even after "--"; "./-p/x.py::t" is the same node). NULL when out of
+ * memory. */
+const char *const *ut_runner__dot_dash(ut_arena *a, const char *const *ids, size_t n);
 
 /* The list command template of a preset (doc/collection.md), NULL-terminated, static; NULL
  * for an unknown preset. */

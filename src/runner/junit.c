@@ -442,6 +442,7 @@ void ut_junit_free(ut_junit *j)
 	ut_map_dispose(&j->by_record);
 	ut_map_dispose(&j->by_join);
 	ut_map_dispose(&j->by_name);
+	ut_map_dispose(&j->by_suffix);
 	ut_vec_free(&j->cases);
 	ut_arena_dispose(&j->arena);
 	free(j);

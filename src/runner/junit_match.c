@@ -40,6 +40,31 @@ static int put_name(ut_junit *j, const char *name, size_t len, size_t index)
 	return ut_map_put(&j->by_name, name, len, UT_JUNIT_SLOT(index));
 }
 
+/* "a.b.c.name" -> "b.c.name", "c.name": the case as a runner whose root folder is a parent
+ * of the project folder names it (pytest's rootdir); the whole spelling is by_join's. */
+static int index_suffixes(ut_junit *j, const ut_junit_case *c)
+{
+	const char *full, *p;
+	int rc = 0;
+
+	if (!*c->classname || !strchr(c->classname, '.'))
+		return 0;
+	full = ut_arena_printf(&j->arena, "%s.%s", c->classname, c->name);
+	if (!full)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (p = strchr(full, '.'); p && p < full + strlen(c->classname) && rc == 0;
+	     p = strchr(p + 1, '.')) {
+		const char *suffix = p + 1;
+		size_t len = strlen(suffix);
+		void *old = ut_map_get(&j->by_suffix, suffix, len);
+
+		rc = ut_map_put(&j->by_suffix, suffix, len,
+				old && old != UT_JUNIT_SLOT(c->index) ? AMBIGUOUS
+								       : UT_JUNIT_SLOT(c->index));
+	}
+	return rc;
+}
+
 /* The spellings of one case under one name (the name itself, or without "(...)"). */
 static int index_name(ut_junit *j, const ut_junit_case *c, const char *name, size_t len)
 {
@@ -66,6 +91,8 @@ int ut_junit__index(ut_junit *j)
 
 		len = strlen(c->name);
 		rc = index_name(j, c, c->name, len);
+		if (rc == 0)
+			rc = index_suffixes(j, c);
 		/* JUnit 5 names methods "addUserTest()" or "test(String)" */
 		paren = len > 2 && c->name[len - 1] == ')' ? strchr(c->name, '(') : NULL;
 		if (rc == 0 && paren && paren > c->name)
@@ -159,6 +186,8 @@ const ut_junit_case *ut_junit_match(const ut_junit *j, const char *id)
 		c = get(j, &j->by_join, b.ptr, b.len);
 	if (!c && pytest_form(&b, id, true) && !b.failed)
 		c = get(j, &j->by_join, b.ptr, b.len);
+	if (!c && pytest_form(&b, id, false) && !b.failed)
+		c = get(j, &j->by_suffix, b.ptr, b.len);
 	if (!c && rest)
 		c = get(j, &j->by_join, rest, strlen(rest));
 	if (!c)

@@ -28,6 +28,7 @@ struct ut_runner {
 	const char **pass; /* names runner.env passes through (null values), NULL-terminated */
 	const char *root, *work, *runners;
 	double timeout_s, preflight_s;
+	bool dot_dash; /* the pytest preset: an id that starts with '-' goes as "./" + id */
 };
 
 static const char **copy_list(ut_arena *a, const char *const *items, size_t n)
@@ -158,6 +159,8 @@ static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const 
 	r->runners = ut_arena_strdup(&r->arena, ut_runner_helpers_dir());
 	if (!r->command || !r->reset || !r->runners)
 		return ut_error_set(UT_ENOMEM, "out of memory");
+	/* pytest reads an argument that starts with "-p" as a plugin even after "--" */
+	r->dot_dash = cfg->runner.command.n == 0 && preset && strcmp(preset, "pytest") == 0;
 	r->timeout_s = cfg->runner.timeout_s;
 	r->preflight_s = cfg->runner.preflight_s;
 	r->root = absolute(&r->arena, root_dir, "project folder");
@@ -357,8 +360,8 @@ static void clear_outcomes(ut_run_result *out)
 
 /* One attempt: reset, command, report. 1 when it is worth another attempt, else 0 or an
  * error code (the result says how it went). */
-static int attempt(const ut_runner *r, const ut_template_vars *v, double timeout_s, ut_arena *a,
-		   ut_run_result *out)
+static int attempt(const ut_runner *r, const ut_template_vars *v, const char *const *ids,
+		   double timeout_s, ut_arena *a, ut_run_result *out)
 {
 	ut_proc_opts ropts = {NULL, r->root, NULL, r->timeout_s, 0, 0, false, r->pass, false};
 	ut_proc_opts copts = {NULL, r->root, NULL, timeout_s, 0, 0, true, r->pass, false};
@@ -384,7 +387,7 @@ static int attempt(const ut_runner *r, const ut_template_vars *v, double timeout
 	}
 	if (rc < 0 && rc != UT_ETIMEOUT && rc != UT_EINTR)
 		goto done;
-	rc = read_report(out, v->tests, v->report, timeout_s);
+	rc = read_report(out, ids, v->report, timeout_s);
 	if (rc == UT_EINTR)
 		goto done;
 	out->status = rc == 0 ? UT_RUN_OK : rc == UT_ENOTFOUND ? UT_RUN_NO_REPORT
@@ -438,12 +441,13 @@ int ut_runner_run_timed(ut_runner *r, int worker, const char *const *ids, size_t
 		out->tests[i].outcome = UT_OUT_NOTRUN;
 	/* the pid too: another untangle on the same folder must not share the file */
 	v.report = ut_arena_printf(&a, "%s/report-%ld-w%d.xml", r->work, (long)getpid(), worker);
-	if (!v.report) {
+	v.tests = r->dot_dash ? ut_runner__dot_dash(&a, ids, n) : ids;
+	if (!v.report || !v.tests) {
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
 	for (out->attempts = 1; out->attempts <= 2; out->attempts++) {
-		rc = attempt(r, &v, timeout_s, &a, out);
+		rc = attempt(r, &v, ids, timeout_s, &a, out);
 		if (rc != 1)
 			break;
 	}

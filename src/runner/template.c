@@ -35,7 +35,7 @@ static const char *const preset_testng[] = {
 
 /* The list commands (doc/collection.md): the runner's own tests, ids and order. */
 static const char *const list_pytest[] = {
-	"python3", "{runners}/pytest-list.py", "--list", "{list}", NULL};
+	"python3", "{runners}/pytest-list.py", "--list", "{list}", "--", "{roots}", NULL};
 static const char *const list_mocha[] = {
 	"node", "{runners}/mocha-ordered.js", "--list", "{list}", NULL};
 static const char *const list_junit4[] = {
@@ -71,6 +71,19 @@ const char *const *ut_runner_preset(const char *preset)
 	int i = preset_index(preset);
 
 	return i < 0 ? NULL : presets[i].command;
+}
+
+const char *const *ut_runner__dot_dash(ut_arena *a, const char *const *ids, size_t n)
+{
+	const char **out = ut_arena_alloc(a, (n + 1) * sizeof(char *));
+	size_t i;
+
+	for (i = 0; out && i < n; i++) {
+		out[i] = ids[i][0] == '-' ? ut_arena_printf(a, "./%s", ids[i]) : ids[i];
+		if (!out[i])
+			return NULL;
+	}
+	return out;
 }
 
 const char *const *ut_runner__list_preset(const char *preset)
