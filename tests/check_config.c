@@ -172,6 +172,9 @@ START_TEST(init_writes_a_config_that_loads)
 	const char *reset[] = {"../reset", "{worker}"};
 	ut_init_opts io;
 	ut_init *in = NULL;
+	const ut_init_change *ch = NULL;
+	size_t nch = 9;
+	bool written = false;
 	ut_diags d;
 	ut_config c;
 
@@ -182,7 +185,8 @@ START_TEST(init_writes_a_config_that_loads)
 	put_file("e2e/test_users.py",
 		 "from selenium.webdriver.common.by import By\n\n"
 		 "def login(driver):\n"
-		 "    driver.find_element(By.ID, 'user').send_keys('admin')\n\n"
+		 "    driver.find_element(By.ID, 'user').send_keys('admin')\n"
+		 "    driver.find_element(By.ID, 'note').send_keys('')\n\n"
 		 "def test_add_user(driver):\n    login(driver)\n"
 		 "    driver.find_element(By.ID, 'name').send_keys('jane')\n\n"
 		 "def test_login_user(driver):\n    login(driver)\n"
@@ -193,14 +197,17 @@ START_TEST(init_writes_a_config_that_loads)
 	io.reset = reset;
 	io.nreset = 2;
 	ut_diags_init(&d);
-	ck_assert_int_eq(ut_init_project(&in, &io, &d), 0);
+	ck_assert_int_eq(ut_init_project(&in, &io, &d, &ch, &nch, &written), 0);
+	ck_assert(written);
+	ck_assert_uint_eq(nch, 0);
 	ck_assert_uint_eq(in->ntests, 3);
 	ck_assert_uint_eq(in->nfiles, 1);
 	ck_assert_str_eq(in->framework, "pytest");
 	ck_assert_str_eq(in->preset, "pytest");
 	ck_assert_str_eq(in->path, "e2e");
 	ck_assert_str_eq(in->language, "python");
-	/* 'admin' is submitted by every test: proposed; 'jane' is not */
+	/* 'admin' is submitted by every test: proposed; 'jane' is not, nor "" (a field
+	 * cleared) */
 	ck_assert_uint_eq(in->nvalues, 1);
 	ck_assert_str_eq(in->values[0].value, "admin");
 	ck_assert_uint_eq(in->values[0].submitters, 3);
@@ -218,12 +225,33 @@ START_TEST(init_writes_a_config_that_loads)
 	ck_assert_str_eq(c.values.ignore.items[0], "admin");
 	ut_config_dispose(&c);
 
-	ck_assert_int_eq(ut_init_project(&in, &io, &d), UT_EINPUT);
-	ck_assert_ptr_null(in);
-	ck_assert_ptr_nonnull(strstr(ut_error_message(), "--force"));
-	io.force = true;
+	/* again: the same proposal, nothing to change, nothing written */
+	ck_assert_int_eq(ut_init_project(&in, &io, &d, &ch, &nch, &written), 0);
+	ck_assert(!written);
+	ck_assert_uint_eq(nch, 0);
+	ut_init_free(in);
+	/* without the reset and with a key of the user's: both shown, nothing written */
+	put_file("untangle.json", "{\"runner\": {\"preset\": \"pytest\", \"reset\": [\"../reset\", "
+		 "\"{worker}\"]}, \"detect\": {\"workers\": 2}, \"suite\": {\"paths\": [\"e2e\"], "
+		 "\"language\": \"python\"}, \"values\": {\"ignore\": [\"admin\"]}}");
 	io.nreset = 0;
-	ck_assert_int_eq(ut_init_project(&in, &io, &d), 0);
+	ck_assert_int_eq(ut_init_project(&in, &io, &d, &ch, &nch, &written), 0);
+	ck_assert(!written);
+	ck_assert_uint_eq(nch, 2);
+	ck_assert_str_eq(ch[0].key, "runner.reset");
+	ck_assert_str_eq(ch[0].was, "[\"../reset\",\"{worker}\"]");
+	ck_assert_ptr_null(ch[0].then);
+	ck_assert_str_eq(ch[1].key, "detect.workers");
+	ck_assert_str_eq(ch[1].was, "2");
+	ck_assert_ptr_null(ch[1].then);
+	ut_init_free(in);
+	ut_config_init(&c);
+	ck_assert_int_eq(ut_config_load(&c, "untangle.json", false), 0);
+	ck_assert_uint_eq(c.runner.reset.n, 2); /* kept */
+	ut_config_dispose(&c);
+	io.force = true;
+	ck_assert_int_eq(ut_init_project(&in, &io, &d, &ch, &nch, &written), 0);
+	ck_assert(written);
 	ut_init_free(in);
 	ut_config_init(&c);
 	ck_assert_int_eq(ut_config_load(&c, "untangle.json", false), 0);

@@ -29,10 +29,14 @@ static void print_found(const ut_init *in)
 		printf("  runner        none fits %s: write runner.command (DESIGN.md's runner "
 		       "contract: run the given ids in the given order, write a JUnit report)\n",
 		       in->framework ? in->framework : "these tests");
-	if (in->python_path)
-		printf("  python3       the first on PATH has no pytest, /usr/bin/python3 has: "
-		       "runner.env PATH = %s\n",
-		       in->python_path);
+	if (in->python)
+		printf("  python        the python3 first on PATH has no pytest, %s has: "
+		       "runner.python\n", in->python);
+	if (in->classpath)
+		printf("  classpath     %zu folder%s of compiled classes, %zu jar%s of the project, "
+		       "%zu from /usr/share/java: runner.env CLASSPATH\n",
+		       in->class_roots, in->class_roots == 1 ? "" : "s", in->project_jars,
+		       in->project_jars == 1 ? "" : "s", in->system_jars);
 	if (in->nreset) {
 		printf("  reset        ");
 		for (i = 0; i < in->nreset; i++) {
@@ -73,13 +77,18 @@ int cmd_init(int argc, char **argv)
 	     "worker a clean application ({worker} is its number); use -- before one that "
 	     "has options",
 	     &reset),
-	    UT_OPT_ROW(UT_OPT_FLAG, 0, "force", NULL, "replace an existing untangle.json", &force),
+	    UT_OPT_ROW(UT_OPT_FLAG, 0, "force", NULL,
+	     "replace an existing untangle.json (without it, init shows what it would change)",
+	     &force),
 	    UT_OPT_ROW(UT_OPT_REST, 0, NULL, "CMD", "the reset command, with --reset", &rest),
 	    UT_CLI_OPT_JOBS(common),
 	    UT_OPT_END,
 	};
 	ut_init_opts io;
 	ut_init *in = NULL;
+	const ut_init_change *changes = NULL;
+	size_t nchanges = 0, i;
+	bool written = false;
 	ut_diags diags;
 	ut_buf out = UT_BUF_INIT;
 	int rc, exit_code = UT_EXIT_OK;
@@ -108,7 +117,7 @@ int cmd_init(int argc, char **argv)
 	io.reset = (const char *const *)rest.items;
 	io.nreset = rest.n;
 	io.probe_python = true;
-	rc = ut_init_project(&in, &io, &diags);
+	rc = ut_init_project(&in, &io, &diags, &changes, &nchanges, &written);
 	ut_cli_print_diags(&diags);
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
@@ -124,11 +133,25 @@ int cmd_init(int argc, char **argv)
 		goto done;
 	}
 	print_found(in);
-	printf("wrote %s\n\nnext:\n", UT_INIT_FILE);
-	printf("  untangle tests        # the suite as untangle reads it, a line a test\n");
-	printf("  untangle candidates   # the dependencies the values suggest\n");
+	for (i = 0; i < nchanges; i++) {
+		if (i == 0)
+			printf("%s differs from this proposal:\n", UT_INIT_FILE);
+		printf("  %-22s %s -> %s\n", changes[i].key,
+		       changes[i].was ? changes[i].was : "(not set)",
+		       changes[i].then ? changes[i].then : "(not proposed)");
+	}
+	if (written)
+		printf("wrote %s\n", UT_INIT_FILE);
+	else if (nchanges)
+		printf("%s is kept: 'untangle init --force' writes the proposal (what it does not "
+		       "propose is dropped: copy it over after)\n", UT_INIT_FILE);
+	else
+		printf("%s already holds this proposal\n", UT_INIT_FILE);
+	printf("\nnext:\n");
 	if (!in->nreset)
-		printf("  untangle init --force --reset CMD...   # first: the reset command\n");
+		printf("  untangle init --force --reset CMD...   # first: the reset detect needs\n");
+	printf("  untangle tests        # the suite as the runner lists it, a line a test\n");
+	printf("  untangle candidates   # the dependencies the values suggest\n");
 	printf("  untangle detect       # proves them by running the tests; writes the graph\n");
 	printf("  untangle shard --shards 4\n");
 done:

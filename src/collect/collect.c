@@ -104,7 +104,7 @@ static int list(ut_listing *l, const ut_suite *s, const ut_config *cfg, const ch
 	}
 	snprintf(rootslash, n + 2, "%s%s", root, n > 1 ? "/" : "");
 	rc = ut_runner_list(r, roots, nroots, timeout, &path, &proc);
-	snprintf(info->why, sizeof(info->why), "%s", ut_runner_command(r)[0]);
+	snprintf(info->why, sizeof(info->why), "%s", ut_runner_list_program(r));
 	if (rc == 0)
 		rc = ut_listing_read(l, path, rootslash, diags);
 done:

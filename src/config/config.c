@@ -29,6 +29,7 @@ void ut_config_init(ut_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	ut_arena_init(&cfg->arena);
 	cfg->suite.collect = "auto";
+	cfg->runner.python = "python3";
 	cfg->runner.timeout_s = 900;
 	cfg->runner.preflight_s = 20;
 	cfg->detect.extract = "string-analysis";
@@ -152,6 +153,13 @@ static int set_key(loader *l, const char *section, const char *name, const ut_js
 		return get_string(l, v, full, collects, &c->suite.collect);
 	if (IS("runner", "list"))
 		return get_list(l, v, full, &c->runner.list);
+	if (IS("runner", "python")) {
+		int rc = get_string(l, v, full, NULL, &c->runner.python);
+
+		if (rc == 0 && (!c->runner.python || !*c->runner.python))
+			return fail(l, full, "expected the name or path of a Python interpreter", NULL);
+		return rc;
+	}
 	if (IS("runner", "preset"))
 		return get_string(l, v, full, presets, &c->runner.preset);
 	if (IS("runner", "command"))

@@ -36,6 +36,8 @@ typedef struct {
 		ut_strlist command;
 		ut_strlist list;      /* the list command (doc/collection.md); empty: the preset's */
 		ut_strlist reset;
+		const char *python;   /* the interpreter of the pytest preset ({python}); default
+					 "python3", found on the runner's PATH */
 		double timeout_s;
 		double preflight_s; /* detect's first run, the first test alone, must end within
 				       it (0: no preflight) */

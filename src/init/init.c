@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "init/classpath.h"
 #include "extract/extract.h"
 #include "json/json.h"
 #include "parse/parse.h"
@@ -13,11 +14,12 @@
 #include "util/fs.h"
 #include "util/jsonw.h"
 #include "util/buf.h"
+#include "util/vec.h"
 #include "util/banned.h"
 
-/* The PATH written when the python3 first on PATH lacks pytest (a pyenv or virtualenv
- * interpreter) and Debian's has it: the same as the bundled example's. */
-#define UT_SYSTEM_PATH "/usr/bin:/bin:/usr/local/bin"
+/* The interpreter named (runner.python) when the python3 first on PATH lacks pytest (a
+ * pyenv or virtualenv interpreter) and Debian's has it. */
+#define UT_SYSTEM_PYTHON "/usr/bin/python3"
 
 /* Whether `python` imports pytest (a child process, 30 s at most). */
 static bool imports_pytest(const char *python, const char *const *env)
@@ -132,7 +134,8 @@ static int propose_values(ut_init *in, const ut_suite *s)
 	for (i = 0; rc == 0 && i < st.n; i++) {
 		const ut_value_stat *v = &st.v[i];
 
-		if (!ut_value_proposed(v, st.ntests))
+		/* "" (a field cleared) is no value a test could share with another */
+		if (!ut_value_proposed(v, st.ntests) || !v->value[strspn(v->value, " \t\r\n")])
 			continue;
 		in->values[n].value = ut_arena_strdup(&in->arena, v->value);
 		in->values[n].submitters = v->submitters;
@@ -181,6 +184,50 @@ static void check_mocha(ut_diags *diags)
 	ut_buf_dispose(&text);
 }
 
+/* The Java presets need CLASSPATH: proposed from what the build left in the project. */
+static int java_classpath(ut_init *in, const ut_suite *suite, ut_diags *diags)
+{
+	ut_init_classpath cp;
+	int rc = ut_init_find_classpath(&cp, suite, in->preset);
+
+	if (rc < 0)
+		return rc;
+	if (cp.found_classes == 0 && cp.test_classes)
+		ut_diags_add(diags, UT_DIAG_WARNING, NULL, 0,
+			     "no compiled test classes below this folder (%s, say): compile the "
+			     "tests (mvn test-compile, gradle testClasses, or the project's build), "
+			     "then run 'untangle init' again, or set CLASSPATH in runner.env",
+			     cp.first_class);
+	else if (cp.found_classes < cp.test_classes)
+		ut_diags_add(diags, UT_DIAG_WARNING, NULL, 0,
+			     "%zu of %zu test classes have no compiled class below this folder: "
+			     "the build is older than the sources, or puts them elsewhere",
+			     cp.test_classes - cp.found_classes, cp.test_classes);
+	if (cp.missing_framework[0])
+		ut_diags_add(diags, UT_DIAG_WARNING, NULL, 0, "%s", cp.missing_framework);
+	if (!cp.selenium)
+		ut_diags_add(diags, UT_DIAG_WARNING, NULL, 0,
+			     "no Selenium client jar in the project (selenium-java, or the "
+			     "selenium-server-standalone jar): add it to CLASSPATH in runner.env, "
+			     "e.g. from 'mvn dependency:build-classpath'");
+	if (cp.found_classes && cp.value) {
+		in->classpath = ut_arena_strdup(&in->arena, cp.value);
+		in->class_roots = cp.roots.n;
+		in->project_jars = cp.project_jars;
+		in->system_jars = cp.system_jars;
+		if (!in->classpath)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	ut_init_classpath_dispose(&cp);
+	return rc;
+}
+
+static bool java_preset(const char *preset)
+{
+	return preset && (!strcmp(preset, "junit4") || !strcmp(preset, "junit5") ||
+			  !strcmp(preset, "testng"));
+}
+
 int ut_init_survey(ut_init **out, const ut_init_opts *opts, ut_diags *diags)
 {
 	ut_suite *suite = NULL;
@@ -213,12 +260,18 @@ int ut_init_survey(ut_init **out, const ut_init_opts *opts, ut_diags *diags)
 	/* probe_python: off in unit tests, where no project is installed */
 	if (rc == 0 && opts->probe_python && in->preset && strcmp(in->preset, "mocha") == 0)
 		check_mocha(diags);
-	if (rc == 0 && opts->probe_python && in->preset && strcmp(in->preset, "pytest") == 0) {
-		static const char *const system_env[] = {"PATH=" UT_SYSTEM_PATH, NULL};
-
-		if (!imports_pytest("python3", NULL) && imports_pytest("python3", system_env))
-			in->python_path = UT_SYSTEM_PATH;
+	if (rc == 0 && opts->probe_python && in->preset && strcmp(in->preset, "pytest") == 0 &&
+	    !imports_pytest("python3", NULL)) {
+		if (imports_pytest(UT_SYSTEM_PYTHON, NULL))
+			in->python = UT_SYSTEM_PYTHON;
+		else
+			ut_diags_add(diags, UT_DIAG_WARNING, NULL, 0,
+				     "neither the python3 first on PATH nor %s imports pytest: "
+				     "install it, or name an interpreter that has it in "
+				     "runner.python", UT_SYSTEM_PYTHON);
 	}
+	if (rc == 0 && opts->probe_python && java_preset(in->preset))
+		rc = java_classpath(in, suite, diags);
 done:
 	ut_suite_free(suite);
 	if (rc < 0)
@@ -260,10 +313,12 @@ int ut_init_config_json(const ut_init *in, ut_buf *out)
 		ut_jsonw_key(&w, "reset");
 		ut_jsonw_strs(&w, in->reset, in->nreset);
 	}
-	if (in->python_path) {
+	if (in->python)
+		ut_jsonw_kstr(&w, "python", in->python);
+	if (in->classpath) {
 		ut_jsonw_key(&w, "env");
 		ut_jsonw_obj_begin(&w);
-		ut_jsonw_kstr(&w, "PATH", in->python_path);
+		ut_jsonw_kstr(&w, "CLASSPATH", in->classpath);
 		ut_jsonw_obj_end(&w);
 	}
 	ut_jsonw_obj_end(&w);
@@ -292,7 +347,8 @@ int ut_init_survey_json(const ut_init *in, ut_buf *out)
 	ut_jsonw_kstr(&w, "framework", in->framework);
 	ut_jsonw_kstr(&w, "preset", in->preset);
 	ut_jsonw_kstr(&w, "path", in->path);
-	ut_jsonw_kstr(&w, "python_path", in->python_path);
+	ut_jsonw_kstr(&w, "python", in->python);
+	ut_jsonw_kstr(&w, "classpath", in->classpath);
 	ut_jsonw_key(&w, "reset");
 	ut_jsonw_strs(&w, in->reset, in->nreset);
 	ut_jsonw_key(&w, "values_ignore");
@@ -309,22 +365,154 @@ int ut_init_survey_json(const ut_init *in, ut_buf *out)
 	return out->failed ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }
 
-int ut_init_project(ut_init **out, const ut_init_opts *opts, ut_diags *diags)
+typedef UT_VEC(ut_init_change) change_vec;
+
+/* v as compact JSON (what a difference shows). */
+static void write_value(ut_jsonw *w, const ut_json *v)
+{
+	const ut_json *it;
+	long n;
+
+	if (ut_json_is_object(v)) {
+		ut_jsonw_obj_begin(w);
+		for (it = ut_json_first(v); it; it = ut_json_next(it)) {
+			ut_jsonw_key(w, ut_json_key(it));
+			write_value(w, it);
+		}
+		ut_jsonw_obj_end(w);
+	} else if (ut_json_is_array(v)) {
+		ut_jsonw_arr_begin(w);
+		for (it = ut_json_first(v); it; it = ut_json_next(it))
+			write_value(w, it);
+		ut_jsonw_arr_end(w);
+	} else if (ut_json_is_string(v)) {
+		ut_jsonw_str(w, ut_json_string(v));
+	} else if (ut_json_whole(v, -(1L << 53), 1L << 53, &n)) {
+		ut_jsonw_int(w, n);
+	} else if (ut_json_is_number(v)) {
+		ut_jsonw_double(w, ut_json_number(v));
+	} else if (ut_json_is_null(v)) {
+		ut_jsonw_null(w);
+	} else {
+		ut_jsonw_bool(w, ut_json_true(v));
+	}
+}
+
+/* Flattens a JSON value into key -> compact JSON text pairs (objects by dotted keys). */
+static int flatten(ut_init *in, const ut_json *v, const char *key, change_vec *out, bool was)
+{
+	ut_buf b = UT_BUF_INIT;
+	ut_jsonw w;
+	const ut_json *it;
+	int rc = 0;
+
+	if (ut_json_is_object(v) && ut_json_first(v)) {
+		for (it = ut_json_first(v); it && rc == 0; it = ut_json_next(it)) {
+			const char *sub = *key ? ut_arena_printf(&in->arena, "%s.%s", key,
+								 ut_json_key(it))
+					       : ut_json_key(it);
+
+			rc = sub ? flatten(in, it, sub, out, was) : ut_error_set(UT_ENOMEM, "oom");
+		}
+		return rc;
+	}
+	ut_jsonw_init(&w, &b, false);
+	write_value(&w, v);
+	if (!b.failed) {
+		ut_init_change c = {ut_arena_strdup(&in->arena, key), NULL, NULL};
+		const char *text = ut_arena_strndup(&in->arena, b.ptr, b.len);
+
+		if (was)
+			c.was = text;
+		else
+			c.then = text;
+		if (!c.key || !text || ut_vec_push(out, c) < 0)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	} else {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	ut_buf_dispose(&b);
+	return rc;
+}
+
+/* What writing the proposal would change in the existing file, key by key. */
+static int diff(ut_init *in, const char *path, const ut_buf *proposal, const ut_init_change **out,
+		size_t *n)
+{
+	change_vec was = {0}, then = {0}, changes = {0};
+	ut_json *old = NULL, *neu = NULL;
+	ut_buf text = UT_BUF_INIT;
+	size_t i, k;
+	int rc;
+
+	rc = ut_fs_read(&text, path, 4u << 20);
+	if (rc == 0)
+		rc = ut_json_parse(&old, text.ptr, text.len, path);
+	if (rc == 0)
+		rc = ut_json_parse(&neu, proposal->ptr, proposal->len, "the proposal");
+	if (rc == 0)
+		rc = flatten(in, old, "", &was, true);
+	if (rc == 0)
+		rc = flatten(in, neu, "", &then, false);
+	for (i = 0; rc == 0 && i < then.n; i++) {
+		ut_init_change c = then.v[i];
+
+		for (k = 0; k < was.n && strcmp(was.v[k].key, c.key); k++)
+			;
+		if (k < was.n) {
+			c.was = was.v[k].was;
+			was.v[k].key = "";
+		}
+		if ((!c.was || strcmp(c.was, c.then)) && ut_vec_push(&changes, c) < 0)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	for (k = 0; rc == 0 && k < was.n; k++)
+		if (*was.v[k].key && ut_vec_push(&changes, was.v[k]) < 0)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	*n = 0;
+	*out = NULL;
+	if (rc == 0 && changes.n) {
+		ut_init_change *copy = ut_arena_alloc(&in->arena, changes.n * sizeof(*copy));
+
+		if (!copy) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+		} else {
+			memcpy(copy, changes.v, changes.n * sizeof(*copy));
+			*out = copy;
+			*n = changes.n;
+		}
+	}
+	ut_vec_free(&was);
+	ut_vec_free(&then);
+	ut_vec_free(&changes);
+	ut_json_free(old);
+	ut_json_free(neu);
+	ut_buf_dispose(&text);
+	return rc;
+}
+
+int ut_init_project(ut_init **out, const ut_init_opts *opts, ut_diags *diags,
+		    const ut_init_change **changes, size_t *nchanges, bool *written)
 {
 	ut_buf json = UT_BUF_INIT;
+	bool exists = ut_fs_exists(opts->config_path);
 	int rc;
 
 	*out = NULL;
-	if (!opts->force && ut_fs_exists(opts->config_path))
-		return ut_error_set(UT_EINPUT, "'%s' exists: it is kept (--force replaces it)",
-				    opts->config_path);
+	*changes = NULL;
+	*nchanges = 0;
+	*written = false;
 	rc = ut_init_survey(out, opts, diags);
 	if (rc == 0)
 		rc = ut_init_config_json(*out, &json);
 	if (rc == 0 && json.failed)
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
-	if (rc == 0)
+	if (rc == 0 && exists)
+		rc = diff(*out, opts->config_path, &json, changes, nchanges);
+	if (rc == 0 && (!exists || opts->force)) {
 		rc = ut_fs_write_atomic(opts->config_path, json.ptr, json.len);
+		*written = rc == 0;
+	}
 	ut_buf_dispose(&json);
 	if (rc < 0) {
 		ut_init_free(*out);

@@ -15,8 +15,10 @@ typedef struct {
 	bool force;		  /* replace an existing config_path */
 	const char *const *reset; /* runner.reset to write (from --reset), or none */
 	size_t nreset;
-	bool probe_python; /* for the pytest preset, check that python3 imports pytest
-			      (a child process); off in unit tests */
+	bool probe_python; /* look at this machine: for the pytest preset whether python3
+			      imports pytest (a child process), for mocha node_modules, for
+			      the Java presets the compiled classes and jars; off in unit
+			      tests */
 	unsigned jobs;	   /* parse threads (ut_parse_opts.jobs): 0 one per CPU, 1 this one */
 } ut_init_opts;
 
@@ -35,20 +37,33 @@ typedef struct {
 	const char *preset;	  /* the runner preset it implies, or NULL (none fits) */
 	const char *path;	  /* suite.paths[0]: the folder holding every test, NULL
 				     for the root itself */
-	const char *python_path;  /* runner.env PATH to write when python3 on PATH lacks
+	const char *python;	  /* runner.python to write when python3 on PATH lacks
 				     pytest and /usr/bin/python3 has it, else NULL */
+	const char *classpath;	  /* runner.env CLASSPATH to write (Java presets), or NULL */
+	size_t class_roots, project_jars, system_jars; /* what classpath is made of */
 	const char *const *reset; /* as given */
 	size_t nreset;
 	ut_init_value *values; /* proposed for values.ignore, most users first */
 	size_t nvalues;
 } ut_init;
 
-/* `untangle init`: refuses (UT_EINPUT) when opts->config_path exists and !opts->force,
- * before anything else; parses the suite below the working directory, fills *out (the
- * caller's, ut_init_free) and writes the configuration it proposes to config_path
- * (atomically). Warnings of the parse go to diags. The parse's return codes (UT_EINPUT
- * when no test is found), UT_EENV when the file cannot be written, UT_ENOMEM. */
-int ut_init_project(ut_init **out, const ut_init_opts *opts, ut_diags *diags);
+/* One difference between an existing untangle.json and the proposal. */
+typedef struct {
+	const char *key;  /* "runner.env.CLASSPATH" */
+	const char *was;  /* compact JSON, or NULL when the file does not have it */
+	const char *then; /* compact JSON, or NULL when the proposal drops it */
+} ut_init_change;
+
+/* `untangle init`: parses the suite below the working directory, fills *out (the caller's,
+ * ut_init_free) and writes the configuration it proposes to config_path (atomically).
+ * When config_path exists, it is written only with opts->force; either way *changes
+ * (nchanges, in the arena of *out) lists what the proposal changes in it, key by key, and
+ * *written says whether it was written. Warnings of the parse and of the survey go to
+ * diags. The parse's return codes (UT_EINPUT when no test is found), UT_EINPUT naming the
+ * file and line for an existing config_path that is not JSON, UT_EENV when the file
+ * cannot be written, UT_ENOMEM. */
+int ut_init_project(ut_init **out, const ut_init_opts *opts, ut_diags *diags,
+		    const ut_init_change **changes, size_t *nchanges, bool *written);
 /* The parse and survey alone (nothing written, config_path and force unused). */
 int ut_init_survey(ut_init **out, const ut_init_opts *opts, ut_diags *diags);
 /* The untangle.json the survey proposes, as pretty JSON text appended to out. */

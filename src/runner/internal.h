@@ -36,13 +36,14 @@ typedef struct {
 	int worker;
 	const char *runners; /* the helpers folder */
 	const char *list;    /* the list file of a list command ({list}), or NULL */
+	const char *python;  /* runner.python ({python}) */
 	const char *const *roots; /* {roots}, a whole element: one argument each */
 	size_t nroots;
 } ut_template_vars;
 
 /* Expands the n templates into a NULL-terminated argv in the arena: an element that is
  * exactly "{tests}" becomes the test ids, exactly "{roots}" the roots, "{report}",
- * "{worker}", "{runners}" and "{list}" are replaced wherever they appear. NULL when out of
+ * "{worker}", "{runners}", "{list}" and "{python}" are replaced wherever they appear. NULL when out of
  * memory. */
 const char **ut_template_expand(ut_arena *a, const char *const *tmpl, size_t n,
 				const ut_template_vars *v);

@@ -26,7 +26,7 @@ struct ut_runner {
 	const char **list;                    /* the list command's template, or NULL */
 	size_t ncommand, nreset, nenv, nlist;
 	const char **pass; /* names runner.env passes through (null values), NULL-terminated */
-	const char *root, *work, *runners;
+	const char *root, *work, *runners, *python;
 	double timeout_s, preflight_s;
 	bool dot_dash; /* the pytest preset: an id that starts with '-' goes as "./" + id */
 };
@@ -64,7 +64,7 @@ static const char *absolute(ut_arena *a, const char *dir, const char *what)
 /* A preset's helper (the element with {runners}) must exist. */
 static int check_helpers(ut_runner *r, const char *preset)
 {
-	ut_template_vars v = {NULL, 0, "", 0, r->runners, NULL, NULL, 0};
+	ut_template_vars v = {NULL, 0, "", 0, r->runners, NULL, r->python, NULL, 0};
 	const char **argv = ut_template_expand(&r->arena, r->command, r->ncommand, &v);
 	size_t i;
 
@@ -157,7 +157,8 @@ static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const 
 	r->command = copy_list(&r->arena, cmd, ncmd);
 	r->reset = copy_list(&r->arena, cfg->runner.reset.items, r->nreset);
 	r->runners = ut_arena_strdup(&r->arena, ut_runner_helpers_dir());
-	if (!r->command || !r->reset || !r->runners)
+	r->python = ut_arena_strdup(&r->arena, cfg->runner.python ? cfg->runner.python : "python3");
+	if (!r->command || !r->reset || !r->runners || !r->python)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	/* pytest reads an argument that starts with "-p" as a plugin even after "--" */
 	r->dot_dash = cfg->runner.command.n == 0 && preset && strcmp(preset, "pytest") == 0;
@@ -418,7 +419,7 @@ int ut_runner_run(ut_runner *r, int worker, const char *const *ids, size_t n,
 int ut_runner_run_timed(ut_runner *r, int worker, const char *const *ids, size_t n,
 			double timeout_s, ut_run_result *out)
 {
-	ut_template_vars v = {ids, n, NULL, worker, r->runners, NULL, NULL, 0};
+	ut_template_vars v = {ids, n, NULL, worker, r->runners, NULL, r->python, NULL, 0};
 	ut_arena a = UT_ARENA_INIT;
 	size_t i;
 	int rc = 0;
@@ -497,6 +498,17 @@ bool ut_runner_can_list(const ut_runner *r)
 	return r->nlist > 0;
 }
 
+const char *ut_runner_list_program(ut_runner *r)
+{
+	ut_template_vars v = {NULL, 0, NULL, 0, r->runners, NULL, r->python, NULL, 0};
+	const char **argv;
+
+	if (r->nlist == 0)
+		return NULL;
+	argv = ut_template_expand(&r->arena, r->list, 1, &v);
+	return argv ? argv[0] : r->list[0];
+}
+
 /* The message of a list command that did not end well. */
 static int list_failed(const char *const *argv, const ut_proc_result *p, int rc)
 {
@@ -518,7 +530,7 @@ static int list_failed(const char *const *argv, const ut_proc_result *p, int rc)
 int ut_runner_list(ut_runner *r, const char *const *roots, size_t nroots, double timeout_s,
 		   char **list_path, ut_proc_result *proc)
 {
-	ut_template_vars v = {NULL, 0, NULL, 0, r->runners, NULL, roots, nroots};
+	ut_template_vars v = {NULL, 0, NULL, 0, r->runners, NULL, r->python, roots, nroots};
 	ut_proc_opts o = {NULL, r->root, NULL, timeout_s, 0, 0, true, r->pass, false};
 	ut_arena a = UT_ARENA_INIT;
 	int rc;

@@ -43,7 +43,7 @@ const char *const *ut_runner_command(const ut_runner *r);
 
 /* The command template of a preset ("pytest", "mocha", "junit4", "junit5", "testng"),
  * NULL-terminated, static; NULL for an unknown preset:
- *   pytest: python3 -m pytest -p no:randomly -p no:cacheprovider --junitxml={report} --
+ *   pytest: {python} -m pytest -p no:randomly -p no:cacheprovider --junitxml={report} --
  *           {tests}
  *   mocha:  node {runners}/mocha-ordered.js --report {report} -- {tests}
  *   junit4: java {runners}/OrderedRunner.java --report {report} -- {tests}
@@ -115,6 +115,9 @@ double ut_runner_preflight_s(const ut_runner *r);
 
 /* Whether the runner has a list command: runner.list, or the preset's (doc/collection.md). */
 bool ut_runner_can_list(const ut_runner *r);
+/* The program the list command runs (its first element, templates expanded), for
+ * messages; NULL when there is none. In r's arena. */
+const char *ut_runner_list_program(ut_runner *r);
 
 /* Runs the list command (doc/collection.md) in the project folder with the runner's
  * environment, {roots} expanded to roots and {list} to work_dir/list-PID.jsonl, no reset,

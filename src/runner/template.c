@@ -20,7 +20,7 @@
 #endif
 
 static const char *const preset_pytest[] = {
-	"python3", "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider",
+	"{python}", "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider",
 	"--junitxml={report}", "--", "{tests}", NULL}; /* --: an id may start with '-' */
 static const char *const preset_mocha[] = {
 	"node", "{runners}/mocha-ordered.js", "--report", "{report}", "--", "{tests}", NULL};
@@ -35,7 +35,7 @@ static const char *const preset_testng[] = {
 
 /* The list commands (doc/collection.md): the runner's own tests, ids and order. */
 static const char *const list_pytest[] = {
-	"python3", "{runners}/pytest-list.py", "--list", "{list}", "--", "{roots}", NULL};
+	"{python}", "{runners}/pytest-list.py", "--list", "{list}", "--", "{roots}", NULL};
 static const char *const list_mocha[] = {
 	"node", "{runners}/mocha-ordered.js", "--list", "{list}", NULL};
 static const char *const list_junit4[] = {
@@ -163,7 +163,7 @@ const char *ut_runner_helpers_origin(void)
 	return how;
 }
 
-static const char *const names[] = {"{report}", "{worker}", "{runners}", "{list}"};
+static const char *const names[] = {"{report}", "{worker}", "{runners}", "{list}", "{python}"};
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 
 /* The value of names[k]. */
@@ -173,7 +173,8 @@ static const char *value_of(const ut_template_vars *v, size_t k, const char *wor
 	case 0: return v->report ? v->report : "";
 	case 1: return worker;
 	case 2: return v->runners;
-	default: return v->list ? v->list : "";
+	case 3: return v->list ? v->list : "";
+	default: return v->python ? v->python : "python3";
 	}
 }
 
