@@ -532,8 +532,8 @@ static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 				     0};
 
 			/* the suite file's <include>s and <exclude>s of the class */
-			if (pos < listed.n &&
-			    !ut_testng_runs(&listed.v[pos], jc->methods.v[j].name, &r.inc_pos))
+			if (pos < listed.n && !ut_testng_runs(&listed.v[pos], jc->methods.v[j].name,
+							      &jc->methods.v[j].groups, &r.inc_pos))
 				continue;
 			if (ut_vec_push(&refs, r) < 0)
 				rc = ut_error_set(UT_ENOMEM, "out of memory");

@@ -76,13 +76,19 @@ typedef struct {
 				 <exclude> names (regular expressions, as TestNG reads them) */
 	size_t nmethods;
 	bool include;
+	const char **groups_in; /* its <test>'s and <suite>'s <groups><run> <include>s */
+	size_t ngroups_in;
+	const char **groups_out; /* their <exclude>s */
+	size_t ngroups_out;
 } ut_testng_class;
 typedef UT_VEC(ut_testng_class) ut_testng_classes;
 int ut_testng_xml(ut_discover *d, ut_testng_classes *out, ut_jstrings *paths);
-/* Whether the suite file runs method `name` of class c: with <include>s, those they match
+/* Whether the suite file runs method `name` (of `groups`) of class c: none of an excluded
+ * group, one of an included group when the <run> includes some; with <include>s, those they match
  * (*pos: 1 + the place of the include naming it exactly, 0 for a pattern), else all but
  * those an <exclude> matches (*pos 0). */
-bool ut_testng_runs(const ut_testng_class *c, const char *name, size_t *pos);
+bool ut_testng_runs(const ut_testng_class *c, const char *name, const ut_jstrings *groups,
+		    size_t *pos);
 /* The TestNG suite files the project's build file at the root names (java_build.c):
  * pom.xml's Surefire/Failsafe suiteXmlFiles (${property} of the pom expanded; a profile's
  * only when the build itself names none), else build.gradle(.kts)'s useTestNG { suites

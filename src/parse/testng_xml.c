@@ -22,12 +22,16 @@ static const char *const places[] = {"testng.xml", "src/test/resources/testng.xm
 
 typedef struct {
 	ut_index *ix;
-	ut_testng_classes own; /* the classes of the file being read (test: its own count) */
-	ut_jstrings children;  /* its <suite-file>s, relative to the root */
-	const char *dir;       /* its folder, relative to the root ("" at the root) */
-	size_t tests;	       /* <test> elements seen in it */
-	bool in_class;	       /* inside a <class> (of own.v[own.n - 1]) */
-	ut_jstrings inc, exc;  /* that class's <include>, <exclude> names */
+	ut_testng_classes own;	     /* the classes of the file being read (test: its own count) */
+	ut_jstrings children;	     /* its <suite-file>s, relative to the root */
+	const char *dir;	     /* its folder, relative to the root ("" at the root) */
+	size_t tests;		     /* <test> elements seen in it */
+	bool in_class;		     /* inside a <class> (of own.v[own.n - 1]) */
+	ut_jstrings inc, exc;	     /* that class's <include>, <exclude> names */
+	bool in_test, in_run;	     /* inside a <test>, a <groups><run> */
+	size_t test_first;	     /* own.v[test_first]: the first class of that <test> */
+	ut_jstrings gin[2], gout[2]; /* <run>'s included, excluded groups: [0] the
+					<suite>'s, [1] the <test>'s */
 	bool suite_preserve, preserve; /* preserve-order of the <suite>, of the <test> */
 	ut_xml *xml;
 	int rc;
@@ -46,6 +50,19 @@ static void on_start(void *data, const char *el, const char **atts)
 	if (strcmp(el, "test") == 0) {
 		r->tests++;
 		r->preserve = preserve ? strcmp(preserve, "false") != 0 : r->suite_preserve;
+		r->in_test = true;
+		r->test_first = r->own.n;
+		r->gin[1].n = r->gout[1].n = 0;
+	}
+	r->in_run |= strcmp(el, "run") == 0;
+	if (r->in_run && !r->in_class && !r->rc &&
+	    (strcmp(el, "include") == 0 || strcmp(el, "exclude") == 0)) {
+		const char *g = ut_xml_attr(atts, "name");
+		const char *copy = g ? ut_arena_strdup(&r->ix->scratch, g) : NULL;
+		ut_jstrings *v = el[0] == 'i' ? &r->gin[r->in_test] : &r->gout[r->in_test];
+
+		if (g && (!copy || ut_vec_push(v, copy) < 0))
+			r->rc = ut_error_set(UT_ENOMEM, "out of memory");
 	}
 	if (child && !r->rc) {
 		const char *rel = child[0] == '/' || !r->dir[0]
@@ -76,12 +93,41 @@ static void on_start(void *data, const char *el, const char **atts)
 		ut_xml_stop(r->xml);
 }
 
+/* The suite's and the test's groups of `which` (gin or gout) in one array in scratch. */
+static const char **groups(reader *r, ut_jstrings *which, size_t *n)
+{
+	const char **v;
+
+	*n = which[0].n + which[1].n;
+	v = *n ? ut_arena_alloc(&r->ix->scratch, *n * sizeof(char *)) : NULL;
+	if (*n && !v) {
+		r->rc = ut_error_set(UT_ENOMEM, "out of memory");
+		*n = 0;
+		return NULL;
+	}
+	if (which[0].n)
+		memcpy(v, which[0].v, which[0].n * sizeof(char *));
+	if (which[1].n)
+		memcpy(v + which[0].n, which[1].v, which[1].n * sizeof(char *));
+	return v;
+}
+
 static void on_end(void *data, const char *el)
 {
 	reader *r = data;
 	ut_testng_class *c = r->own.n ? &r->own.v[r->own.n - 1] : NULL;
 	ut_jstrings *v = r->inc.n ? &r->inc : &r->exc;
+	size_t i;
 
+	if (strcmp(el, "run") == 0)
+		r->in_run = false;
+	/* the groups of the <test> (<run> may follow <classes>) and of its <suite> */
+	for (i = r->test_first; strcmp(el, "test") == 0 && i < r->own.n && !r->rc; i++) {
+		r->own.v[i].groups_in = groups(r, r->gin, &r->own.v[i].ngroups_in);
+		r->own.v[i].groups_out = groups(r, r->gout, &r->own.v[i].ngroups_out);
+	}
+	if (strcmp(el, "test") == 0)
+		r->in_test = false;
 	if (strcmp(el, "class") != 0 || !r->in_class || !c || r->rc)
 		return;
 	r->in_class = false;
@@ -137,11 +183,27 @@ static bool rx_match(const char *re, const char *s)
 	return rx_here(re[0] == '^' ? re + 1 : re, s, 0);
 }
 
-bool ut_testng_runs(const ut_testng_class *c, const char *name, size_t *pos)
+/* Does one of the patterns v[0, n) match one of the groups? */
+static bool in_groups(const char *const *v, size_t n, const ut_jstrings *groups)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < groups->n; j++)
+			if (rx_match(v[i], groups->v[j]))
+				return true;
+	return false;
+}
+
+bool ut_testng_runs(const ut_testng_class *c, const char *name, const ut_jstrings *groups,
+		    size_t *pos)
 {
 	size_t i;
 
 	*pos = 0;
+	if ((c->ngroups_in && !in_groups(c->groups_in, c->ngroups_in, groups)) ||
+	    in_groups(c->groups_out, c->ngroups_out, groups))
+		return false;
 	for (i = 0; i < c->nmethods; i++)
 		if (rx_match(c->methods[i], name)) {
 			/* preserve-order orders by the include that names the method itself */
@@ -228,6 +290,10 @@ done:
 	ut_vec_free(&r.children);
 	ut_vec_free(&r.inc);
 	ut_vec_free(&r.exc);
+	for (i = 0; i < 2; i++) {
+		ut_vec_free(&r.gin[i]);
+		ut_vec_free(&r.gout[i]);
+	}
 	ut_buf_dispose(&text);
 	free(path);
 	return rc;
