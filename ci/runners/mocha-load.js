@@ -134,6 +134,8 @@ function projectConfig(loaded, specRoot, specs) {
   }
 }
 
+const NO_FILES = new MochaError('no test files found');
+
 // The spec files mocha would load, in its order (--file ones first), absolute; and the
 // patterns that matched nothing. Paths are taken from the spec root, as mocha from its cwd.
 function specFiles(loaded, specRoot, cfg) {
@@ -151,12 +153,19 @@ function specFiles(loaded, specRoot, cfg) {
   try {
     process.chdir(specRoot);
     // mocha 6 and 7 exit when nothing matches, and print what did not match
-    process.exit = () => { throw new Error('no test files found'); };
-    console.warn = console.error = (...a) => said.push(a.join(' ').replace(/\x1b\[[0-9;]*m/g, ''));
+    process.exit = () => { throw NO_FILES; };
+    console.warn = console.error = (...a) => said.push(a.join(' ')
+      .replace(/\x1b\[[0-9;]*m/g, '').replace(/^(Error|Warning): /, 'mocha: '));
     let files;
     if (typeof collect === 'function') {
-      const got = collect({ ignore: cfg.ignore, extension: cfg.extension, file: cfg.file,
-        recursive: cfg.recursive, sort: cfg.sort, spec });
+      let got;
+      try {
+        got = collect({ ignore: cfg.ignore, extension: cfg.extension, file: cfg.file,
+          recursive: cfg.recursive, sort: cfg.sort, spec });
+      } catch (err) {
+        if (err !== NO_FILES) throw err;
+        got = []; // mocha stops there; the list is empty, and says why
+      }
       files = Array.isArray(got) ? got : got.files;
       if (!Array.isArray(got) && got.unmatchedFiles) {
         for (const u of got.unmatchedFiles) said.push(`--file ${u.pattern} matches no file`);
@@ -185,7 +194,7 @@ function lookupFiles5(req, dir, spec, cfg, said) {
       found = utils.lookupFiles(arg, cfg.extension, cfg.recursive);
     } catch (err) {
       if (String(err.message).indexOf('cannot resolve path') === 0) {
-        said.push(`Warning: Could not find any test files matching pattern: ${arg}`);
+        said.push(`mocha: Could not find any test files matching pattern: ${arg}`);
         continue;
       }
       throw err;
