@@ -69,6 +69,17 @@ async function loadMocha(specRoot) {
   return { Mocha, main: resolved, dir, version };
 }
 
+// One of mocha's own CommonJS modules (lib/cli/options), .js up to mocha 11, .cjs in
+// mocha 12; null when this mocha has none (mocha 5's lib/cli).
+function mochaFile(loaded, rel) {
+  const req = createRequire(loaded.main);
+  for (const ext of ['.js', '.cjs']) {
+    const file = path.join(loaded.dir, ...rel.split('/')) + ext;
+    if (fs.existsSync(file)) return req(file);
+  }
+  return null;
+}
+
 // mocha 5's test/mocha.opts, read as bin/_mocha reads it, and its options as its
 // commander definitions take them (the ones that choose and load the specs).
 function mochaOpts(specRoot, extraSpecs) {
@@ -115,10 +126,8 @@ function mochaOpts(specRoot, extraSpecs) {
 // arguments given on our command line (as mocha's positional arguments).
 function projectConfig(loaded, specRoot, specs) {
   const cwd = process.cwd();
-  let loadOptions = null;
-  try {
-    ({ loadOptions } = createRequire(loaded.main)(path.join(loaded.dir, 'lib', 'cli', 'options.js')));
-  } catch (_) { /* mocha 5: no loader */ }
+  const options = mochaFile(loaded, 'lib/cli/options'); // mocha 5: none
+  const loadOptions = options && options.loadOptions;
   if (typeof loadOptions !== 'function') return mochaOpts(specRoot, specs);
   try {
     process.chdir(specRoot);
@@ -134,6 +143,8 @@ function projectConfig(loaded, specRoot, specs) {
   }
 }
 
+const NO_FILES = new MochaError('no test files found');
+
 // The spec files mocha would load, in its order (--file ones first), absolute; and the
 // patterns that matched nothing. Paths are taken from the spec root, as mocha from its cwd.
 function specFiles(loaded, specRoot, cfg) {
@@ -144,19 +155,23 @@ function specFiles(loaded, specRoot, cfg) {
   const warn = console.warn;
   const error = console.error;
   const said = [];
-  let collect = null;
-  try {
-    collect = req(path.join(loaded.dir, 'lib', 'cli', 'collect-files.js'));
-  } catch (_) { /* mocha 5 */ }
+  const collect = mochaFile(loaded, 'lib/cli/collect-files'); // mocha 5: none
   try {
     process.chdir(specRoot);
     // mocha 6 and 7 exit when nothing matches, and print what did not match
-    process.exit = () => { throw new Error('no test files found'); };
-    console.warn = console.error = (...a) => said.push(a.join(' ').replace(/\x1b\[[0-9;]*m/g, ''));
+    process.exit = () => { throw NO_FILES; };
+    console.warn = console.error = (...a) => said.push(a.join(' ')
+      .replace(/\x1b\[[0-9;]*m/g, '').replace(/^(Error|Warning): /, 'mocha: '));
     let files;
     if (typeof collect === 'function') {
-      const got = collect({ ignore: cfg.ignore, extension: cfg.extension, file: cfg.file,
-        recursive: cfg.recursive, sort: cfg.sort, spec });
+      let got;
+      try {
+        got = collect({ ignore: cfg.ignore, extension: cfg.extension, file: cfg.file,
+          recursive: cfg.recursive, sort: cfg.sort, spec });
+      } catch (err) {
+        if (err !== NO_FILES) throw err;
+        got = []; // mocha stops there; the list is empty, and says why
+      }
       files = Array.isArray(got) ? got : got.files;
       if (!Array.isArray(got) && got.unmatchedFiles) {
         for (const u of got.unmatchedFiles) said.push(`--file ${u.pattern} matches no file`);
@@ -185,7 +200,7 @@ function lookupFiles5(req, dir, spec, cfg, said) {
       found = utils.lookupFiles(arg, cfg.extension, cfg.recursive);
     } catch (err) {
       if (String(err.message).indexOf('cannot resolve path') === 0) {
-        said.push(`Warning: Could not find any test files matching pattern: ${arg}`);
+        said.push(`mocha: Could not find any test files matching pattern: ${arg}`);
         continue;
       }
       throw err;

@@ -37,7 +37,7 @@
 // Exit status: 0 all selected tests passed, 1 some failed, 2 usage error or
 // unknown ids (listed on stderr, nothing run), 3 could not load mocha or specs.
 // mocha is resolved from --spec-root, then from the cwd (the project's
-// node_modules); mocha 5 to 11 (CommonJS or ESM builds) are supported. The project's
+// node_modules); mocha 5 to 12 (CommonJS or ESM builds) are supported. The project's
 // mocha configuration (.mocharc.*, package.json, mocha 5's test/mocha.opts) gives ui,
 // require, timeout and file, as in a plain mocha run; --ui, --require and --timeout add to
 // it or override it.
