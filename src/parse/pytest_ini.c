@@ -347,7 +347,8 @@ static void warn_addopts(ut_pytest_ini *ini, const ut_pytest_list *opts, ut_diag
 				     "addopts '%s%s%s' %s: the static reading does not apply it, "
 				     "the runner's list does",
 				     a, joined ? "" : " ", joined ? "" : next,
-				     sel ? "selects tests" : "loads a plugin that may change collection");
+				     sel ? "selects tests"
+					 : "loads a plugin that may change collection");
 	}
 }
 

@@ -335,7 +335,8 @@ int ut_py_imports(const ut_index *ix, const ut_file *f, const ut_syn *imp, ut_py
 
 const char *ut_py_module_name(ut_arena *a, const ut_file *f)
 {
-	const char *base = ut_path_basename(f->path), *start = base, *end = f->path + strlen(f->path);
+	const char *base = ut_path_basename(f->path), *start = base;
+	const char *end = f->path + strlen(f->path);
 	char init[4096];
 
 	if (end - base > 3 && strcmp(end - 3, ".py") == 0)
