@@ -326,12 +326,16 @@ static int set_list(ut_pytest_ini *ini, ut_pytest_list *dst, const options *o, i
 }
 
 /* addopts the static reading does not follow: selections and plugins */
-static void warn_addopts(const ut_pytest_ini *ini, const ut_pytest_list *opts, ut_diags *diags)
+static void warn_addopts(ut_pytest_ini *ini, const ut_pytest_list *opts, ut_diags *diags)
 {
 	size_t i;
 
 	for (i = 0; i < opts->n; i++) {
 		const char *a = opts->v[i], *next = i + 1 < opts->n ? opts->v[i + 1] : "";
+
+		if (strcmp(a, "--import-mode=importlib") == 0 ||
+		    (strcmp(a, "--import-mode") == 0 && strcmp(next, "importlib") == 0))
+			ini->import_importlib = true;
 		bool sel = strncmp(a, "-k", 2) == 0 || strncmp(a, "-m", 2) == 0 ||
 			   strncmp(a, "--deselect", 10) == 0 || strncmp(a, "--ignore", 8) == 0;
 		bool plugin = strncmp(a, "-p", 2) == 0 &&
@@ -343,7 +347,8 @@ static void warn_addopts(const ut_pytest_ini *ini, const ut_pytest_list *opts, u
 				     "addopts '%s%s%s' %s: the static reading does not apply it, "
 				     "the runner's list does",
 				     a, joined ? "" : " ", joined ? "" : next,
-				     sel ? "selects tests" : "loads a plugin that may change collection");
+				     sel ? "selects tests"
+					 : "loads a plugin that may change collection");
 	}
 }
 

@@ -24,6 +24,8 @@ typedef struct ut_pytest_ini {
 	ut_pytest_list testpaths; /* as written (globs not expanded) */
 	const char *project;      /* the project's folder (absolute) */
 	ut_pytest_list args;      /* where collection starts (ut_pytest_ini_args) */
+	bool import_importlib;    /* addopts has --import-mode=importlib: test modules may
+				     share a name */
 	const char *root;         /* the root paths are given relative to */
 } ut_pytest_ini;
 

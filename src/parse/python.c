@@ -501,8 +501,34 @@ done:
 	return rc;
 }
 
+/* pytest imports a test module by its name (import mode prepend): a second module of the
+ * same name fails ("import file mismatch") and has no tests. 1 for that one, else 0. */
+static int same_module(ut_py_ctx *p, ut_map *modules, const ut_file *f)
+{
+	const char *name;
+	void *first;
+
+	if (!p->d->pytest || p->d->pytest->import_importlib)
+		return 0;
+	name = ut_py_module_name(p->d->ix->arena, f);
+	if (!name)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	if (ut_map_find(modules, name, strlen(name), &first)) {
+		ut_diags_add(p->d->diags, UT_DIAG_WARNING, f->rel, 0,
+			     "pytest cannot import it: its module name '%s' is the one of '%s' "
+			     "(import file mismatch); its tests are left out. Rename one, or add "
+			     "__init__.py files to make them packages",
+			     name, ((const ut_file *)first)->rel);
+		return 1;
+	}
+	return ut_map_put(modules, name, strlen(name), (void *)f) < 0
+		   ? ut_error_set(UT_ENOMEM, "out of memory")
+		   : 0;
+}
+
 int ut_python_discover(ut_discover *d)
 {
+	ut_map modules = {0}; /* the test modules' import names */
 	ut_py_ctx p;
 	size_t i;
 	int rc = 0;
@@ -530,13 +556,16 @@ int ut_python_discover(ut_discover *d)
 	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
 		const ut_file *f = d->ix->files.v[i];
 
-		if (f->lang == UT_LANG_PYTHON && f->test_file && !ut_py_ignored(&p, f))
+		if (f->lang == UT_LANG_PYTHON && f->test_file && !ut_py_ignored(&p, f) &&
+		    !(rc = same_module(&p, &modules, f)))
 			rc = discover_file(&p, f);
+		rc = rc > 0 ? 0 : rc;
 	}
 	if (rc == 0)
 		rc = ut_walks_run(d); /* before the tests move */
 	if (rc == 0 && p.keys.n)
 		rc = reorder(&p);
+	ut_map_dispose(&modules);
 	ut_vec_free(&p.fixtures);
 	ut_vec_free(&p.keys);
 	ut_vec_free(&p.key_texts);

@@ -139,6 +139,10 @@ bool ut_py_case_binds(const ut_py_case *c, const ut_py_cases *cs, const char *na
  * what the fixture of that name returns or yields. */
 int ut_py_bind_fixtures(const ut_py_ctx *p, ut_env *env, const ut_fn *fn, const ut_file *f,
 			const ut_cls *cls, const ut_py_case *c, const ut_py_cases *cs, int depth);
+/* The name pytest imports the test module f under (its default import mode, prepend):
+ * the file's name without .py, after the packages it is in (folders with __init__.py),
+ * dotted. In a; NULL when out of memory. */
+const char *ut_py_module_name(ut_arena *a, const ut_file *f);
 /* Does a conftest.py above f take it out of collection (collect_ignore,
  * collect_ignore_glob: literal lists of paths relative to the conftest's folder)? */
 bool ut_py_ignored(const ut_py_ctx *p, const ut_file *f);

@@ -1,6 +1,7 @@
 /* python_classes.c: Python classes as the interpreter sees them, for collection: bases
  * resolved across modules, the method resolution order (C3), attribute lookup along it,
  * and the names a `from m import a, b as c` brings into a module. */
+#include <stdio.h>
 #include <string.h>
 
 #include "parse/python.h"
@@ -330,4 +331,35 @@ int ut_py_imports(const ut_index *ix, const ut_file *f, const ut_syn *imp, ut_py
 		n++;
 	}
 	return (int)n;
+}
+
+const char *ut_py_module_name(ut_arena *a, const ut_file *f)
+{
+	const char *base = ut_path_basename(f->path), *start = base;
+	const char *end = f->path + strlen(f->path);
+	char init[4096];
+
+	if (end - base > 3 && strcmp(end - 3, ".py") == 0)
+		end -= 3;
+	/* resolve_package_path: up while the folder holds an __init__.py */
+	while (start > f->path) {
+		const char *dir = start - 1, *up = dir;
+		int n;
+
+		while (up > f->path && up[-1] != '/')
+			up--;
+		n = snprintf(init, sizeof(init), "%.*s/__init__.py", (int)(dir - f->path),
+			     f->path);
+		if (dir == f->path || n < 0 || (size_t)n >= sizeof(init) || !ut_fs_exists(init))
+			break;
+		start = up;
+	}
+	{
+		char *name = ut_arena_strndup(a, start, (size_t)(end - start)), *p;
+
+		for (p = name; p && *p; p++)
+			if (*p == '/')
+				*p = '.';
+		return name;
+	}
 }
