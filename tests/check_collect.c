@@ -154,7 +154,7 @@ START_TEST(test_one_side_only_is_named)
 	ck_assert_uint_eq(suite->origin.static_only, 2);
 	ck_assert(warned("could not collect this file: SyntaxError: nope"));
 	ck_assert(warned("'test/gen.js::made at load': collected by the runner but not found"));
-	ck_assert(warned("'test/spec.js::Boards `on ${ENV} adds a user`': read in the sources"));
+	ck_assert(warned("'test/spec.js::Boards on ${ENV} adds a user': read in the sources"));
 }
 END_TEST
 
