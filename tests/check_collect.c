@@ -225,6 +225,54 @@ START_TEST(test_files_counted_once_each)
 }
 END_TEST
 
+/* The list command through the runner (ut_runner_list): a command that copies a list,
+ * one that writes an empty list, one that fails. */
+START_TEST(test_list_command_end_to_end)
+{
+	const char *command[] = {"true", "{report}", "{tests}"};
+	const char *copy[] = {"/bin/cp", "given.jsonl", "{list}"};
+	const char *empty[] = {"/usr/bin/touch", "{list}"};
+	const char *fails[] = {"/bin/false", "{list}"};
+	char *old = getcwd(NULL, 0);
+	ut_config cfg;
+	FILE *f;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	f = fopen("given.jsonl", "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("{\"id\":\"test/spec.js::Boards adds a board\",\"file\":\"test/spec.js\"}\n", f);
+	fclose(f);
+	ut_config_init(&cfg);
+	cfg.path = "untangle.json";
+	cfg.runner.command.items = command;
+	cfg.runner.command.n = 3;
+	cfg.runner.list.items = copy;
+	cfg.runner.list.n = 3;
+	ck_assert_int_eq(ut_collect_suite(suite, &cfg, NULL, "work", NULL, 0, &diags), 0);
+	ck_assert(suite->origin.runner);
+	ck_assert_str_eq(suite->origin.why, "/bin/cp");
+	ck_assert_uint_eq(suite->tests.n, 1);
+	ck_assert_uint_eq(suite->origin.static_only, 2);
+	/* an empty list: the sources decide (auto), or an error (runner) */
+	cfg.runner.list.items = empty;
+	cfg.runner.list.n = 2;
+	ck_assert_int_eq(ut_collect_suite(suite, &cfg, "runner", "work", NULL, 0, &diags), UT_EENV);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "lists no test"));
+	ck_assert_int_eq(ut_collect_suite(suite, &cfg, "auto", "work", NULL, 0, &diags), 0);
+	ck_assert(!suite->origin.runner);
+	ck_assert(warned("lists no test"));
+	/* a command that fails: its status quoted */
+	cfg.runner.list.items = fails;
+	ck_assert_int_eq(ut_collect_suite(suite, &cfg, "runner", "work", NULL, 0, &diags), UT_EENV);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "list command failed: /bin/false"));
+	ut_config_dispose(&cfg);
+	unlink("given.jsonl");
+	rmdir("work");
+	ck_assert_int_eq(chdir(old), 0);
+	free(old);
+}
+END_TEST
+
 static const char *selection(const char *style, const char *const *ids, size_t n, bool *exact)
 {
 	static ut_buf b = UT_BUF_INIT;
@@ -275,6 +323,7 @@ Suite *collect_suite(void)
 	tcase_add_test(tc, test_bad_lists_name_the_line);
 	tcase_add_test(tc, test_static_mode_and_no_runner_keep_the_sources);
 	tcase_add_test(tc, test_files_counted_once_each);
+	tcase_add_test(tc, test_list_command_end_to_end);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("select");
 	tcase_add_test(tc, test_selection_in_each_runners_syntax);

@@ -137,6 +137,11 @@ int ut_collect_suite(ut_suite *s, const ut_config *cfg, const char *mode, const 
 	}
 	ut_listing_init(&l);
 	rc = list(&l, s, cfg, work_dir, diags, info);
+	if (rc == 0 && l.tests.n == 0 && s->tests.n > 0)
+		rc = ut_error_set(UT_EENV, "the runner's list command (%s) lists no test, where the "
+				  "sources have %zu: its configuration collects none from this folder "
+				  "(testpaths, spec, the class path?)",
+				  info->why, s->tests.n);
 	if (rc == 0) {
 		rc = ut_collect_join(s, &l, paths, npaths, diags);
 		info->runner = rc == 0;
