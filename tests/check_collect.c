@@ -158,6 +158,28 @@ START_TEST(test_one_side_only_is_named)
 }
 END_TEST
 
+START_TEST(test_pending_tests_are_left_out_quietly)
+{
+	/* the runner skips "adds a board" and a test no source has: both left out, counted,
+	 * nothing warned */
+	ck_assert_int_eq(read_list(
+		"{\"id\":\"test/spec.js::Boards adds a board\",\"file\":\"test/spec.js\","
+		"\"pending\":true}\n"
+		"{\"id\":\"test/spec.js::Boards skipped\",\"file\":\"test/spec.js\",\"pending\":true}\n"
+		"{\"id\":\"test/spec.js::Boards on staging adds a user\",\"file\":\"test/spec.js\"}\n"
+		"{\"id\":\"test/spec.js::Boards third staging\",\"file\":\"test/spec.js\"}\n"),
+		0);
+	ck_assert_int_eq(ut_collect_join(suite, &listing, NULL, 0, &diags), 0);
+	ck_assert_uint_eq(suite->tests.n, 2);
+	ck_assert_uint_eq(suite->origin.pending, 2);
+	ck_assert_uint_eq(suite->origin.listed, 2);
+	ck_assert_uint_eq(suite->origin.static_only + suite->origin.runner_only, 0);
+	ck_assert_uint_eq(diags.items.n, 0);
+	ck_assert_str_eq(at(1)->id, "test/spec.js::Boards third staging");
+	ck_assert_uint_eq(at(1)->line, 9);
+}
+END_TEST
+
 START_TEST(test_paths_filter_the_list)
 {
 	ck_assert_int_eq(read_list(
@@ -320,6 +342,7 @@ Suite *collect_suite(void)
 	tcase_add_test(tc, test_position_when_nothing_else_tells);
 	tcase_add_test(tc, test_one_side_only_is_named);
 	tcase_add_test(tc, test_paths_filter_the_list);
+	tcase_add_test(tc, test_pending_tests_are_left_out_quietly);
 	tcase_add_test(tc, test_bad_lists_name_the_line);
 	tcase_add_test(tc, test_static_mode_and_no_runner_keep_the_sources);
 	tcase_add_test(tc, test_files_counted_once_each);

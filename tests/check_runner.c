@@ -404,7 +404,8 @@ START_TEST(presets_fill_the_command)
 	cfg.runner.preset = "pytest";
 	ck_assert_int_eq(new_error(NULL), 0);
 	cmd = ut_runner_command(runner);
-	ck_assert_str_eq(cmd[0], "python3");
+	ck_assert_str_eq(cmd[0], "{python}"); /* runner.python, "python3" by default */
+	ck_assert_str_eq(ut_runner_list_program(runner), "python3");
 	ck_assert_str_eq(cmd[7], "--junitxml={report}");
 	ck_assert_str_eq(cmd[8], "--"); /* an id that starts with '-' is still an id */
 	ck_assert_str_eq(cmd[9], "{tests}");

@@ -65,16 +65,20 @@ int ut_cli_chdir_project(const ut_cli_common *common, char **sub)
 static void print_collection(const ut_cli_project *p)
 {
 	const ut_suite_origin *c = &p->suite->origin, *st = c;
+	char pending[96] = "";
 
 	if (!c->runner) {
 		ut_infof("%zu test%s read from the sources alone (%s)", p->suite->tests.n,
 			 p->suite->tests.n == 1 ? "" : "s", c->why);
 		return;
 	}
+	if (st->pending)
+		snprintf(pending, sizeof(pending), ", %zu the runner skips (pending) left out",
+			 st->pending);
 	ut_infof("%zu tests as the runner lists them (%s): %zu joined with the sources by id, %zu "
-		 "by place, %zu found in no source, %zu read but not collected",
+		 "by place, %zu found in no source, %zu read but not collected%s",
 		 p->suite->tests.n, c->why, st->by_id, st->by_place, st->runner_only,
-		 st->static_only);
+		 st->static_only, pending);
 }
 
 int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths)
@@ -124,6 +128,11 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 	}
 	if (rc == 0)
 		rc = ut_parse_suite(&p->suite, &po, &p->diags);
+	if (rc == 0 && !p->cfg.runner.preset && p->cfg.runner.command.n == 0) {
+		/* no runner configured: the one the tests' framework implies */
+		p->cfg.runner.preset = ut_config_preset_for(ut_suite_main_framework(p->suite));
+		p->cfg.runner.preset_inferred = p->cfg.runner.preset != NULL;
+	}
 	if (rc == 0)
 		rc = ut_collect_suite(p->suite, &p->cfg, common->collect, UT_CLI_STATE_DIR "/tmp",
 				      po.npaths && paths && paths->n ? po.paths : NULL,
@@ -135,11 +144,6 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
 		return ut_cli_exit_code(rc);
-	}
-	if (!p->cfg.runner.preset && p->cfg.runner.command.n == 0) {
-		/* no runner configured: the one the tests' framework implies */
-		p->cfg.runner.preset = ut_config_preset_for(ut_suite_main_framework(p->suite));
-		p->cfg.runner.preset_inferred = p->cfg.runner.preset != NULL;
 	}
 	return UT_EXIT_OK;
 }

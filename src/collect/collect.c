@@ -25,7 +25,7 @@ static const char *static_reason(const ut_config *cfg, const char *mode)
 		return NULL;
 	if (!cfg->path)
 		return "no untangle.json, so no runner to ask; untangle init writes one";
-	if (!cfg->runner.preset && cfg->runner.command.n == 0)
+	if ((!cfg->runner.preset || cfg->runner.preset_inferred) && cfg->runner.command.n == 0)
 		return "untangle.json configures no runner to ask";
 	if (!cfg->runner.preset && cfg->runner.list.n == 0)
 		return "runner.command is the project's own and runner.list is not set";

@@ -47,16 +47,18 @@ int ut_listing_read(ut_listing *l, const char *path, const char *root, ut_diags 
  * the file's tests that are left), keeping its actions, values, file and line and taking
  * the runner's id, name and index. Declared dependencies follow their tests' new ids.
  * Listed tests no source has are kept with no actions; static tests the runner does not
- * list are left out; both are named in warnings in diags, with why. When `paths` (npaths)
+ * list are left out; both are named in warnings in diags, with why. Listed tests the runner
+ * skips (pending) are left out, with the static test of the same id, and counted. When `paths` (npaths)
  * is given, only listed tests whose file or src lies under one of them are kept. The
- * counts go to s->origin (listed, by_id, by_place, runner_only, static_only).
+ * counts go to s->origin (listed, by_id, by_place, runner_only, static_only, pending).
  * Returns 0 or UT_ENOMEM (s is unchanged then). */
 int ut_collect_join(ut_suite *s, const ut_listing *l, const char *const *paths, size_t npaths,
 		    ut_diags *diags);
 
 /* Collects the suite of the project in the working directory: with mode "static" (or
- * "auto" when cfg->path is NULL or untangle.json configures no runner: no preset, no
- * command), s stays the static reading; otherwise the runner's list command runs
+ * "auto" when cfg->path is NULL or untangle.json configures no runner: no preset, or one
+ * only inferred from the tests' framework, and no command), s stays the static reading;
+ * otherwise (under "runner", an inferred preset too) the runner's list command runs
  * (work_dir holds its file, removed after) with s->roots and is joined into s
  * (ut_collect_join). When the list command fails, "auto" keeps the static reading and
  * says why in s->origin and in a warning, "runner" fails. mode NULL: cfg->suite.collect.

@@ -354,7 +354,7 @@ int ut_collect_join(ut_suite *s, const ut_listing *l, const char *const *paths, 
 	size_t ns = s->tests.n, nl = l->tests.n, i;
 	int rc = 0;
 
-	st->listed = st->by_id = st->by_place = st->runner_only = st->static_only = 0;
+	st->listed = st->by_id = st->by_place = st->runner_only = st->static_only = st->pending = 0;
 	j.match = malloc((nl + 1) * sizeof(size_t));
 	j.keep = calloc(nl + 1, sizeof(bool));
 	j.used = calloc(ns + 1, sizeof(bool));
@@ -379,10 +379,18 @@ int ut_collect_join(ut_suite *s, const ut_listing *l, const char *const *paths, 
 
 		j.match[i] = NONE;
 		j.keep[i] = under(t->file, paths, npaths) || (t->src && under(t->src, paths, npaths));
+		v = (uintptr_t)ut_map_get(&ids, t->id, strlen(t->id));
+		if (j.keep[i] && t->pending) {
+			/* the runner skips it: no run would tell anything of it, as the sources'
+			 * reading of a skipped test leaves it out too */
+			j.keep[i] = false;
+			st->pending++;
+			if (v)
+				j.used[v - 1] = true;
+		}
 		if (!j.keep[i])
 			continue;
 		st->listed++;
-		v = (uintptr_t)ut_map_get(&ids, t->id, strlen(t->id));
 		if (v && !j.used[v - 1]) {
 			take(&j, i, (size_t)v - 1);
 			st->by_id++;

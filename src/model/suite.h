@@ -58,6 +58,7 @@ typedef struct {
 	size_t by_place;    /* joined by file and line, title pattern or position */
 	size_t runner_only; /* listed, found in no source: kept, without actions */
 	size_t static_only; /* read in the sources, not listed: left out */
+	size_t pending;     /* listed as skipped by the runner (it.skip, @Ignore): left out */
 } ut_suite_origin;
 
 typedef struct {

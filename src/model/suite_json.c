@@ -41,6 +41,7 @@ static void write_origin(ut_jsonw *w, const ut_suite_origin *o)
 		ut_jsonw_kint(w, "joined_by_place", (long long)o->by_place);
 		ut_jsonw_kint(w, "runner_only", (long long)o->runner_only);
 		ut_jsonw_kint(w, "sources_only", (long long)o->static_only);
+		ut_jsonw_kint(w, "pending", (long long)o->pending);
 	}
 	ut_jsonw_obj_end(w);
 }
