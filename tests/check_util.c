@@ -10,6 +10,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/glob.h"
 #include "util/jsonw.h"
 #include "util/lock.h"
 #include "util/map.h"
@@ -223,6 +224,33 @@ START_TEST(find_upward_stops_at_the_repository)
 }
 END_TEST
 
+START_TEST(one_glob_for_mocha_and_surefire)
+{
+	/* mocha's specs (minimatch) */
+	ck_assert(ut_glob_match("test/**/*.spec.js", "test/a.spec.js"));
+	ck_assert(ut_glob_match("test/**/*.spec.js", "test/x/y/a.spec.js"));
+	ck_assert(!ut_glob_match("test/*.spec.js", "test/x/a.spec.js"));
+	ck_assert(ut_glob_match("test/*.{js,cjs}", "test/a.cjs"));
+	ck_assert(!ut_glob_match("test/*.{js,cjs}", "test/a.ts"));
+	ck_assert(ut_glob_match("spec/[a-c]?.js", "spec/b1.js"));
+	ck_assert(!ut_glob_match("spec/[!a-c]?.js", "spec/b1.js"));
+	ck_assert(ut_glob_match("test/**", "test/x/y/z.js"));
+	/* "**" inside a name is a '*' */
+	ck_assert(!ut_glob_match("test/**.spec.js", "test/x/a.spec.js"));
+	ck_assert(ut_glob_match("test/**.spec.js", "test/a.spec.js"));
+	/* Surefire's includes (Ant) */
+	ck_assert(ut_glob_match("**/*Test.java", "shop/cart/PayTest.java"));
+	ck_assert(ut_glob_match("**/Test*.java", "TestPay.java"));
+	ck_assert(!ut_glob_match("**/*Test.java", "shop/cart/PayTests.java"));
+	ck_assert(ut_glob_match("**/*IT.java", "a/b/CheckoutIT.java"));
+	/* bounded on a pathological pattern */
+	ck_assert(!ut_glob_match("*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b",
+				 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
+	ck_assert(ut_path_under("a/b", "a") && !ut_path_under("a/bc", "a/b") &&
+		  ut_path_under("x", ".") && !ut_path_under("../x", "."));
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -236,6 +264,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, utf8_validation);
 	tcase_add_test(tc, lock_names_its_holder);
 	tcase_add_test(tc, find_upward_stops_at_the_repository);
+	tcase_add_test(tc, one_glob_for_mocha_and_surefire);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/map.h"
 #include "util/banned.h"
 
@@ -28,7 +29,7 @@ typedef struct {
 
 static bool under(const char *file, const char *const *paths, size_t npaths)
 {
-	size_t i, n;
+	size_t i;
 
 	if (npaths == 0)
 		return true;
@@ -37,12 +38,7 @@ static bool under(const char *file, const char *const *paths, size_t npaths)
 
 		while (p[0] == '.' && p[1] == '/')
 			p += 2;
-		n = strlen(p);
-		while (n > 0 && p[n - 1] == '/')
-			n--;
-		if (n == 0 || (p[0] == '.' && n == 1))
-			return true;
-		if (strncmp(file, p, n) == 0 && (file[n] == '\0' || file[n] == '/'))
+		if (!*p || ut_path_under(file, p))
 			return true;
 	}
 	return false;

@@ -8,6 +8,7 @@
 
 #include "parse/java.h"
 #include "util/error.h"
+#include "util/glob.h"
 #include "util/fs.h"
 #include "util/xml.h"
 #include "util/banned.h"
@@ -294,40 +295,6 @@ int ut_java_build_patterns(ut_discover *d, ut_jstrings *includes, ut_jstrings *e
 	return rc < 0 ? rc : read > 0;
 }
 
-/* Ant-style matching as Surefire does it: ** any folders, * and ? inside one name. */
-static bool glob(const char *p, const char *s, int depth)
-{
-	const char *start = s;
-
-	if (depth > 64)
-		return false;
-	for (; *p; p++, s++) {
-		if (p[0] == '*' && p[1] == '*') {
-			bool folders = p[2] == '/'; /* whole folders only: tried at their starts */
-
-			p += folders ? 3 : 2;
-			for (;; s++) {
-				if ((!folders || s == start || s[-1] == '/') &&
-				    glob(p, s, depth + 1))
-					return true;
-				if (!*s)
-					return false;
-			}
-		}
-		if (*p == '*') {
-			for (;; s++) {
-				if (glob(p + 1, s, depth + 1))
-					return true;
-				if (!*s || *s == '/')
-					return false;
-			}
-		}
-		if (!*s || (*p != '?' && *p != *s) || (*p == '?' && *s == '/'))
-			return false;
-	}
-	return *s == '\0';
-}
-
 /* Does one of the comma-separated patterns of v match the class's path? */
 static bool any_match(const ut_jstrings *v, const char *path)
 {
@@ -358,7 +325,7 @@ static bool any_match(const ut_jstrings *v, const char *path)
 				pat[n - 5] = '\0';
 			else if (n > 6 && strcmp(pat + n - 6, ".class") == 0)
 				pat[n - 6] = '\0';
-			if (n && glob(pat, path, 0))
+			if (n && ut_glob_match(pat, path))
 				return true;
 		}
 	}

@@ -13,6 +13,7 @@
 #include "parse/mocharc.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/glob.h"
 #include "util/fs.h"
 #include "util/banned.h"
 
@@ -296,74 +297,6 @@ void ut_mocharc_dispose(ut_mocharc *rc)
 	ut_vec_free(&rc->ext);
 }
 
-/* Glob matching as mocha's glob does it: ** across folders, * and ? within one, [...]
- * classes, {a,b} alternatives. */
-static bool glob(const char *p, const char *s, int depth)
-{
-	if (depth > 64)
-		return false;
-	for (; *p; p++, s++) {
-		if (p[0] == '*' && p[1] == '*' && (p[2] == '/' || !p[2])) {
-			if (!p[2])
-				return true;
-			for (;; s++) {
-				if (glob(p + 3, s, depth + 1))
-					return true;
-				s = strchr(s, '/');
-				if (!s)
-					return false;
-			}
-		}
-		if (*p == '*') {
-			for (;; s++) {
-				if (glob(p + 1, s, depth + 1))
-					return true;
-				if (!*s || *s == '/')
-					return false;
-			}
-		}
-		if (*p == '{') {
-			const char *close = strchr(p, '}'), *alt = p + 1, *comma;
-			char buf[1024];
-
-			if (!close)
-				return *s == '{' && glob(p + 1, s + 1, depth + 1);
-			for (; alt <= close; alt = comma + 1) {
-				for (comma = alt; comma < close && *comma != ','; comma++)
-					;
-				if (snprintf(buf, sizeof(buf), "%.*s%s", (int)(comma - alt), alt,
-					     close + 1) < (int)sizeof(buf) &&
-				    glob(buf, s, depth + 1))
-					return true;
-			}
-			return false;
-		}
-		if (!*s)
-			return false;
-		if (*p == '[') {
-			const char *q = p + 1;
-			bool neg = *q == '!' || *q == '^', hit = false;
-
-			q += neg;
-			for (; *q && *q != ']'; q++) {
-				if (q[1] == '-' && q[2] && q[2] != ']') {
-					hit |= *s >= q[0] && *s <= q[2];
-					q += 2;
-				} else {
-					hit |= *s == *q;
-				}
-			}
-			if (!*q || hit == neg || *s == '/')
-				return false;
-			p = q;
-			continue;
-		}
-		if (*p == '?' ? *s == '/' : *p != *s)
-			return false;
-	}
-	return !*s;
-}
-
 static bool has_ext(const ut_mocharc *rc, const char *rel)
 {
 	const char *dot = strrchr(rel, '.');
@@ -384,7 +317,7 @@ bool ut_mocharc_is_spec(const ut_mocharc *rc, const char *rel)
 		size_t n = strlen(p);
 
 		if (strpbrk(p, "*?{[")) {
-			if (glob(p, rel, 0))
+			if (ut_glob_match(p, rel))
 				return true;
 		} else if (strcmp(p, rel) == 0) {
 			return true;

@@ -229,17 +229,6 @@ static int nothing_found(const driver *dr, const ut_parse_opts *opts)
 	    nfw ? frameworks : "none");
 }
 
-static bool under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	if (strcmp(dir, ".") == 0)
-		return path[0] != '/' && strncmp(path, "../", 3) != 0;
-	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
-
 /* What chooses the test files: the paths, for Python pytest's options, and for JavaScript
  * the project's mocha configuration when it names the spec files. */
 typedef struct {
@@ -260,7 +249,7 @@ static int test_file_key(const char *path, ut_lang lang, const selection *sel)
 	if (lang == UT_LANG_PYTHON && sel->python)
 		return ut_pytest_ini_arg_of(&sel->ini, path);
 	for (i = 0; i < opts->npaths && !inside; i++)
-		inside = under(path, opts->paths[i]);
+		inside = ut_path_under(path, opts->paths[i]);
 	if (!inside)
 		return -1;
 	if (sel->specs && ut_lang_is_js(lang))
@@ -474,7 +463,7 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 	 * tests come only from the given paths */
 	rc = ut_fs_walk(&files, opts->root, accept_source);
 	for (i = 0; i < opts->npaths && rc == 0; i++)
-		if (!under(opts->paths[i], opts->root))
+		if (!ut_path_under(opts->paths[i], opts->root))
 			rc = ut_fs_walk(&files, opts->paths[i], accept_source);
 	if (rc == 0 && (opts->language == UT_LANG_NONE || opts->language == UT_LANG_PYTHON)) {
 		/* pytest's ini file: which files, classes and functions are tests */

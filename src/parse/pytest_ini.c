@@ -513,17 +513,6 @@ bool ut_pytest_ini_class(const ut_pytest_ini *ini, const char *name, size_t n)
 	return prefix_or_glob(&ini->python_classes, name, n);
 }
 
-static bool under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	if (strcmp(dir, ".") == 0)
-		return path[0] != '/' && strncmp(path, "../", 3) != 0;
-	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
-
 int ut_pytest_ini_args(ut_pytest_ini *ini, const char *root, const char *const *paths,
 		       size_t npaths)
 {
@@ -566,7 +555,7 @@ int ut_pytest_ini_arg_of(const ut_pytest_ini *ini, const char *path)
 		char dir[PATH_MAX];
 		bool skipped = false;
 
-		if (!under(path, arg))
+		if (!ut_path_under(path, arg))
 			continue;
 		if (strcmp(path, arg) == 0)
 			return (int)i; /* an initial path: collected whatever its name */

@@ -385,3 +385,14 @@ done:
 	free(cwd);
 	return rc;
 }
+
+bool ut_path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (strcmp(dir, ".") == 0)
+		return path[0] != '/' && strncmp(path, "../", 3) != 0;
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}

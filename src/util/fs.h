@@ -51,6 +51,10 @@ int ut_fs_walk_everything(ut_pathlist *out, const char *dir, bool (*accept)(cons
  * cannot be read, UT_ENOMEM. */
 int ut_fs_find_upward(const char *name, const char *stop, char **sub, unsigned *up);
 
+/* Whether path is dir or inside it, by whole folder names ("a/b" is under "a", not under
+ * "a/bc"); every relative path is under "." (none that starts with "../"). */
+bool ut_path_under(const char *path, const char *dir);
+
 /* Joins a and b with one '/'; heap string or NULL. */
 char *ut_path_join(const char *a, const char *b);
 /* path relative to base when path is inside base, else path itself (borrowed pointer into path). */
