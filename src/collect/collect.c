@@ -119,6 +119,23 @@ done:
 	return rc;
 }
 
+/* The sources alone: tests whose ids hold what only the run knows ("${...}") are named,
+ * since no runner would accept those ids. */
+static void name_run_time_titles(const ut_suite *s, ut_diags *diags)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->tests.n; i++)
+		n += strstr(s->tests.v[i].id, "${") != NULL;
+	for (i = 0; n && i < s->tests.n; i++)
+		if (strstr(s->tests.v[i].id, "${"))
+			ut_diags_add(diags, UT_DIAG_WARNING, s->tests.v[i].file, s->tests.v[i].line,
+				     "'%s': its title is known only when the tests run (%zu test%s "
+				     "so): the runner will not accept this id; configure the runner "
+				     "in untangle.json so that untangle asks it (doc/collection.md)",
+				     s->tests.v[i].id, n, n == 1 ? "" : "s");
+}
+
 int ut_collect_suite(ut_suite *s, const ut_config *cfg, const char *mode, const char *work_dir,
 		     const char *const *paths, size_t npaths, ut_diags *diags)
 {
@@ -133,6 +150,7 @@ int ut_collect_suite(ut_suite *s, const ut_config *cfg, const char *mode, const 
 	reason = static_reason(cfg, mode);
 	if (reason) {
 		snprintf(info->why, sizeof(info->why), "%s", reason);
+		name_run_time_titles(s, diags);
 		return 0;
 	}
 	ut_listing_init(&l);
@@ -153,6 +171,7 @@ int ut_collect_suite(ut_suite *s, const ut_config *cfg, const char *mode, const 
 			     ut_error_message());
 		snprintf(info->why, sizeof(info->why),
 			 "the runner's list command failed: see the warning");
+		name_run_time_titles(s, diags);
 		rc = 0;
 	}
 	ut_listing_dispose(&l);
