@@ -116,9 +116,10 @@ class SignUpPage:
         """From any signed-out page: create an account (which signs it in)."""
         with page_change(self.driver):
             self.driver.find_element(By.ID, "sign_up_link").click()
-        for field, value in (("first_name", first), ("last_name", last), ("email", email),
-                             ("password", password)):
-            self.driver.find_element(By.ID, f"user_{field}").send_keys(value)
+        self.driver.find_element(By.ID, "user_first_name").send_keys(first)
+        self.driver.find_element(By.ID, "user_last_name").send_keys(last)
+        self.driver.find_element(By.ID, "user_email").send_keys(email)
+        self.driver.find_element(By.ID, "user_password").send_keys(password)
         with page_change(self.driver):
             self.driver.find_element(By.ID, "sign_up_button").click()
 
