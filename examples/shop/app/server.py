@@ -277,7 +277,11 @@ def admin_products_page(active, archived):
 <h2>Active</h2>
 <ul id="active_products">{rows(active, "archive", "Archive")}</ul>
 <h2>Archived</h2>
-<ul id="archived_products">{rows(archived, "restore", "Restore")}</ul>"""
+{"" if archived else '<p id="no_archived">No archived products</p>'}
+<ul id="archived_products">{rows(archived, "restore", "Restore")}</ul>
+<form method="post" action="/admin/products/restore_all">
+  <button id="restore_all_button" type="submit">Restore all archived products</button>
+</form>"""
 
 
 def new_product_page(error=None, form=None):
@@ -427,6 +431,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.not_found()
         if path == "/admin/products":
             return self.create_product(form)
+        if path == "/admin/products/restore_all":
+            return self.restore_all()
         match = ADMIN_ACTION_URL.match(path)
         if match:
             return self.set_archived(int(match.group(1)), match.group(2) == "archive")
@@ -554,6 +560,11 @@ class Handler(BaseHTTPRequestHandler):
     def set_archived(self, product_id, archived):
         with self.store.db() as db:
             db.execute("UPDATE products SET archived = ? WHERE id = ?", (int(archived), product_id))
+        self.redirect("/admin/products")
+
+    def restore_all(self):
+        with self.store.db() as db:
+            db.execute("UPDATE products SET archived = 0")
         self.redirect("/admin/products")
 
     def log_message(self, fmt, *args):  # one line per request, to the log file

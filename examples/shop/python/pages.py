@@ -233,3 +233,10 @@ class AdminProductsPage:
 
     def restore(self, name):
         self._press("archived_products", name, "restore")
+
+    def restore_all(self):
+        with page_change(self.driver):
+            self.driver.find_element(By.ID, "restore_all_button").click()
+
+    def no_archived_message(self):
+        return self.driver.find_element(By.ID, "no_archived").text

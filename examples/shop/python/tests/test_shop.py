@@ -85,11 +85,11 @@ def test_archive_product(driver):
     assert "Tea Pot" in admin.archived_names()
 
 
-def test_restore_product(driver):
+def test_restore_archived_products(driver):
     LoginPage(driver).login(ADMIN_EMAIL, ADMIN_PASSWORD)
     admin = Nav(driver).go_to_admin()
-    admin.restore("Tea Pot")
-    assert "Tea Pot" in admin.active_names()
+    admin.restore_all()
+    assert admin.no_archived_message() == "No archived products"
 
 
 def test_count_products(driver):
