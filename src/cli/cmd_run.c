@@ -78,7 +78,10 @@ static int run_shard(const ut_cli_plan *pl, const ut_shard *sh, const char *labe
 		goto done;
 	ut_infof("shard %s: %zu tests, about %.1f s, on worker %ld", label, sh->n, sh->cost_s, w);
 	ut_cli_signals_catch(&sigs);
-	rc = ut_runner_run(runner, (int)w, ids, sh->n, &res);
+	/* a runner that cannot work stops here in seconds, not after runner.timeout_s */
+	rc = ut_runner_preflight(runner, (int)w, ids[0]);
+	if (rc == 0)
+		rc = ut_runner_run(runner, (int)w, ids, sh->n, &res);
 	ut_cli_signals_restore(&sigs);
 	if (rc == UT_EINTR) {
 		ut_errorf("interrupted: the runner was stopped");

@@ -156,6 +156,21 @@ void dx_ctx_dispose(dx_ctx *c)
 	free(c->checked);
 }
 
+int dx_preflight(dx_ctx *c)
+{
+	size_t t;
+
+	/* a resumed journal's runs show the runner worked in this detection: its failures
+	 * since then are the retry policy's (exec.c) */
+	if (!c->runner || c->opts->run || c->g->ntests == 0 ||
+	    (c->journal && ut_journal_recorded(c->journal) > 0))
+		return 0;
+	for (t = 0; t < c->g->ntests && c->excluded[t] != DX_IN; t++)
+		;
+	return t == c->g->ntests ? 0
+				 : ut_runner_preflight(c->runner, c->opts->worker, c->g->tests[t].id);
+}
+
 int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 		  const ut_detect_opts *opts, ut_detect_stats *stats)
 {

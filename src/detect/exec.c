@@ -275,7 +275,7 @@ static int count_hangs(dx_pool *p, size_t j)
 				  "application up after runner.reset?), or the tests need longer "
 				  "(raise runner.timeout_s). The runner's output ends with:\n%s",
 				  p->c->hangs, p->c->timeout_s, r->run, p->jobs[j].purpose,
-				  dx_last_lines(r->tail, 12));
+				  ut_runner_last_lines(r->tail, 12));
 	pthread_mutex_unlock(&p->lock);
 	return rc;
 }
@@ -448,22 +448,10 @@ static void finish_error(dx_ctx *c, const dx_job *job, dx_result *r)
 	r->first_failure = -1; /* reported as it ended */
 }
 
-const char *dx_last_lines(const char *tail, size_t n)
-{
-	size_t len, lines = 0, k;
-
-	if (!tail)
-		return "";
-	len = k = strlen(tail);
-	while (k > 0 && lines < n)
-		lines += tail[--k] == '\n' && k + 1 < len;
-	return tail + (k && tail[k] == '\n' ? k + 1 : k);
-}
-
 /* After DX_ERROR_RETRIES: what failed and what to fix. */
 static int error_stop(const dx_job *job, const dx_result *r)
 {
-	const char *tail = dx_last_lines(r->tail, 12);
+	const char *tail = ut_runner_last_lines(r->tail, 12);
 	size_t len = strlen(tail);
 
 	return ut_error_set(UT_EENV, "run %ld (%s) gave no usable outcomes %d times in a row: %s%s. "

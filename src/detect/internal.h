@@ -93,8 +93,6 @@ typedef struct {
 #define DX_ERROR_RETRIES 2
 
 void dx_result_dispose(dx_result *r);
-/* The start of the last n lines of a runner's output tail (NULL gives ""). Borrowed. */
-const char *dx_last_lines(const char *tail, size_t n);
 /* Before the first run: the reset and the first test alone within runner.preflight_s, so
  * that a runner that cannot start, compiles nothing, writes no report or hangs stops
  * detection in seconds (UT_EENV, saying what to change), not after a run per test. Nothing

@@ -147,6 +147,16 @@ int ut_runner_selection(ut_buf *out, const char *style, const char *const *ids, 
 int ut_runner_run_timed(ut_runner *r, int worker, const char *const *ids, size_t n,
 			double timeout_s, ut_run_result *out);
 
+/* The preflight of detect, check and run: the reset, then test `id` alone on `worker`
+ * within runner.preflight_s (nothing when it is 0). Whatever the test's outcome, 0 when
+ * the runner ran it and reported it; else UT_EENV saying what went wrong (could not start,
+ * the reset failed, no report, the id unknown to the runner, past the deadline), the end
+ * of the runner's output and what to change (the class path, the python, npm ci, the
+ * application...); UT_EINTR, UT_ENOMEM. */
+int ut_runner_preflight(ut_runner *r, int worker, const char *id);
+/* The start of the last n lines of a runner's output tail (NULL gives ""). Borrowed. */
+const char *ut_runner_last_lines(const char *tail, size_t n);
+
 /* Frees what the result owns. Accepts NULL. */
 void ut_run_result_dispose(ut_run_result *res);
 

@@ -1,13 +1,26 @@
-/* preflight.c: the reset and the first test alone, with a short deadline, before the first
- * batch: a runner that cannot work stops detection in seconds with what to change, instead
- * of costing one timed-out or reportless run per test. */
-#include "detect/internal.h"
+/* preflight.c: the reset and one test alone, with a short deadline, before the real runs
+ * of detect, check and run: a runner that cannot work stops them in seconds with what to
+ * change, instead of costing one timed-out or reportless run per test. */
+#include "runner/runner.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "util/error.h"
 #include "util/banned.h"
+
+/* The start of the last n lines of a runner's output tail (NULL gives ""). */
+const char *ut_runner_last_lines(const char *tail, size_t n)
+{
+	size_t len, lines = 0, k;
+
+	if (!tail)
+		return "";
+	len = k = strlen(tail);
+	while (k > 0 && lines < n)
+		lines += tail[--k] == '\n' && k + 1 < len;
+	return tail + (k && tail[k] == '\n' ? k + 1 : k);
+}
 
 /* What the runner's output suggests to change, or "". */
 static const char *hint(const char *tail)
@@ -48,7 +61,7 @@ static const char *hint(const char *tail)
 
 static int stop(const ut_run_result *res, const char *what, const char *fix)
 {
-	const char *tail = dx_last_lines(res->proc.tail, 12), *more = hint(res->proc.tail);
+	const char *tail = ut_runner_last_lines(res->proc.tail, 12), *more = hint(res->proc.tail);
 	size_t len = strlen(tail);
 
 	return ut_error_set(UT_EENV, "preflight: %s. The runner's output ends with:\n%s%sTo "
@@ -56,26 +69,16 @@ static int stop(const ut_run_result *res, const char *what, const char *fix)
 			    *more ? more : fix, *more ? "; else " : "", *more ? fix : "");
 }
 
-int dx_preflight(dx_ctx *c)
+int ut_runner_preflight(ut_runner *r, int worker, const char *id)
 {
-	double within = c->runner ? ut_runner_preflight_s(c->runner) : 0;
-	const char *id;
+	double within = ut_runner_preflight_s(r);
 	ut_run_result res;
 	char what[1500], how[300];
-	size_t t;
 	int rc;
 
-	/* a resumed journal's runs show the runner worked in this detection: its failures
-	 * since then are the retry policy's (exec.c) */
-	if (!c->runner || c->opts->run || within <= 0 || c->g->ntests == 0 ||
-	    (c->journal && ut_journal_recorded(c->journal) > 0))
+	if (within <= 0)
 		return 0;
-	for (t = 0; t < c->g->ntests && c->excluded[t] != DX_IN; t++)
-		;
-	if (t == c->g->ntests)
-		return 0;
-	id = c->g->tests[t].id;
-	rc = ut_runner_run_timed(c->runner, c->opts->worker, &id, 1, within, &res);
+	rc = ut_runner_run_timed(r, worker, &id, 1, within, &res);
 	if (rc == UT_EINTR || rc == UT_ENOMEM) {
 		ut_run_result_dispose(&res);
 		return rc;
