@@ -357,6 +357,25 @@ START_TEST(init_finds_the_java_class_path)
 }
 END_TEST
 
+START_TEST(init_checks_node_against_engines)
+{
+	const char *mocha11 = "^18.18.0 || ^20.9.0 || >=21.1.0";
+
+	ck_assert(ut_init_node_satisfies("v20.20.2", mocha11));
+	ck_assert(ut_init_node_satisfies("v18.18.0", mocha11));
+	ck_assert(ut_init_node_satisfies("v22.1.0", mocha11));
+	ck_assert(!ut_init_node_satisfies("v16.20.0", mocha11));
+	ck_assert(!ut_init_node_satisfies("v20.8.0", mocha11));
+	ck_assert(!ut_init_node_satisfies("v21.0.0", mocha11));
+	ck_assert(ut_init_node_satisfies("v14.1.0", ">= 14.0.0"));
+	ck_assert(!ut_init_node_satisfies("v12.9.0", ">= 14.0.0"));
+	ck_assert(ut_init_node_satisfies("v20.1.0", ">=14 <21"));
+	ck_assert(!ut_init_node_satisfies("v22.1.0", ">=14 <21"));
+	ck_assert(ut_init_node_satisfies("v18.3.0", "18.x"));
+	ck_assert(ut_init_node_satisfies("v18.3.0", "whatever")); /* unread: no warning */
+}
+END_TEST
+
 Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -370,6 +389,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, parse_opts_under_a_root);
 	tcase_add_test(tc, init_writes_a_config_that_loads);
 	tcase_add_test(tc, init_finds_the_java_class_path);
+	tcase_add_test(tc, init_checks_node_against_engines);
 	suite_add_tcase(s, tc);
 	return s;
 }

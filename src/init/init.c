@@ -1,6 +1,7 @@
 /* init.c: the survey behind `untangle init` and the configuration it proposes. */
 #include "init/init.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,6 +150,117 @@ static int propose_values(ut_init *in, const ut_suite *s)
 	return rc;
 }
 
+/* "v20.9.1" or "20.9.1" into v[3]; false when it is not a version. */
+static bool version3(const char *s, long v[3])
+{
+	char *end;
+	int i;
+
+	while (*s == ' ' || *s == 'v' || *s == '=')
+		s++;
+	for (i = 0; i < 3; i++) {
+		if (i && *s++ != '.') {
+			v[i] = *s == 'x' || *s == '*' ? -1 : 0; /* "18.x", "18" */
+			for (; i < 3; i++)
+				v[i] = v[i] < 0 ? -1 : 0;
+			return true;
+		}
+		if (*s == 'x' || *s == '*') {
+			for (; i < 3; i++)
+				v[i] = -1;
+			return true;
+		}
+		v[i] = strtol(s, &end, 10);
+		if (end == s)
+			return false;
+		s = end;
+	}
+	return true;
+}
+
+static int vcmp(const long a[3], const long b[3])
+{
+	for (int i = 0; i < 3; i++)
+		if (b[i] >= 0 && a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+/* Whether version have satisfies one comparator ("^18.18.0", ">=21.1.0", "<22", "18.x"). */
+static bool satisfies_one(const long have[3], const char *c)
+{
+	long want[3];
+	const char *op = c;
+
+	while (*c == '^' || *c == '~' || *c == '>' || *c == '<' || *c == '=')
+		c++;
+	if (!version3(c, want))
+		return true; /* not understood: not a reason to warn */
+	if (*op == '^')
+		return have[0] == want[0] && vcmp(have, want) >= 0;
+	if (*op == '~')
+		return have[0] == want[0] && have[1] == want[1] && vcmp(have, want) >= 0;
+	if (op[0] == '>' && op[1] == '=')
+		return vcmp(have, want) >= 0;
+	if (op[0] == '>')
+		return vcmp(have, want) > 0;
+	if (op[0] == '<' && op[1] == '=')
+		return vcmp(have, want) <= 0;
+	if (op[0] == '<')
+		return vcmp(have, want) < 0;
+	return vcmp(have, want) == 0;
+}
+
+/* An npm engines range ("^18.18.0 || ^20.9.0 || >=21.1.0"; space-separated comparators
+ * within an alternative all hold): whether version satisfies it. */
+bool ut_init_node_satisfies(const char *version, const char *range)
+{
+	long have[3];
+	char alt[128], *save = NULL, *tok;
+	const char *p = range, *bar;
+
+	if (!version3(version, have) || !range)
+		return true;
+	for (;; p = bar + 2) {
+		bool all = true;
+
+		bar = strstr(p, "||");
+		snprintf(alt, sizeof(alt), "%.*s", (int)(bar ? bar - p : (long)strlen(p)), p);
+		for (tok = strtok_r(alt, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			if ((tok[0] == '>' || tok[0] == '<') && !tok[tok[1] == '=' ? 2 : 1]) {
+				char *next = strtok_r(NULL, " ", &save); /* ">= 14" */
+				char both[64];
+
+				snprintf(both, sizeof(both), "%s%s", tok, next ? next : "");
+				all &= satisfies_one(have, both);
+				continue;
+			}
+			all &= satisfies_one(have, tok);
+		}
+		if (all)
+			return true;
+		if (!bar)
+			return false;
+	}
+}
+
+/* `node --version`, or "" when node does not answer (30 s at most). */
+static void node_version(char *out, size_t size)
+{
+	const char *argv[] = {"node", "--version", NULL};
+	ut_proc_opts po;
+	ut_proc_result res;
+
+	memset(&po, 0, sizeof(po));
+	po.argv = argv;
+	po.timeout_s = 30;
+	po.tail_max = 256;
+	out[0] = '\0';
+	if (ut_proc_run(&res, &po) == 0 && res.state == UT_PROC_EXITED && res.exit_code == 0)
+		snprintf(out, size, "%.*s", (int)strcspn(res.tail, "\r\n"), res.tail);
+	ut_proc_result_dispose(&res);
+}
+
 /* The mocha preset's helper (ci/runners/mocha-ordered.js) runs the project's own mocha,
  * 5 or later, found as node finds it from here: said when there is none or an older one. */
 static void check_mocha(ut_diags *diags)
@@ -179,6 +291,21 @@ static void check_mocha(ut_diags *diags)
 	else if (version && strtol(version, NULL, 10) < 5)
 		ut_diags_add(diags, UT_DIAG_WARNING, path.ptr, 0,
 			     "mocha %s: the mocha preset's runner needs mocha 5 or later", version);
+	if (*u && doc) {
+		const char *range = ut_json_string(ut_json_get(ut_json_get(doc, "engines"), "node"));
+		char node[64];
+
+		node_version(node, sizeof(node));
+		if (!*node)
+			ut_diags_add(diags, UT_DIAG_WARNING, NULL, 0,
+				     "node does not answer 'node --version': the mocha preset runs "
+				     "the tests with node (install Node.js, or put it on PATH)");
+		else if (range && !ut_init_node_satisfies(node, range))
+			ut_diags_add(diags, UT_DIAG_WARNING, path.ptr, 0,
+				     "mocha %s needs node %s (its engines), this node is %s: use a "
+				     "node it supports, or a mocha that supports this node",
+				     version ? version : "?", range, node);
+	}
 	ut_json_free(doc);
 	ut_buf_dispose(&path);
 	ut_buf_dispose(&text);

@@ -71,5 +71,8 @@ int ut_init_config_json(const ut_init *in, ut_buf *out);
 /* The survey as JSON (for --json), appended to out. */
 int ut_init_survey_json(const ut_init *in, ut_buf *out);
 void ut_init_free(ut_init *in);
+/* Whether a node version ("v20.9.1") satisfies an npm engines range ("^18.18.0 || >=21"):
+ * what init checks for the mocha preset. A range it cannot read counts as satisfied. */
+bool ut_init_node_satisfies(const char *version, const char *range);
 
 #endif
