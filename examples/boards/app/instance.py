@@ -15,6 +15,7 @@ import urllib.request
 
 SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "server.py")
 BASE_PORT = 18080
+NAME = "boards"  # the runtime folder and database are named after it (the shop example sets its own)
 LIMIT_S = 15.0
 
 
@@ -27,11 +28,11 @@ def port(worker):
 
 
 def runtime_dir(worker):
-    return os.path.join(os.environ.get("TMPDIR") or "/tmp", f"untangle-boards-{worker}")
+    return os.path.join(os.environ.get("TMPDIR") or "/tmp", f"untangle-{NAME}-{worker}")
 
 
 def is_our_server(pid, worker=None):
-    """True when pid is a live boards server (of that worker's port, if given)."""
+    """True when pid is a live server (of that worker's port, if given)."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             argv = f.read().decode(errors="replace").split("\0")
@@ -68,7 +69,7 @@ def kill(pid, deadline):
 
 
 def stray_servers(worker):
-    """Boards servers started for this worker's port whose pid file was lost."""
+    """Servers started for this worker's port whose pid file was lost."""
     return [int(p) for p in os.listdir("/proc") if p.isdigit() and is_our_server(int(p), worker)]
 
 
@@ -96,7 +97,7 @@ def reset(worker):
     stop(worker, deadline)
     directory = runtime_dir(worker)
     os.makedirs(directory, exist_ok=True)
-    db = os.path.join(directory, "boards.sqlite3")
+    db = os.path.join(directory, f"{NAME}.sqlite3")
     for path in (db, db + "-journal", db + "-wal", db + "-shm"):
         if os.path.exists(path):
             os.remove(path)

@@ -1,138 +1,18 @@
-"""Start and stop the application instance of one worker (used by ../reset and ../stop).
-
-Worker W listens on port 18180 + W and keeps its files in ${TMPDIR:-/tmp}/untangle-shop-W/:
-shop.sqlite3 (database), server.pid, server.log. Workers never share any of them.
-"""
-
+"""Worker instances of the shop application: the boards example's instance handling
+(examples/boards/app/instance.py: reset, stop, stray servers, pid files) with the shop's
+server, name and ports. Worker W listens on port 18180 + W and keeps its files in
+${TMPDIR:-/tmp}/untangle-shop-W/ (shop.sqlite3, server.pid, server.log)."""
+import importlib.util
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 
-SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "server.py")
-BASE_PORT = 18180
-LIMIT_S = 15.0
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location(
+    "boards_instance", os.path.join(HERE, "..", "..", "boards", "app", "instance.py"))
+_boards = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_boards)
+_boards.SERVER = os.path.join(HERE, "server.py")
+_boards.BASE_PORT = 18180
+_boards.NAME = "shop"
 
-
-class Failure(Exception):
-    pass
-
-
-def port(worker):
-    return BASE_PORT + worker
-
-
-def runtime_dir(worker):
-    return os.path.join(os.environ.get("TMPDIR") or "/tmp", f"untangle-shop-{worker}")
-
-
-def is_our_server(pid, worker=None):
-    """True when pid is a live shop server (of that worker's port, if given)."""
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            argv = f.read().decode(errors="replace").split("\0")
-    except OSError:
-        return False
-    if not any(arg.endswith("server.py") for arg in argv):
-        return False
-    return worker is None or str(port(worker)) in argv
-
-
-def port_in_use(worker):
-    with socket.socket() as s:
-        s.settimeout(0.2)
-        return s.connect_ex(("127.0.0.1", port(worker))) == 0
-
-
-def kill(pid, deadline):
-    """SIGTERM, then SIGKILL if it is still alive at the deadline."""
-    try:
-        os.kill(pid, signal.SIGTERM)
-        while time.monotonic() < deadline and os.path.exists(f"/proc/{pid}"):
-            try:  # reap it when it is our own child; otherwise just wait
-                if os.waitpid(pid, os.WNOHANG)[0]:
-                    return
-            except ChildProcessError:
-                pass
-            state = open(f"/proc/{pid}/stat").read().split(") ")[-1][:1]
-            if state == "Z":
-                return
-            time.sleep(0.05)
-        os.kill(pid, signal.SIGKILL)
-    except (ProcessLookupError, FileNotFoundError):
-        pass
-
-
-def stray_servers(worker):
-    """Shop servers started for this worker's port whose pid file was lost."""
-    return [int(p) for p in os.listdir("/proc") if p.isdigit() and is_our_server(int(p), worker)]
-
-
-def stop(worker, deadline=None):
-    deadline = deadline or time.monotonic() + 5
-    pid_file = os.path.join(runtime_dir(worker), "server.pid")
-    try:
-        pid = int(open(pid_file).read().strip())
-    except (OSError, ValueError):
-        pid = None
-    if pid and is_our_server(pid, worker):
-        kill(pid, deadline)
-    for stray in stray_servers(worker):
-        kill(stray, deadline)
-    if os.path.exists(pid_file):
-        os.remove(pid_file)
-    while port_in_use(worker):
-        if time.monotonic() > deadline:
-            raise Failure(f"port {port(worker)} is still in use by another program")
-        time.sleep(0.05)
-
-
-def reset(worker):
-    deadline = time.monotonic() + LIMIT_S
-    stop(worker, deadline)
-    directory = runtime_dir(worker)
-    os.makedirs(directory, exist_ok=True)
-    db = os.path.join(directory, "shop.sqlite3")
-    for path in (db, db + "-journal", db + "-wal", db + "-shm"):
-        if os.path.exists(path):
-            os.remove(path)
-    log_path = os.path.join(directory, "server.log")
-    with open(log_path, "wb") as log:
-        server = subprocess.Popen(
-            [sys.executable, SERVER, "--port", str(port(worker)), "--db", db],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True)  # detached: survives the caller, own process group
-    with open(os.path.join(directory, "server.pid"), "w") as f:
-        f.write(f"{server.pid}\n")
-    url = f"http://127.0.0.1:{port(worker)}/"
-    while True:
-        if server.poll() is not None:
-            raise Failure(f"the server exited with {server.returncode}; log {log_path}:\n"
-                          + open(log_path, errors="replace").read()[-2000:])
-        try:
-            with urllib.request.urlopen(url, timeout=1) as answer:
-                if answer.status == 200:
-                    return url
-        except (urllib.error.URLError, OSError):
-            pass
-        if time.monotonic() > deadline:
-            kill(server.pid, time.monotonic() + 1)
-            raise Failure(f"{url} did not answer within {LIMIT_S:.0f} s; log {log_path}")
-        time.sleep(0.05)
-
-
-def main(action):
-    name = os.path.basename(sys.argv[0])
-    if len(sys.argv) != 2 or not sys.argv[1].isdigit():
-        sys.exit(f"usage: {name} WORKER   (worker index 0, 1, ...; port {BASE_PORT} + WORKER)")
-    worker = int(sys.argv[1])
-    try:
-        result = action(worker)
-    except Failure as failure:
-        sys.exit(f"{name} {worker}: {failure}")
-    if result:
-        print(f"{name} {worker}: {result} is up")
+port, runtime_dir, reset, stop, main = (_boards.port, _boards.runtime_dir, _boards.reset,
+                                        _boards.stop, _boards.main)
