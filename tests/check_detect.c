@@ -1,5 +1,6 @@
 /* check_detect.c: the detect stage's evidence store: what a run shows of every test in it,
- * answered under the monotone assumption; and the journal's lines read back. */
+ * answered under the monotone assumption; the journal's lines read back; the cost of runs
+ * learnt from their durations. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,6 +231,50 @@ START_TEST(the_journal_replays_what_it_may)
 }
 END_TEST
 
+/* The cost of runs: each test's own mean when it passed and when it failed; a test never
+ * seen failing priced as the suite's failures are; the runs' time besides their tests. */
+START_TEST(runs_are_priced_from_the_seconds_they_took)
+{
+	dx_cost k;
+	uint32_t s1[] = {0, 1, 2}, s2[] = {0, 3};
+	ut_outcome o1[] = {UT_OUT_PASS, UT_OUT_PASS, UT_OUT_FAIL},
+		   o2[] = {UT_OUT_PASS, UT_OUT_NOTRUN};
+	double d1[] = {2, 4, 30}, d2[] = {4, -1};
+	dx_result r;
+
+	ck_assert_int_eq(dx_cost_init(&k, N), 0);
+	/* nothing known: a second a test, no overhead */
+	ck_assert(dx_cost_test(&k, 5, true) == 1.0 && dx_cost_test(&k, 5, false) == 1.0);
+	ck_assert(dx_cost_overhead(&k) == 0);
+	memset(&r, 0, sizeof(r));
+	r.outcomes = o1;
+	r.durations = d1;
+	r.wall_s = 46; /* 36 s of tests: 10 s besides */
+	dx_cost_learn(&k, s1, 3, &r);
+	r.outcomes = o2;
+	r.durations = d2;
+	r.wall_s = 6;
+	dx_cost_learn(&k, s2, 2, &r);
+	ck_assert_double_eq_tol(dx_cost_test(&k, 0, true), 3.0, 1e-9);  /* (2 + 4) / 2 */
+	ck_assert_double_eq_tol(dx_cost_test(&k, 2, false), 30.0, 1e-9); /* its own failure */
+	/* 2 never passed: the suite's passing mean, (2 + 4 + 4) / 3 */
+	ck_assert_double_eq_tol(dx_cost_test(&k, 2, true), 10.0 / 3, 1e-9);
+	/* 1 never failed: its 4 s times the suite's failing mean over its passing mean */
+	ck_assert_double_eq_tol(dx_cost_test(&k, 1, false), 4.0 * 30 / (10.0 / 3), 1e-9);
+	ck_assert_double_eq_tol(dx_cost_sched(&k, s1, 3), 3 + 4 + 10.0 / 3, 1e-9);
+	ck_assert_double_eq_tol(dx_cost_overhead(&k), (10 + 2) / 2.0, 1e-9);
+	/* a run that failed as a whole teaches nothing */
+	r.error = true;
+	r.outcomes = o1;
+	r.durations = d1;
+	r.wall_s = 1000;
+	dx_cost_learn(&k, s1, 3, &r);
+	ck_assert_double_eq_tol(dx_cost_test(&k, 0, true), 3.0, 1e-9);
+	ck_assert_double_eq_tol(dx_cost_overhead(&k), 6.0, 1e-9);
+	dx_cost_dispose(&k);
+}
+END_TEST
+
 Suite *detect_suite(void)
 {
 	Suite *s = suite_create("detect");
@@ -239,6 +284,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, a_pass_refutes_the_failures_it_contradicts);
 	tcase_add_test(tc, whole_schedules_and_runs_without_outcomes);
 	tcase_add_test(tc, the_journal_replays_what_it_may);
+	tcase_add_test(tc, runs_are_priced_from_the_seconds_they_took);
 	suite_add_tcase(s, tc);
 	return s;
 }

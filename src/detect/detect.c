@@ -144,7 +144,8 @@ int dx_ctx_init(dx_ctx *c, ut_graph *g, ut_runner *runner, ut_journal *journal,
 									       : opts->workers;
 	c->excluded = calloc(n, 1);
 	c->checked = calloc(n, 1);
-	if (!c->excluded || !c->checked || dx_evidence_init(c) < 0)
+	if (!c->excluded || !c->checked || dx_evidence_init(c) < 0 ||
+	    dx_cost_init(&c->cost, n) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	return 0;
 }
@@ -152,6 +153,7 @@ int dx_ctx_init(dx_ctx *c, ut_graph *g, ut_runner *runner, ut_journal *journal,
 void dx_ctx_dispose(dx_ctx *c)
 {
 	dx_evidence_free(c);
+	dx_cost_dispose(&c->cost);
 	free(c->excluded);
 	free(c->checked);
 }

@@ -334,14 +334,7 @@ static void worker_main(void *arg, unsigned k)
 
 static double job_cost(const dx_ctx *c, const dx_job *job)
 {
-	double s = 0;
-
-	for (size_t i = 0; i < job->n; i++) {
-		double d = c->g->tests[job->sched[i]].duration_s;
-
-		s += d >= 0 ? d : 1.0;
-	}
-	return s;
+	return dx_cost_sched(&c->cost, job->sched, job->n);
 }
 
 typedef struct {
@@ -434,6 +427,7 @@ static void account(dx_ctx *c, const dx_job *job, const dx_result *r, bool repla
 static void finish(dx_ctx *c, const dx_job *job, dx_result *r, bool replayed)
 {
 	account(c, job, r, replayed);
+	dx_cost_learn(&c->cost, job->sched, job->n, r);
 	if (job->phase == UT_PHASE_ORIGINAL || c->durations_any)
 		note_durations(c, job->sched, job->n, r);
 	r->first_failure = first_failure(c, job->sched, job->n, r);

@@ -33,6 +33,16 @@ typedef struct {
 	dx_recs whole;      /* runs it ended that passed whole: its schedule as it ran */
 } dx_evidence;
 
+/* What runs are expected to cost (cost.c): per test, the seconds reported when it passed
+ * and when it failed, summed with their counts; the same over the suite; and what runs
+ * took besides their tests. */
+typedef struct {
+	double *pass_s, *fail_s;
+	unsigned *npass, *nfail;
+	double all_pass_s, all_fail_s, overhead_s;
+	long all_npass, all_nfail, nruns;
+} dx_cost;
+
 typedef struct {
 	ut_graph *g;
 	ut_runner *runner;
@@ -56,6 +66,7 @@ typedef struct {
 	long (*count_settled)(const void *ctx, long *total);
 	const void *settled_ctx;
 	double timeout_s;        /* runner.timeout_s, for the message that stops on hangs */
+	dx_cost cost;            /* the seconds runs took, to price the next ones */
 } dx_ctx;
 
 /* Runs in a row past runner.timeout_s after which detection stops (UT_EENV): a hang costs
@@ -122,6 +133,20 @@ int dx_run(dx_ctx *c, const uint32_t *sched, size_t n, const char *purpose, dx_r
  * whose failure contradicts earlier evidence are re-run once, as another batch. On an
  * error the finished runs stay journaled and out is disposed. */
 int dx_run_batch(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out);
+
+/* The cost of runs (cost.c). */
+int dx_cost_init(dx_cost *k, size_t n);
+void dx_cost_dispose(dx_cost *k);
+/* Learns from a finished (or replayed) run: sched its tests, r its outcomes and durations. */
+void dx_cost_learn(dx_cost *k, const uint32_t *sched, size_t n, const dx_result *r);
+/* Seconds test t is expected to take when it passes, or when it fails: its own mean, else
+ * the suite's (a failure never seen: its passing seconds scaled as the suite's failures
+ * are), else 1. */
+double dx_cost_test(const dx_cost *k, uint32_t t, bool passes);
+/* Seconds of the tests v[0..n) when they pass. */
+double dx_cost_sched(const dx_cost *k, const uint32_t *v, size_t n);
+/* Seconds a run takes besides its tests (reset, runner start), on average; 0 unknown. */
+double dx_cost_overhead(const dx_cost *k);
 
 /* The evidence store (evidence.c). */
 int dx_evidence_init(dx_ctx *c);

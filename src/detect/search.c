@@ -43,6 +43,7 @@
 #define SX_GALLOP_MAX 0.8  /* tries past this share of the earlier tests: take them all */
 #define SX_TEMPERATURE 0.5 /* weights of the binary search: exp(prior / T) */
 #define SX_EVEN 0.5	   /* and this share of an even split */
+#define SX_COST_MARGIN 0.95 /* a split other than the even one saves this share of time */
 
 static bool included(const sx *s, uint32_t t)
 {
@@ -548,14 +549,30 @@ static void drop(sx *s, uint32_t t, const uint32_t *r, size_t nr)
 		s->mark[r[i]] = 0;
 }
 
-/* The split of w (ascending, at least 2): the first index of the upper part, which holds
- * about half the weight (the prior's, mixed with an even split), and at least a quarter
- * of the tests on each side, so that a wrong ranking costs a few more runs, not one run
- * per test. */
+/* Bits a probe that fails with chance p tells: its entropy. */
+static double bits(double p)
+{
+	if (p <= 0 || p >= 1)
+		return 0;
+	return -(p * log2(p) + (1 - p) * log2(1 - p));
+}
+
+/* The split of w (ascending, at least 2; the tests of u \ in at and above lo and below
+ * hi): the first index of the upper part, which the probe leaves out. The chance the probe
+ * fails is the weight of that part (the prior's, mixed with an even split); each side
+ * keeps at least a quarter of the tests, so that a wrong ranking costs a few more runs,
+ * not one run per test. Among those splits, the one with the fewest expected seconds per
+ * bit it tells: a smaller probe costs less, a failure of t costs what t's failures cost
+ * (several times a pass on a real application), and a lopsided split tells less. */
 static size_t split(sx *s, uint32_t t, const uint32_t *w, size_t n)
 {
-	double total = 0, acc = 0, pmax = -1e300;
-	size_t j, quarter = (n + 3) / 4;
+	const dx_cost *k = &s->c->cost;
+	const sx_test *x = &s->t[t];
+	double total = 0, acc = 0, pmax = -1e300, best = INFINITY;
+	double fail = dx_cost_test(k, t, false), pass = dx_cost_test(k, t, true);
+	double kept = dx_cost_overhead(k) + dx_cost_sched(k, x->u.v, x->u.n);
+	size_t even = 0;
+	size_t j, bj = 0, quarter = (n + 3) / 4;
 
 	for (j = 0; j < n; j++) {
 		s->weight[j] = prior(s, t, w[j]);
@@ -567,8 +584,8 @@ static size_t split(sx *s, uint32_t t, const uint32_t *w, size_t n)
 		const sx_test *y = &s->t[w[j]];
 
 		if (y->state == SX_DONE || y->state == SX_GRAPH)
-			for (size_t k = 0; k < y->anc.n; k++)
-				s->mark[y->anc.v[k]] = 1;
+			for (size_t i = 0; i < y->anc.n; i++)
+				s->mark[y->anc.v[i]] = 1;
 	}
 	for (j = 0; j < n; j++) {
 		s->weight[j] = exp((s->weight[j] - pmax) / SX_TEMPERATURE);
@@ -580,21 +597,37 @@ static size_t split(sx *s, uint32_t t, const uint32_t *w, size_t n)
 		const sx_test *y = &s->t[w[j]];
 
 		if (y->state == SX_DONE || y->state == SX_GRAPH)
-			for (size_t k = 0; k < y->anc.n; k++)
-				s->mark[y->anc.v[k]] = 0;
+			for (size_t i = 0; i < y->anc.n; i++)
+				s->mark[y->anc.v[i]] = 0;
 	}
 	for (j = 0; j < n; j++)
 		s->weight[j] = (1 - SX_EVEN) * s->weight[j] / total + SX_EVEN / (double)n;
+	/* The split that halves the weight: the most a probe can tell. */
 	for (j = n - 1; j > 0; j--) {
 		acc += s->weight[j];
 		if (acc >= 0.5)
 			break;
 	}
-	if (j < quarter)
-		j = quarter;
-	if (j > n - quarter)
-		j = n - quarter;
-	return j ? j : 1;
+	even = j < quarter ? quarter : j > n - quarter ? n - quarter : j;
+	even = even ? even : 1;
+	/* Another only when it saves time per bit: when t's failures cost more than its
+	 * passes, a probe less likely to fail. */
+	for (j = n - 1, acc = 0; j > 0; j--) {
+		double p, score;
+
+		acc += s->weight[j];
+		if (j < quarter || j > n - quarter)
+			continue;
+		p = acc < 1 ? acc : 1;
+		score = bits(p) > 0 ? (kept + p * fail + (1 - p) * pass) / bits(p) : INFINITY;
+		if (j == even)
+			score *= SX_COST_MARGIN;
+		if (score < best) {
+			best = score;
+			bj = j;
+		}
+	}
+	return bj ? bj : even;
 }
 
 static int add_found(sx *s, uint32_t t, uint32_t d)

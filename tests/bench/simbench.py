@@ -135,9 +135,10 @@ def run_detect(untangle, project, strategy, workers, budget):
         return rc, wall, out.read(), err.read()
 
 
-def journal_figures(path, suite, reset_s):
+def journal_figures(path, suite, reset_s, fail_factor=1.0):
     """Schedules, executions and simulated wall times from a journal, read as a stream
-    (tedd on 1,000 tests writes hundreds of megabytes)."""
+    (tedd on 1,000 tests writes hundreds of megabytes). A failing execution costs
+    fail_factor times its test's duration (SIMRUN_FAIL_FACTOR of the simulated runner)."""
     runs = execs = 0
     wall1 = 0.0
     batches = {}        # batch key -> list of run costs, in journal order
@@ -163,6 +164,7 @@ def journal_figures(path, suite, reset_s):
             except (ValueError, KeyError, IndexError) as e:
                 raise HarnessError(f"{path}:{lineno}: {e}")
             cost = reset_s + sum(suite["duration"].get(t, 0.0)
+                                 * (fail_factor if o in ("fail", "error") else 1.0)
                                  for t, o in zip(ids_run, outcomes) if o != "not-run")
             runs += 1
             execs += len(ids_run)
