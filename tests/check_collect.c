@@ -1,4 +1,4 @@
-/* check_collect.c: the runner's list (doc/collection.md) read and joined with the static
+/* check_collect.c: the runner's list (docs/collection.md) read and joined with the static
  * reading: ids and order from the runner, actions from the sources, each way of joining,
  * and what only one side knows named in warnings. */
 #include <check.h>

@@ -172,7 +172,7 @@ static bool truly_needs(const sim *s, uint32_t t, uint32_t p)
 }
 
 /* Every manifest edge t -> p has a run in which t failed, p did not run, and every other
- * manifest prerequisite of t ran and passed before it: the decision rule of the README. */
+ * manifest prerequisite of t ran and passed before it: the decision rule of docs/detection.md. */
 static void ck_certificates(const dt *d)
 {
 	for (uint32_t t = 0; t < d->g->ntests; t++) {

@@ -45,7 +45,7 @@
 //   node mocha-ordered.js --list FILE [--spec-root DIR] [SPEC...]
 //
 // writes the tests mocha would run, without running anything, one JSON object a line in
-// mocha's order (doc/collection.md): {"id", "file", "line", "name", "src", "src_line",
+// mocha's order (docs/collection.md): {"id", "file", "line", "name", "src", "src_line",
 // "pending"}; the spec files are those the project's mocha configuration names (spec,
 // extension, recursive, ignore, file; default ./test), or the SPEC arguments added to it.
 'use strict';

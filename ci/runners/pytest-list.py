@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """pytest-list.py: the tests pytest collects, in pytest's order, as JSON Lines (the list
-contract of doc/collection.md).
+contract of docs/collection.md).
 
 usage: python3 pytest-list.py --list FILE [-- PYTEST_ARGS...]
 

@@ -132,7 +132,7 @@ static void name_run_time_titles(const ut_suite *s, ut_diags *diags)
 			ut_diags_add(diags, UT_DIAG_WARNING, s->tests.v[i].file, s->tests.v[i].line,
 				     "'%s': its title is known only when the tests run (%zu test%s "
 				     "so): the runner will not accept this id; configure the runner "
-				     "in untangle.json so that untangle asks it (doc/collection.md)",
+				     "in untangle.json so that untangle asks it (docs/collection.md)",
 				     s->tests.v[i].id, n, n == 1 ? "" : "s");
 }
 

@@ -1,4 +1,4 @@
-/* collect.h: the runner's own list of tests (doc/collection.md) joined with the static
+/* collect.h: the runner's own list of tests (docs/collection.md) joined with the static
  * reading, so that each test carries the runner's exact id and order and the sources'
  * actions and values; tests only one side knows are named in warnings, never dropped
  * silently. */
@@ -33,7 +33,7 @@ typedef struct {
 void ut_listing_init(ut_listing *l);
 void ut_listing_dispose(ut_listing *l);
 
-/* Reads a list file (JSON Lines, doc/collection.md) into l, in order. `root` is the project
+/* Reads a list file (JSON Lines, docs/collection.md) into l, in order. `root` is the project
  * folder as an absolute path ending in '/': absolute file names inside it are made
  * relative. {"error"} records and {"note"} records become warnings in diags (naming the
  * file and line the runner gave). Returns UT_EINPUT naming path:line for a line that is

@@ -1,4 +1,4 @@
-/* listing.c: reading a runner's list of tests (JSON Lines, doc/collection.md). */
+/* listing.c: reading a runner's list of tests (JSON Lines, docs/collection.md). */
 #include "collect/collect.h"
 
 #include <stdio.h>

@@ -34,7 +34,7 @@ typedef struct {
 		const char *preset;   /* pytest, mocha, junit4, junit5, testng, or NULL */
 		bool preset_inferred; /* preset chosen from the suite's framework, not the file */
 		ut_strlist command;
-		ut_strlist list;      /* the list command (doc/collection.md); empty: the preset's */
+		ut_strlist list;      /* the list command (docs/collection.md); empty: the preset's */
 		ut_strlist reset;
 		const char *python;   /* the interpreter of the pytest preset ({python}); default
 					 "python3", found on the runner's PATH */

@@ -22,8 +22,8 @@ typedef struct {
 typedef UT_VEC(dx_rec) dx_recs;
 
 /* Pass records and fail records kept per test, each: when a record that says nothing
- * more than another one is dropped and the list is still full, the oldest goes (README
- * "The model and the decision rule"). */
+ * more than another one is dropped and the list is still full, the oldest goes
+ * (docs/detection.md, "The model and the decision rule"). */
 #define DX_RECORDS 24
 
 /* What the runs showed of one test (evidence.c, the one store: fast, tedd, verify and the
@@ -100,7 +100,7 @@ typedef struct {
 } dx_result;
 
 /* How many times a run that fails as a whole (no usable report, a timeout) is run again
- * before detect stops with UT_EENV (README "The runner"). */
+ * before detect stops with UT_EENV (docs/detection.md, "The runner"). */
 #define DX_ERROR_RETRIES 2
 
 void dx_result_dispose(dx_result *r);

@@ -39,11 +39,12 @@ const ut_value_stat *ut_value_stats_get(const ut_value_stats *st, const char *va
 bool ut_value_dropped(const ut_value_stat *v);
 /*
  * The automatic rule of the value filter, chosen by measuring it on the six real suites
- * (README, "Dependency-free values on the six real suites"): a value is dependency-free
- * when nearly every one of the ntests tests uses it, all but at most one in five (in
- * suites of UT_VALUE_FREE_MIN_TESTS tests or more; in smaller ones every test, since one
- * test is too large a share of the evidence there), unless exactly one test submits it:
- * a value one test creates and the others use is that test's data, a real dependency.
+ * (docs/benchmarks.md, "Dependency-free values on the six real suites"): a value is
+ * dependency-free when nearly every one of the ntests tests uses it, all but at most one
+ * in five (in suites of UT_VALUE_FREE_MIN_TESTS tests or more; in smaller ones every test,
+ * since one test is too large a share of the evidence there), unless exactly one test
+ * submits it: a value one test creates and the others use is that test's data, a real
+ * dependency.
  */
 #define UT_VALUE_FREE_MIN_TESTS 10
 bool ut_value_dependency_free(const ut_value_stat *v, size_t ntests);

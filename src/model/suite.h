@@ -48,7 +48,7 @@ typedef struct {
 	size_t ndepends;
 } ut_test;
 
-/* How the tests were collected (doc/collection.md): the runner's list joined with the
+/* How the tests were collected (docs/collection.md): the runner's list joined with the
  * sources, or the sources alone. */
 typedef struct {
 	bool runner;    /* the runner's list; else static reading */
@@ -66,7 +66,7 @@ typedef struct {
 	UT_VEC(ut_test) tests;
 	ut_suite_origin origin; /* zero (static, no reason) until collect says */
 	/* What the runner is given to run the whole suite, for a list command's {roots}
-	 * (doc/collection.md): TestNG suite XML files (relative to the root) or JUnit root
+	 * (docs/collection.md): TestNG suite XML files (relative to the root) or JUnit root
 	 * suite classes, in order; none: the classes of the tests, in order (Java), or
 	 * nothing (pytest, mocha). Strings in the arena. */
 	UT_VEC(const char *) roots;

@@ -28,7 +28,7 @@ static void write_action(ut_jsonw *w, const ut_action *a)
 	ut_jsonw_obj_end(w);
 }
 
-/* "collection": which tests, ids and order, and from where (doc/collection.md). */
+/* "collection": which tests, ids and order, and from where (docs/collection.md). */
 static void write_origin(ut_jsonw *w, const ut_suite_origin *o)
 {
 	ut_jsonw_key(w, "collection");

@@ -59,7 +59,7 @@ int ut_template_check(const char *const *tmpl, size_t n, const char *key, int te
  * memory. */
 const char *const *ut_runner__dot_dash(ut_arena *a, const char *const *ids, size_t n);
 
-/* The list command template of a preset (doc/collection.md), NULL-terminated, static; NULL
+/* The list command template of a preset (docs/collection.md), NULL-terminated, static; NULL
  * for an unknown preset. */
 const char *const *ut_runner__list_preset(const char *preset);
 

@@ -105,7 +105,7 @@ int ut_runner_preflight(ut_runner *r, int worker, const char *id)
 	} else if (res.tests[0].outcome == UT_OUT_NOTRUN) {
 		snprintf(what, sizeof(what), "the runner wrote a report without the first test "
 			 "('%s'): it does not accept untangle's id for it", id);
-		rc = stop(&res, what, "the ids must be the runner's own: see doc/collection.md "
+		rc = stop(&res, what, "the ids must be the runner's own: see docs/collection.md "
 			  "(--collect runner asks the runner for them)");
 	}
 	ut_run_result_dispose(&res);

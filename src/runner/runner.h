@@ -113,13 +113,13 @@ double ut_runner_timeout_s(const ut_runner *r);
 /* runner.preflight_s, at most runner.timeout_s; 0 when there is no preflight. */
 double ut_runner_preflight_s(const ut_runner *r);
 
-/* Whether the runner has a list command: runner.list, or the preset's (doc/collection.md). */
+/* Whether the runner has a list command: runner.list, or the preset's (docs/collection.md). */
 bool ut_runner_can_list(const ut_runner *r);
 /* The program the list command runs (its first element, templates expanded), for
  * messages; NULL when there is none. In r's arena. */
 const char *ut_runner_list_program(ut_runner *r);
 
-/* Runs the list command (doc/collection.md) in the project folder with the runner's
+/* Runs the list command (docs/collection.md) in the project folder with the runner's
  * environment, {roots} expanded to roots and {list} to work_dir/list-PID.jsonl, no reset,
  * at most timeout_s (<= 0: none). On success *list_path (the caller's: free, and remove
  * the file) names the file the command wrote. *proc is always filled (dispose it).

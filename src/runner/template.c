@@ -33,7 +33,7 @@ static const char *const preset_junit5[] = {
 static const char *const preset_testng[] = {
 	"java", "{runners}/OrderedTestNG.java", "--report", "{report}", "--", "{tests}", NULL};
 
-/* The list commands (doc/collection.md): the runner's own tests, ids and order. */
+/* The list commands (docs/collection.md): the runner's own tests, ids and order. */
 static const char *const list_pytest[] = {
 	"{python}", "{runners}/pytest-list.py", "--list", "{list}", "--", "{roots}", NULL};
 static const char *const list_mocha[] = {

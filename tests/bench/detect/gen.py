@@ -158,7 +158,7 @@ def fill(tests, rng):
     # Invisible edges are drawn from the near ones (a count checked in the same feature
     # area, a few tests after the creator): one far back is found only by bisecting every
     # test in between, which costs any search a number of executions proportional to the
-    # distance (README, "Strategy fast").
+    # distance (docs/detection.md, "Strategy fast").
     near = [(i, p) for i, p in edges if i - p <= NEAR_INVISIBLE]
     invisible = set(rng.sample(near, min(len(near), round(P_INVISIBLE * len(edges)))))
     used_names, crawler = set(), 0
