@@ -295,7 +295,7 @@ START_TEST(timings_update_keeps_or_replaces_and_imports)
 	char *path = write_temp("{\"gone\": 7, \"t1\": 3}\n");
 	char *xml = write_temp("<testsuite><testcase classname=\"c\" name=\"t0\" time=\"0.25\"/>"
 			       "<testcase name=\"t2\" time=\"9\"><failure/></testcase>"
-			       "<testcase name=\"t3\" time=\"1.5\"/>"
+			       "<testcase name=\"t3\" time=\"1.5\"/><testcase name=\"t1\"/>"
 			       "<testcase name=\"zz\" time=\"2\"/></testsuite>\n");
 	char *dur = write_temp(" {\"t2\": 4.5, \"t3\": 6, \"other\": 1}");
 	char *bad = write_temp("t0 1\n");
@@ -317,13 +317,14 @@ START_TEST(timings_update_keeps_or_replaces_and_imports)
 	ck_assert_int_eq(ut_timings_import(path, all, 4, files, 2, &in), 0);
 	ck_assert_uint_eq(in.files, 2);
 	ck_assert_uint_eq(in.matched, 3);
-	ck_assert_uint_eq(in.records, 7);
-	ck_assert_uint_eq(in.unused, 3); /* the failure, zz, other */
+	ck_assert_uint_eq(in.records, 8);
+	ck_assert_uint_eq(in.unused, 4); /* the failure, t1 without a time, zz, other */
 	ck_assert_str_eq(in.example, "zz");
 	ck_assert_int_eq(ut_timings_fill(d, NULL, g, path, NULL), 0);
 	ck_assert_double_eq_tol(d[0], 0.25, 1e-9);
 	ck_assert_double_eq_tol(d[2], 4.5, 1e-9);
 	ck_assert_double_eq_tol(d[3], 6, 1e-9);
+	ck_assert_double_eq_tol(d[1], 4.5, 1e-9); /* not 0: the median of the others */
 	files[0] = bad;
 	ck_assert_int_eq(ut_timings_import(path, all, 4, files, 1, &in), UT_EINPUT);
 	ck_assert_msg(strstr(ut_error_message(), ":1: neither"), "%s", ut_error_message());

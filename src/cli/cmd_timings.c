@@ -61,7 +61,12 @@ int cmd_timings(int argc, char **argv)
 	}
 	nfiles = rest.n - 1;
 	files = calloc(nfiles, sizeof(*files));
-	for (i = 0, exit_code = files ? 0 : UT_EXIT_ENV; i < nfiles && !exit_code; i++) {
+	if (!files) {
+		ut_errorf("out of memory");
+		exit_code = UT_EXIT_ENV;
+		goto done;
+	}
+	for (i = 0, exit_code = 0; i < nfiles && !exit_code; i++) {
 		files[i] = ut_cli_path_from_start(&common, rest.items[i + 1]);
 		exit_code = files[i] ? 0 : UT_EXIT_ENV;
 	}

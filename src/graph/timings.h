@@ -56,8 +56,8 @@ typedef struct {
 /* `untangle timings import`: reads each file (JUnit XML, or pytest-split's
  * .test_durations, told apart by their first byte) and records in the timings file at
  * path (ut_timings_update, other entries kept) the duration of every test ids[0..n) a
- * file holds: a passed testcase that ut_junit_match gives for the id, or the
- * .test_durations entry named by the id. A later file wins over an earlier one. Nothing
+ * file holds: a passed testcase with a time > 0 (no `time` reads as 0) that
+ * ut_junit_match gives for the id, or the .test_durations entry named by the id. A later file wins over an earlier one. Nothing
  * is written when no test matched (info->matched == 0). Returns 0; UT_ENOTFOUND for a
  * missing file, UT_EINPUT for a file that is neither format or a bad one (the message
  * names the file and line), UT_EENV, UT_ENOMEM. info is filled whatever the result. */

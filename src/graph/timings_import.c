@@ -48,39 +48,45 @@ static int durations_entry(void *ctx, const char *id, double seconds)
 /* The passed testcases of a report, matched to the ids as the runner matches them. */
 static int read_junit(import_ctx *c, const char *data, size_t len, const char *file)
 {
+	enum { NONE, MATCHED, USED };
 	ut_junit *j = NULL;
-	bool *used = NULL;
+	unsigned char *state = NULL; /* per testcase */
 	size_t i, count;
 	int rc = ut_junit_parse(&j, data, len, file);
 
 	if (rc < 0)
 		return rc;
 	count = ut_junit_count(j);
-	used = calloc(count ? count : 1, sizeof(*used));
-	if (!used) {
+	state = calloc(count ? count : 1, sizeof(*state));
+	if (!state) {
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
 	for (i = 0; i < c->n; i++) {
 		const ut_junit_case *tc = ut_junit_match(j, c->ids[i]);
 
-		if (!tc || tc->outcome != UT_OUT_PASS)
+		if (!tc)
 			continue;
+		/* a time of 0 is most often no `time` attribute at all */
+		if (tc->outcome != UT_OUT_PASS || !(tc->time_s > 0)) {
+			state[tc->index] = state[tc->index] == USED ? USED : MATCHED;
+			continue;
+		}
 		c->seconds[i] = tc->time_s;
-		used[tc->index] = true;
+		state[tc->index] = USED;
 	}
 	c->info->records += count;
 	for (i = 0; i < count; i++) {
 		const ut_junit_case *tc = ut_junit_case_at(j, i);
 
-		if (used[tc->index])
+		if (state[tc->index] == USED)
 			continue;
 		c->info->unused++;
-		if (tc->outcome == UT_OUT_PASS)
+		if (state[tc->index] == NONE && tc->outcome == UT_OUT_PASS)
 			remember(c, tc->classname, *tc->classname ? " " : "", tc->name);
 	}
 done:
-	free(used);
+	free(state);
 	ut_junit_free(j);
 	return rc;
 }

@@ -179,7 +179,8 @@ int ut_run_save_timings(const char *path, const char *const *ids, const ut_run_r
 		goto done;
 	}
 	for (i = 0; i < res->n; i++) {
-		if (res->tests[i].outcome != UT_OUT_PASS || !(res->tests[i].duration_s >= 0))
+		/* 0: the report gave no time, which would hide a known duration */
+		if (res->tests[i].outcome != UT_OUT_PASS || !(res->tests[i].duration_s > 0))
 			continue;
 		got[n] = ids[i];
 		secs[n++] = res->tests[i].duration_s;
