@@ -10,6 +10,8 @@
 #include "check_runner.h"
 #include "runner/junit.h"
 #include "runner/process.h"
+#include "runner/tally.h"
+#include "util/xml.h"
 #include "util/buf.h"
 #include "util/error.h"
 
@@ -397,6 +399,70 @@ START_TEST(special_files_refused_without_blocking)
 }
 END_TEST
 
+START_TEST(xml_escape_makes_any_name_character_data)
+{
+	ut_buf b = UT_BUF_INIT;
+
+	ut_xml_escape(&b, "a<b>&\"c'\td\ne\r\x01\x7f\xc3\xa9\xff\xef\xbf\xbe!");
+	ck_assert_str_eq(b.ptr, "a&lt;b&gt;&amp;&quot;c&apos;&#9;d&#10;e&#13;\xef\xbf\xbd"
+				"\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+				"\xef\xbf\xbd!");
+	ut_buf_clear(&b);
+	ut_xml_escape(&b, NULL);
+	ut_xml_escape(&b, "plain");
+	ck_assert_str_eq(b.ptr, "plain");
+	ut_buf_dispose(&b);
+}
+END_TEST
+
+/* run --junit's report reads back through the runner's own reader: every id, outcome,
+ * time and message, whatever the names hold. */
+START_TEST(run_junit_reads_back_as_the_ids)
+{
+	const char *ids[] = {"tests/a.py::TestX::test_<1>", "com.x.Y#m&n", "plain \"name\"",
+			     "tests/b.py::test_skip", "tests/b.py::test_gone"};
+	ut_test_result t[5];
+	ut_run_result res;
+	ut_buf out = UT_BUF_INIT;
+	ut_outcome want[] = {UT_OUT_FAIL, UT_OUT_PASS, UT_OUT_ERROR, UT_OUT_SKIPPED,
+			     UT_OUT_ERROR};
+	size_t i;
+
+	memset(t, 0, sizeof(t));
+	memset(&res, 0, sizeof(res));
+	t[0].outcome = UT_OUT_FAIL;
+	t[0].message = "expected <a> & got \"b\"\x02";
+	t[1].outcome = UT_OUT_PASS;
+	t[1].flaky = true;
+	t[2].outcome = UT_OUT_ERROR;
+	t[3].outcome = UT_OUT_SKIPPED;
+	t[4].outcome = UT_OUT_NOTRUN;
+	t[4].absent = true;
+	for (i = 0; i < 5; i++)
+		t[i].duration_s = 0.5 * (double)i;
+	res.n = 5;
+	res.tests = t;
+	res.start = 1.7e9;
+	res.end = res.start + 3;
+	ck_assert_int_eq(ut_run_junit(&out, "2/3", ids, &res), 0);
+	ck_assert_ptr_nonnull(strstr(out.ptr, "<testsuite name=\"untangle shard 2/3\" tests=\"5\" "
+					      "failures=\"1\" errors=\"2\" skipped=\"1\" time=\"3.000\" "
+					      "timestamp=\"2023-11-14T22:13:20\""));
+	ck_assert_ptr_nonnull(strstr(out.ptr, "classname=\"tests/a.py::TestX\" name=\"test_&lt;1&gt;\""));
+	ck_assert_ptr_nonnull(strstr(out.ptr, "type=\"not-run\""));
+	ck_assert_int_eq(ut_junit_parse(&report, out.ptr, out.len, "run.xml"), 0);
+	ck_assert_uint_eq(ut_junit_count(report), 5);
+	for (i = 0; i < 5; i++) {
+		const ut_junit_case *c = expect(ids[i], want[i]);
+
+		ck_assert_double_eq_tol(c->time_s, 0.5 * (double)i, 1e-9);
+	}
+	ck_assert_str_eq(expect(ids[0], UT_OUT_FAIL)->message, "expected <a> & got \"b\"\xef\xbf\xbd");
+	ck_assert_ptr_nonnull(strstr(expect(ids[4], UT_OUT_ERROR)->message, "did not report"));
+	ut_buf_dispose(&out);
+}
+END_TEST
+
 Suite *junit_suite(void)
 {
 	Suite *s = suite_create("junit");
@@ -418,6 +484,8 @@ Suite *junit_suite(void)
 	tcase_add_test(tc, names_are_never_cut_but_bounded);
 	tcase_add_test(tc, report_size_and_time_bounded);
 	tcase_add_test(tc, special_files_refused_without_blocking);
+	tcase_add_test(tc, xml_escape_makes_any_name_character_data);
+	tcase_add_test(tc, run_junit_reads_back_as_the_ids);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -286,6 +286,65 @@ START_TEST(timings_file_then_graph_then_median)
 }
 END_TEST
 
+/* The one writer: kept entries stay, new values win, replace drops the rest; what it
+ * writes reads back through ut_timings_fill; and ut_timings_import reads JUnit XML (the
+ * passed testcases, matched as the runner matches) and .test_durations. */
+START_TEST(timings_update_keeps_or_replaces_and_imports)
+{
+	ut_graph *g = make_graph(4, example_edges, 1);
+	char *path = write_temp("{\"gone\": 7, \"t1\": 3}\n");
+	char *xml = write_temp("<testsuite><testcase classname=\"c\" name=\"t0\" time=\"0.25\"/>"
+			       "<testcase name=\"t2\" time=\"9\"><failure/></testcase>"
+			       "<testcase name=\"t3\" time=\"1.5\"/><testcase name=\"t1\"/>"
+			       "<testcase name=\"zz\" time=\"2\"/></testsuite>\n");
+	char *dur = write_temp(" {\"t2\": 4.5, \"t3\": 6, \"other\": 1}");
+	char *bad = write_temp("t0 1\n");
+	const char *ids[] = {"t0", "t1"}, *all[] = {"t0", "t1", "t2", "t3"};
+	const char *files[] = {xml, dur};
+	double secs[] = {0.5, 2}, d[4];
+	ut_timings_import_info in;
+
+	ck_assert_int_eq(ut_timings_update(path, ids, secs, 2, true), 0);
+	ck_assert_int_eq(ut_timings_fill(d, NULL, g, path, NULL), 0);
+	ck_assert_double_eq_tol(d[0], 0.5, 1e-9);
+	ck_assert_double_eq_tol(d[1], 2, 1e-9);
+	ck_assert_double_eq_tol(d[2], 1.25, 1e-9); /* no duration: the median of 0.5 and 2 */
+	ck_assert_int_eq(ut_timings_update(path, ids, secs, 1, false), 0);
+	ck_assert_int_eq(ut_timings_fill(d, NULL, g, path, NULL), 0);
+	ck_assert_double_eq_tol(d[1], 0.5, 1e-9); /* t1 and gone dropped: the fallback */
+	/* JUnit then .test_durations: t0 from the report, t2 failed there but the later file
+	 * has it, t3 from the later file, t1 from neither (kept from before) */
+	ck_assert_int_eq(ut_timings_import(path, all, 4, files, 2, &in), 0);
+	ck_assert_uint_eq(in.files, 2);
+	ck_assert_uint_eq(in.matched, 3);
+	ck_assert_uint_eq(in.records, 8);
+	ck_assert_uint_eq(in.unused, 4); /* the failure, t1 without a time, zz, other */
+	ck_assert_str_eq(in.example, "zz");
+	ck_assert_int_eq(ut_timings_fill(d, NULL, g, path, NULL), 0);
+	ck_assert_double_eq_tol(d[0], 0.25, 1e-9);
+	ck_assert_double_eq_tol(d[2], 4.5, 1e-9);
+	ck_assert_double_eq_tol(d[3], 6, 1e-9);
+	ck_assert_double_eq_tol(d[1], 4.5, 1e-9); /* not 0: the median of the others */
+	files[0] = bad;
+	ck_assert_int_eq(ut_timings_import(path, all, 4, files, 1, &in), UT_EINPUT);
+	ck_assert_msg(strstr(ut_error_message(), ":1: neither"), "%s", ut_error_message());
+	files[0] = "/nonexistent/report.xml";
+	ck_assert_int_eq(ut_timings_import(path, all, 4, files, 1, &in), UT_ENOTFOUND);
+	files[0] = dur;
+	ck_assert_int_eq(ut_timings_import(path, ids, 2, files, 1, &in), 0);
+	ck_assert_uint_eq(in.matched, 0);
+	unlink(path);
+	unlink(xml);
+	unlink(dur);
+	unlink(bad);
+	free(path);
+	free(xml);
+	free(dur);
+	free(bad);
+	ut_graph_free(g);
+}
+END_TEST
+
 START_TEST(drift_names_added_and_removed_tests)
 {
 	ut_graph *g = make_graph(4, example_edges, 1);
@@ -313,6 +372,7 @@ Suite *shard_suite(void)
 	TCase *tc = tcase_create("shard");
 
 	tcase_add_test(tc, shard_balances_and_keeps_prerequisites);
+	tcase_add_test(tc, timings_update_keeps_or_replaces_and_imports);
 	tcase_add_test(tc, shard_per_sink_gives_the_thesis_schedules);
 	tcase_add_test(tc, shard_left_out_tests_need_every_earlier_one);
 	tcase_add_test(tc, shard_rejects_bad_input);

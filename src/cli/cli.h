@@ -176,6 +176,11 @@ void ut_cli_project_dispose(ut_cli_project *p);
  * symbolic links, ending in '/'. NULL with the error set (UT_EENV, UT_ENOMEM) when it
  * cannot be read. The caller frees it. */
 char *ut_cli_project_dir(void);
+/* A path given on the command line made absolute as the user meant it (relative to -C
+ * DIR, else to the folder untangle started in), before the command moves into the
+ * project folder. NULL after printing why (memory, an unreadable current folder); the
+ * caller frees it. */
+char *ut_cli_path_from_start(const ut_cli_common *common, const char *path);
 /* Feature coverage of g's tests from the project's suite (minimize and detect --select);
  * prints what goes wrong and returns the exit code. */
 int ut_cli_features(ut_coverage *cov, const ut_graph *g, const ut_cli_project *p,
@@ -278,6 +283,7 @@ int cmd_run(int argc, char **argv);
 int cmd_schedules(int argc, char **argv);
 int cmd_shard(int argc, char **argv);
 int cmd_tests(int argc, char **argv);
+int cmd_timings(int argc, char **argv);
 int cmd_values(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 

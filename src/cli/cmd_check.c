@@ -34,7 +34,7 @@ static bool parse_args(check_args *a, int argc, char **argv, int *exit_code)
 		 &a->base_ref),
 		UT_OPT_ROW(UT_OPT_VALUE, 'f', "format", "text|github|markdown|sarif|gitlab|json",
 		 "findings format (default github under GitHub Actions, else text)", &a->format),
-		UT_OPT_ROW(UT_OPT_VALUE, 'o', "out", "FILE", "write the findings there instead of stdout",
+		UT_OPT_ROW(UT_OPT_VALUE, 'o', "out", "FILE", "also write the findings there (stdout keeps them)",
 		 &a->out_path),
 		UT_OPT_ROW(UT_OPT_VALUE, 0, "summary", "FILE",
 		 "append the Markdown summary (default $GITHUB_STEP_SUMMARY when set)", &a->summary),
@@ -134,7 +134,7 @@ static void on_event(void *ctx, const ut_check_event *ev)
 	}
 }
 
-/* The findings in the format, on stdout or --out, and the Markdown summary appended. */
+/* The findings in the format, on stdout and in --out, and the Markdown summary appended. */
 static int write_outputs(const ut_findings *fs, const check_args *a)
 {
 	ut_cli_report_writer write = strcmp(a->format, "text") ? ut_cli_report_format(a->format)
@@ -143,10 +143,10 @@ static int write_outputs(const ut_findings *fs, const check_args *a)
 	FILE *f = NULL;
 	int rc = write(&out, fs);
 
+	if (rc == 0)
+		fwrite(out.ptr, 1, out.len, stdout);
 	if (rc == 0 && a->out_path)
 		rc = ut_fs_write_atomic(a->out_path, out.ptr, out.len);
-	else if (rc == 0)
-		fwrite(out.ptr, 1, out.len, stdout);
 	fflush(stdout);
 	if (rc == 0 && a->summary)
 		rc = ut_report_markdown(&md, fs, NULL);

@@ -1,14 +1,17 @@
 /* cmd_run.c: `untangle run --shard K/N`: one shard of the plan through the project's
- * runner after one reset; what a CI matrix job calls. */
+ * runner after one reset; what a CI matrix job calls. Its passed tests' durations go to
+ * timings.json; --junit writes the outcomes as JUnit XML too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "runner/runner.h"
 #include "runner/tally.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/banned.h"
 
 
@@ -54,9 +57,28 @@ static void explain_no_report(const ut_run_result *res)
 			   tail + (len > keep ? len - keep : 0));
 }
 
+/* --junit FILE (when given) and the passed tests' durations into timings.json; a timings
+ * file that cannot be updated is a warning, not a failed job. 0 or the error. */
+static int save_run(const char *junit, const char *label, const char *const *ids,
+		    const ut_run_result *res)
+{
+	ut_buf xml = UT_BUF_INIT;
+	int rc = 0;
+
+	if (junit) {
+		rc = ut_run_junit(&xml, label, ids, res);
+		if (rc == 0)
+			rc = ut_fs_write_atomic(junit, xml.ptr, xml.len);
+	}
+	ut_buf_dispose(&xml);
+	if (rc == 0 && res->n && ut_run_save_timings(UT_CLI_TIMINGS, ids, res) < 0)
+		ut_warnf("durations not recorded: %s", ut_error_message());
+	return rc;
+}
+
 /* Runs the shard on worker w after one reset and prints its outcomes; the exit code. */
 static int run_shard(const ut_cli_plan *pl, const ut_shard *sh, const char *label, long w,
-		     bool json)
+		     bool json, const char *junit)
 {
 	ut_cli_signals sigs;
 	ut_runner *runner = NULL;
@@ -96,9 +118,10 @@ static int run_shard(const ut_cli_plan *pl, const ut_shard *sh, const char *labe
 		goto done;
 	}
 	ut_run_tally_count(&t, &res);
-	if (json)
+	rc = save_run(junit, label, ids, &res);
+	if (rc == 0 && json)
 		rc = print_json(ids, &res, &t, label);
-	else
+	else if (rc == 0)
 		print_text(sh, pl->g, &res, &t, label);
 	if (rc < 0)
 		goto fail;
@@ -114,10 +137,28 @@ done:
 	return exit_code;
 }
 
+/* An empty shard's --junit: a report with no testcase, so that the CI job finds its file. */
+static int empty_junit(const char *junit, const char *label)
+{
+	ut_run_result res;
+	int rc;
+
+	if (!junit)
+		return UT_EXIT_OK;
+	memset(&res, 0, sizeof(res));
+	res.start = res.end = (double)time(NULL);
+	rc = save_run(junit, label, NULL, &res);
+	if (rc == 0)
+		return UT_EXIT_OK;
+	ut_errorf("%s", ut_error_message());
+	return ut_cli_exit_code(rc);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	ut_cli_common common = {0};
-	const char *shard = NULL, *select = NULL;
+	const char *shard = NULL, *select = NULL, *junit = NULL;
+	char *junit_abs = NULL;
 	ut_buf sel = UT_BUF_INIT;
 	long w = 0;
 	bool list = false;
@@ -129,6 +170,8 @@ int cmd_run(int argc, char **argv)
 		UT_OPT_ROW(UT_OPT_FLAG, 0, "list", NULL, "print the shard's tests, run nothing", &list),
 		UT_OPT_ROW(UT_OPT_VALUE, 0, "select", "STYLE", "with --list: " UT_CLI_SELECT_HELP,
 			   &select),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "junit", "FILE", "also write the shard's outcomes there "
+			   "as JUnit XML, for the CI system", &junit),
 		UT_CLI_OPT_SUITE(common),
 		UT_OPT_END,
 	};
@@ -144,6 +187,16 @@ int cmd_run(int argc, char **argv)
 		return exit_code;
 	if (ut_cli_parse_shard(shard, &k, &n))
 		return UT_EXIT_INPUT;
+	if (junit && list) {
+		ut_errorf("--junit goes with a run, not with --list");
+		return UT_EXIT_INPUT;
+	}
+	if (junit) {
+		junit_abs = ut_cli_path_from_start(&common, junit);
+		if (!junit_abs)
+			return UT_EXIT_ENV;
+		junit = junit_abs;
+	}
 	so.nshards = n;
 	exit_code = ut_cli_plan_load(&pl, &common, &so);
 	if (exit_code)
@@ -160,11 +213,13 @@ int cmd_run(int argc, char **argv)
 	} else if (!sh->n) {
 		ut_infof("shard %s is empty: the graph has fewer independent lists than %zu shards",
 			 label, n);
+		exit_code = empty_junit(junit, label);
 	} else {
-		exit_code = run_shard(&pl, sh, label, w, common.json);
+		exit_code = run_shard(&pl, sh, label, w, common.json, junit);
 	}
 done:
 	ut_buf_dispose(&sel);
 	ut_cli_plan_dispose(&pl);
+	free(junit_abs);
 	return exit_code;
 }

@@ -30,6 +30,8 @@ static const ut_cli_command commands[] = {
 	 cmd_shard},
 	{"tests", "the parsed suite in its original order: a line a test, or every action",
 	 cmd_tests},
+	{"timings", "import durations from JUnit XML or pytest-split's .test_durations",
+	 cmd_timings},
 	{"values", "string values ranked by how many tests use them (dependency-free candidates)",
 	 cmd_values},
 	{"version", "untangle's version, its libraries and where its runner helpers are",

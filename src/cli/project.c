@@ -167,6 +167,27 @@ char *ut_cli_project_dir(void)
 	return out;
 }
 
+char *ut_cli_path_from_start(const ut_cli_common *common, const char *path)
+{
+	const char *dir = common->dir && *path != '/' ? common->dir : NULL;
+	char *cwd = *path == '/' || (dir && *dir == '/') ? NULL : realpath(".", NULL), *out;
+	size_t n;
+
+	if (*path != '/' && !(dir && *dir == '/') && !cwd) {
+		ut_errorf("cannot read the current folder: %s", strerror(errno));
+		return NULL;
+	}
+	n = (cwd ? strlen(cwd) + 1 : 0) + (dir ? strlen(dir) + 1 : 0) + strlen(path) + 1;
+	out = malloc(n);
+	if (out)
+		snprintf(out, n, "%s%s%s%s%s", cwd ? cwd : "", cwd ? "/" : "", dir ? dir : "",
+			 dir ? "/" : "", path);
+	else
+		ut_errorf("out of memory");
+	free(cwd);
+	return out;
+}
+
 void ut_cli_project_dispose(ut_cli_project *p)
 {
 	ut_suite_free(p->suite);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "graph/graph_json.h"
+#include "graph/timings.h"
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -50,26 +51,28 @@ static char *suite_fingerprint(const ut_graph *g)
 	return out;
 }
 
+/* The graph's durations replace timings.json: detect measured every test it ran. */
 static int write_timings(const ut_graph *g, const char *path)
 {
-	ut_buf out = UT_BUF_INIT;
-	ut_jsonw w;
-	size_t i;
+	const char **ids = malloc((g->ntests ? g->ntests : 1) * sizeof(*ids));
+	double *secs = malloc((g->ntests ? g->ntests : 1) * sizeof(*secs));
+	size_t i, n = 0;
 	int rc;
 
-	ut_jsonw_init(&w, &out, true);
-	ut_jsonw_obj_begin(&w);
+	if (!ids || !secs) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
 	for (i = 0; i < g->ntests; i++) {
 		if (g->tests[i].duration_s < 0)
 			continue;
-		ut_jsonw_key(&w, g->tests[i].id);
-		ut_jsonw_double(&w, g->tests[i].duration_s);
+		ids[n] = g->tests[i].id;
+		secs[n++] = g->tests[i].duration_s;
 	}
-	ut_jsonw_obj_end(&w);
-	rc = ut_jsonw_end(&w, "timings");
-	if (rc == 0)
-		rc = ut_fs_write_atomic(path, out.ptr, out.len);
-	ut_buf_dispose(&out);
+	rc = ut_timings_update(path, ids, secs, n, false);
+done:
+	free(ids);
+	free(secs);
 	return rc;
 }
 

@@ -1,6 +1,8 @@
-/* timings.c: durations from .untangle/timings.json and the graph, with a fallback. */
+/* timings.c: durations from .untangle/timings.json and the graph, with a fallback, and
+ * the one writer of that file. */
 #include "graph/timings.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +10,8 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
+#include "util/jsonw.h"
+#include "util/map.h"
 #include "util/banned.h"
 
 #define TIMINGS_MAX_BYTES (256u << 20)
@@ -19,22 +23,14 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int read_file(double *durations, const ut_graph *g, const char *path,
-		     ut_timings_info *info)
+int ut_timings_parse(const char *text, size_t len, const char *path,
+		     int (*each)(void *ctx, const char *id, double seconds), void *ctx)
 {
-	ut_buf text = UT_BUF_INIT;
 	ut_json *doc = NULL;
 	const ut_json *v;
 	int rc;
 
-	rc = ut_fs_read(&text, path, TIMINGS_MAX_BYTES);
-	if (rc == UT_ENOTFOUND) {
-		rc = 0;
-		goto done;
-	}
-	if (rc < 0)
-		goto done;
-	rc = ut_json_parse(&doc, text.ptr ? text.ptr : "", text.len, path);
+	rc = ut_json_parse(&doc, text ? text : "", len, path);
 	if (rc < 0)
 		goto done;
 	if (!ut_json_is_object(doc)) {
@@ -42,28 +38,134 @@ static int read_file(double *durations, const ut_graph *g, const char *path,
 				  path);
 		goto done;
 	}
-	for (v = ut_json_first(doc); v; v = ut_json_next(v)) {
+	for (v = ut_json_first(doc); v && rc == 0; v = ut_json_next(v)) {
 		const char *id = ut_json_key(v);
-		long t;
 
-		if (!ut_json_is_number(v) || !(ut_json_number(v) >= 0)) {
+		if (!ut_json_is_number(v) || !(ut_json_number(v) >= 0))
 			rc = ut_error_set(UT_EINPUT, "%s:%u: the duration of '%s' must be a number "
 					  ">= 0 (seconds)", path,
-					  ut_json_key_line(text.ptr, text.len, id), id);
-			goto done;
-		}
-		t = ut_graph_test_index(g, id);
-		if (t < 0) {
-			info->unknown_ids++;
-			continue;
-		}
-		if (durations[t] < 0)
-			info->from_file++;
-		durations[t] = ut_json_number(v);
+					  ut_json_key_line(text ? text : "", len, id), id);
+		else
+			rc = each(ctx, id, ut_json_number(v));
 	}
 done:
 	ut_json_free(doc);
+	return rc;
+}
+
+/* The file's entries through each; a missing file has none. */
+static int read_file(const char *path, int (*each)(void *ctx, const char *id, double seconds),
+		     void *ctx)
+{
+	ut_buf text = UT_BUF_INIT;
+	int rc = ut_fs_read(&text, path, TIMINGS_MAX_BYTES);
+
+	if (rc == 0)
+		rc = ut_timings_parse(text.ptr, text.len, path, each, ctx);
+	else if (rc == UT_ENOTFOUND)
+		rc = 0;
 	ut_buf_dispose(&text);
+	return rc;
+}
+
+typedef struct {
+	double *durations;
+	const ut_graph *g;
+	ut_timings_info *info;
+} fill_ctx;
+
+static int fill_one(void *ctx, const char *id, double seconds)
+{
+	fill_ctx *f = ctx;
+	long t = ut_graph_test_index(f->g, id);
+
+	if (t < 0) {
+		f->info->unknown_ids++;
+		return 0;
+	}
+	if (f->durations[t] < 0)
+		f->info->from_file++;
+	f->durations[t] = seconds;
+	return 0;
+}
+
+/* timings.json as it is written: ids in first-seen order, each with its latest value. */
+typedef struct {
+	char **ids;
+	double *seconds;
+	size_t n, cap;
+	ut_map index; /* id -> position + 1 */
+} entries;
+
+static int entries_set(void *ctx, const char *id, double seconds)
+{
+	entries *e = ctx;
+	size_t at = (size_t)(uintptr_t)ut_map_get(&e->index, id, strlen(id));
+	char *copy;
+
+	if (at) {
+		e->seconds[at - 1] = seconds;
+		return 0;
+	}
+	if (e->n == e->cap) {
+		size_t cap = e->cap ? 2 * e->cap : 64;
+		char **ids = realloc(e->ids, cap * sizeof(*ids));
+		double *secs = ids ? realloc(e->seconds, cap * sizeof(*secs)) : NULL;
+
+		if (ids)
+			e->ids = ids;
+		if (secs)
+			e->seconds = secs;
+		if (!ids || !secs)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+		e->cap = cap;
+	}
+	copy = strdup(id);
+	if (!copy)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	e->ids[e->n] = copy;
+	e->seconds[e->n] = seconds;
+	e->n++;
+	if (ut_map_put(&e->index, copy, strlen(copy), (void *)(uintptr_t)e->n) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	return 0;
+}
+
+static void entries_dispose(entries *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		free(e->ids[i]);
+	free(e->ids);
+	free(e->seconds);
+	ut_map_dispose(&e->index);
+}
+
+int ut_timings_update(const char *path, const char *const *ids, const double *seconds,
+		      size_t n, bool keep)
+{
+	entries e = {NULL, NULL, 0, 0, UT_MAP_INIT};
+	ut_buf out = UT_BUF_INIT;
+	ut_jsonw w;
+	size_t i;
+	int rc = keep ? read_file(path, entries_set, &e) : 0;
+
+	for (i = 0; i < n && rc == 0; i++)
+		rc = entries_set(&e, ids[i], seconds[i]);
+	if (rc < 0)
+		goto done;
+	ut_jsonw_init(&w, &out, true);
+	ut_jsonw_obj_begin(&w);
+	for (i = 0; i < e.n; i++) {
+		ut_jsonw_key(&w, e.ids[i]);
+		ut_jsonw_double(&w, e.seconds[i]);
+	}
+	ut_jsonw_obj_end(&w);
+	rc = ut_jsonw_end(&w, "timings");
+	if (rc == 0)
+		rc = ut_fs_write_atomic(path, out.ptr, out.len);
+done:
+	ut_buf_dispose(&out);
+	entries_dispose(&e);
 	return rc;
 }
 
@@ -81,7 +183,9 @@ int ut_timings_fill(double *durations, bool *estimated, const ut_graph *g, const
 	for (i = 0; i < g->ntests; i++)
 		durations[i] = -1;
 	if (path) {
-		rc = read_file(durations, g, path, info);
+		fill_ctx f = {durations, g, info};
+
+		rc = read_file(path, fill_one, &f);
 		if (rc < 0)
 			return rc;
 	}

@@ -1,5 +1,5 @@
 /* tally.h: a run's outcomes counted the way `untangle run` reports them to a CI job, and
- * that report as JSON. */
+ * that report as JSON and as JUnit XML. */
 #ifndef UT_RUNNER_TALLY_H
 #define UT_RUNNER_TALLY_H
 
@@ -31,5 +31,21 @@ bool ut_run_tally_fails_job(const ut_run_tally *t);
  * its outcome, duration and message. 0, or UT_ENOMEM. */
 int ut_run_json(ut_buf *out, const char *label, const char *const *ids,
 		const ut_run_result *res, const ut_run_tally *t);
+
+/* Appends `untangle run --junit`'s report: JUnit XML as CI systems read it (the Ant and
+ * Jenkins schema, tests/junit/junit.xsd), one `testsuite` named "untangle shard LABEL"
+ * in a `testsuites`, with the tests, failures, errors, skipped counts and times, and per
+ * test (ids[i] for res->tests[i]) a `testcase`: classname the id up to its last "::"
+ * (else "#"), name the rest (ut_junit_match reads the pair back as the id), time its
+ * duration; a `failure` for fail, an `error` for error and not-run (which fail the job),
+ * a `skipped` for skipped, each with the message. Every name and message goes through
+ * ut_xml_escape. 0, or UT_ENOMEM. */
+int ut_run_junit(ut_buf *out, const char *label, const char *const *ids,
+		 const ut_run_result *res);
+
+/* Records in the timings file at path (ut_timings_update, other entries kept) the
+ * durations (> 0: a report without a time gives 0) of res's passed tests (ids[i] for res->tests[i]): `run` keeps timings.json
+ * current. 0 (also when none passed: nothing written), or ut_timings_update's error. */
+int ut_run_save_timings(const char *path, const char *const *ids, const ut_run_result *res);
 
 #endif

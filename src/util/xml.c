@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/jsonw.h"
 #include "util/banned.h"
 
 /* Where the filter is in the document: text, or inside one kind of markup. */
@@ -297,4 +298,43 @@ const char *ut_xml_attr(const char **atts, const char *key)
 		if (strcmp(atts[i], key) == 0)
 			return atts[i + 1];
 	return NULL;
+}
+
+void ut_xml_escape(ut_buf *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = s ? strlen(s) : 0, i = 0, start = 0;
+
+	while (i < n) {
+		const char *rep = NULL;
+		size_t len = p[i] < 0x80 ? 1 : ut_utf8_valid(p + i, n - i);
+
+		if (len == 3 && p[i] == 0xef && p[i + 1] == 0xbf && p[i + 2] >= 0xbe)
+			len = 0; /* U+FFFE, U+FFFF */
+		if (len > 1) {
+			i += len;
+			continue;
+		}
+		switch (len ? p[i] : 0) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		case '"': rep = "&quot;"; break;
+		case '\'': rep = "&apos;"; break;
+		case '\t': rep = "&#9;"; break;
+		case '\n': rep = "&#10;"; break;
+		case '\r': rep = "&#13;"; break;
+		default:
+			if (!len || p[i] < 0x20 || p[i] == 0x7f)
+				rep = "\xef\xbf\xbd";
+			break;
+		}
+		if (rep) {
+			ut_buf_put(out, s + start, i - start);
+			ut_buf_puts(out, rep);
+			start = i + 1;
+		}
+		i++;
+	}
+	ut_buf_put(out, s + start, n - start);
 }

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/buf.h"
+
 typedef struct ut_xml ut_xml;
 
 /* Called as the document is read; ud is the reader's user data. atts holds name, value
@@ -58,6 +60,13 @@ unsigned long ut_xml_line(const ut_xml *x);
 const char *ut_xml_error(const ut_xml *x);
 /* "expat_2.5.0" */
 const char *ut_xml_version(void);
+
+/* Appends s to out as XML character data, fit for an attribute value in double quotes
+ * or for text: & < > " ' as entities; tab, newline and carriage return as character
+ * references (an attribute keeps them); other control bytes, invalid UTF-8, U+FFFE and
+ * U+FFFF (which XML 1.0 cannot hold) as U+FFFD. NULL appends nothing. The one XML
+ * escaping of untangle. */
+void ut_xml_escape(ut_buf *out, const char *s);
 
 /* The value of attribute key in atts (as given to `start`), or NULL. */
 const char *ut_xml_attr(const char **atts, const char *key);
