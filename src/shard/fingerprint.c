@@ -130,8 +130,7 @@ int ut_fingerprint_diff(ut_fp_drift *out, const ut_fingerprint *was, const ut_fi
 	for (i = 0; rc == 0 && i < now->n; i++) {
 		const ut_fp_file *n = &now->files[i];
 
-		if (n->size >= 0 && !ut_map_get(&in_was, n->path, strlen(n->path)) &&
-		    !out->added++)
+		if (n->size >= 0 && !ut_map_get(&in_was, n->path, strlen(n->path)) && !out->added++)
 			out->first_added = n->path;
 	}
 	ut_map_dispose(&in_now);

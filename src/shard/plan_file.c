@@ -94,8 +94,8 @@ typedef struct {
 
 static int bad(const reader *r, const char *key, const char *what)
 {
-	return ut_error_set(UT_EINPUT, "%s:%u: %s", r->path,
-			    ut_json_key_line(r->text, r->len, key), what);
+	return ut_error_set(UT_EINPUT, "%s:%u: %s", r->path, ut_json_key_line(r->text, r->len, key),
+			    what);
 }
 
 /* bad() for an entry of shard k (1-based): the line is that of the key's first use. */
@@ -175,7 +175,8 @@ static int read_ids(ut_graph **g, reader *r, const ut_json *shards)
 	}
 	rc = ut_graph_new(g, n);
 	for (s = ut_json_first(shards); s && rc == 0; s = ut_json_next(s))
-		for (t = ut_json_first(ut_json_get(s, "tests")); t && rc == 0; t = ut_json_next(t)) {
+		for (t = ut_json_first(ut_json_get(s, "tests")); t && rc == 0;
+		     t = ut_json_next(t)) {
 			const char *id = ut_json_string(t);
 			size_t i = (size_t)ut_map_get(&r->ids, id, strlen(id)) - 1;
 
@@ -231,14 +232,16 @@ static int read_plan(ut_plan_file *out, reader *r, const ut_json *doc)
 	int rc;
 
 	if (!format || strcmp(format, PLAN_FORMAT))
-		return bad(r, "format", "not a plan file (no \"format\": \"" PLAN_FORMAT
+		return bad(r, "format",
+			   "not a plan file (no \"format\": \"" PLAN_FORMAT
 			   "\"; 'untangle shard --plan-file' writes them)");
 	if (!ut_json_whole(ut_json_get(doc, "version"), 1, LONG_MAX, &version))
 		return bad(r, "version", "'version' is a whole number");
 	if (version > UT_PLAN_VERSION)
-		return ut_error_set(UT_EINPUT, "%s:%u: plan version %ld is newer than this untangle "
-				    "reads (%d): write it again with this untangle", r->path,
-				    ut_json_key_line(r->text, r->len, "version"), version,
+		return ut_error_set(UT_EINPUT,
+				    "%s:%u: plan version %ld is newer than this untangle "
+				    "reads (%d): write it again with this untangle",
+				    r->path, ut_json_key_line(r->text, r->len, "version"), version,
 				    UT_PLAN_VERSION);
 	if (!ut_json_is_array(shards) || !ut_json_first(shards))
 		return bad(r, "shards", "'shards' is a list of at least one shard");
@@ -288,8 +291,10 @@ int ut_plan_file_read(ut_plan_file *out, const char *path)
 	memset(&r, 0, sizeof(r));
 	rc = ut_fs_read(&text, path, PLAN_MAX_BYTES);
 	if (rc == UT_ENOTFOUND)
-		rc = ut_error_set(UT_ENOTFOUND, "%s: no such plan file ('untangle shard "
-				  "--plan-file %s' writes it)", path, path);
+		rc = ut_error_set(UT_ENOTFOUND,
+				  "%s: no such plan file ('untangle shard "
+				  "--plan-file %s' writes it)",
+				  path, path);
 	if (rc == 0)
 		rc = ut_json_parse(&doc, text.ptr ? text.ptr : "", text.len, path);
 	if (rc == 0 && !ut_json_is_object(doc))
