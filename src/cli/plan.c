@@ -207,26 +207,33 @@ int ut_cli_plan_write(const ut_cli_plan *pl, const char *path)
 	return UT_EXIT_OK;
 }
 
-/* The first difference, in words: "'a.py' changed (120 bytes, was 118)". */
+/* The first difference, in words ("'a.py' changed (120 bytes, was 118)"), and the counts
+ * when there are more: an error, or a warning with --allow-drift. */
 static void say_drift(const char *path, const ut_fp_drift *d, bool allow)
 {
-	char what[64];
+	ut_buf msg = UT_BUF_INIT;
+	const char *text;
 
+	ut_buf_printf(&msg, "the suite changed since %s was written: ", path);
 	if (d->changed)
-		snprintf(what, sizeof(what), " (%lld bytes, was %lld)", d->now_size,
-			 d->first_changed->size);
-	(allow ? ut_warnf : ut_errorf)(
-		"the suite changed since %s was written: '%s' %s%s%s", path,
-		d->changed ? d->first_changed->path : d->added ? d->first_added : d->first_removed,
-		d->changed ? "changed" : d->added ? "is new" : "was removed",
-		d->changed ? what : "", allow ? "; running the plan as it is (--allow-drift)" : "");
+		ut_buf_printf(&msg, "'%s' changed (%lld bytes, was %lld)", d->first_changed->path,
+			      d->now_size, d->first_changed->size);
+	else if (d->added)
+		ut_buf_printf(&msg, "'%s' is new", d->first_added);
+	else
+		ut_buf_printf(&msg, "'%s' was removed", d->first_removed);
 	if (d->changed + d->added + d->removed > 1)
-		(allow ? ut_warnf : ut_detailf)("%zu file%s changed, %zu new, %zu removed",
-						d->changed, d->changed == 1 ? "" : "s", d->added,
-						d->removed);
-	if (!allow)
+		ut_buf_printf(&msg, "; files changed: %zu, new: %zu, removed: %zu", d->changed,
+			      d->added, d->removed);
+	text = msg.ptr && !msg.failed ? msg.ptr : "the suite changed";
+	if (allow) {
+		ut_warnf("%s; running the plan as it is (--allow-drift)", text);
+	} else {
+		ut_errorf("%s", text);
 		ut_detailf("write the plan again ('untangle shard --shards N --plan-file %s'), or "
 			   "run it as it is with --allow-drift", path);
+	}
+	ut_buf_dispose(&msg);
 }
 
 /* 0 when the project is still the plan's, UT_EXIT_INPUT after saying what changed, or
