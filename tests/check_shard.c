@@ -1,5 +1,5 @@
 /* check_shard.c: the shard planner (lists closed under prerequisites, balanced, the
- * bounds), the timings and the graph/suite drift check. */
+ * bounds), the timings, the graph/suite drift check, the fingerprint and the plan file. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +8,10 @@
 
 #include "graph/graph.h"
 #include "graph/timings.h"
+#include "shard/plan_file.h"
 #include "shard/shard.h"
 #include "util/error.h"
+#include "util/fs.h"
 
 Suite *shard_suite(void);
 
@@ -366,6 +368,124 @@ START_TEST(drift_names_added_and_removed_tests)
 }
 END_TEST
 
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char *path = ut_path_join(dir, name);
+
+	ck_assert_ptr_nonnull(path);
+	ck_assert_int_eq(ut_fs_write_atomic(path, text, strlen(text)), 0);
+	free(path);
+}
+
+START_TEST(fingerprint_names_changed_added_removed)
+{
+	char dir[] = "/tmp/ut-fp-XXXXXX", a[64], b[64], c[64], d[64];
+	const char *paths[] = {a, b, c, d};
+	ut_fingerprint was, now;
+	ut_fp_drift drift;
+
+	memset(&was, 0, sizeof(was));
+	memset(&now, 0, sizeof(now));
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.py", dir);
+	snprintf(b, sizeof(b), "%s/b.py", dir);
+	snprintf(c, sizeof(c), "%s/c.py", dir);
+	snprintf(d, sizeof(d), "%s/never.py", dir);
+	put_file(dir, "a.py", "x = 1\n");
+	put_file(dir, "b.py", "y = 2\n");
+	ck_assert_int_eq(ut_fingerprint_files(&was, paths, 4), 0);
+	ck_assert_uint_eq(was.n, 4);
+	ck_assert_int_eq(was.files[0].size, 6);
+	ck_assert_int_eq(was.files[2].size, -1);
+	/* the same bytes again: the same hash */
+	ck_assert_int_eq(ut_fingerprint_files(&now, paths, 4), 0);
+	ck_assert(now.hash == was.hash);
+	/* a.py edited to the same size, b.py removed, c.py created; never.py stays absent */
+	put_file(dir, "a.py", "x = 3\n");
+	ck_assert_int_eq(unlink(b), 0);
+	put_file(dir, "c.py", "z\n");
+	ck_assert_int_eq(ut_fingerprint_files(&now, paths, 4), 0);
+	ck_assert(now.hash != was.hash);
+	ck_assert_int_eq(ut_fingerprint_diff(&drift, &was, &now), 0);
+	ck_assert_uint_eq(drift.changed, 1);
+	ck_assert_str_eq(drift.first_changed->path, a);
+	ck_assert_int_eq(drift.now_size, 6);
+	ck_assert_uint_eq(drift.removed, 1);
+	ck_assert_str_eq(drift.first_removed, b);
+	ck_assert_uint_eq(drift.added, 1);
+	ck_assert_str_eq(drift.first_added, c);
+	/* a file listed now only (a new source found by the walk) is added too */
+	ck_assert_int_eq(ut_fingerprint_files(&now, paths, 3), 0);
+	ck_assert_int_eq(ut_fingerprint_files(&was, paths, 1), 0);
+	ck_assert_int_eq(ut_fingerprint_diff(&drift, &was, &now), 0);
+	ck_assert_uint_eq(drift.changed + drift.removed, 0);
+	ck_assert_uint_eq(drift.added, 1);
+	ck_assert_str_eq(drift.first_added, c);
+	ut_fingerprint_dispose(&was);
+	ut_fingerprint_dispose(&now);
+	unlink(a);
+	unlink(c);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+START_TEST(plan_file_round_trip)
+{
+	ut_graph *g = make_graph(6, example_edges, 3);
+	double durations[] = {1, 2, 3, 4, 5, 6};
+	ut_shard_opts opts = {.per_sink = true}; /* t2 in two lists: a repeat */
+	ut_shard_plan plan;
+	ut_fingerprint fp;
+	ut_plan_file pf;
+	ut_buf out = UT_BUF_INIT;
+	char *path = write_temp("");
+	const char *paths[] = {path};
+	size_t i, j;
+
+	memset(&fp, 0, sizeof(fp));
+	ck_assert_int_eq(ut_shard_plan_build(&plan, g, durations, &opts), 0);
+	ck_assert_uint_gt(plan.repeats, 0);
+	ck_assert_int_eq(ut_fingerprint_files(&fp, paths, 1), 0);
+	ck_assert_int_eq(ut_plan_file_write(&out, g, &plan, durations, "pytest", true, &fp), 0);
+	ck_assert_int_eq(ut_fs_write_atomic(path, out.ptr, out.len), 0);
+	ck_assert_int_eq(ut_plan_file_read(&pf, path), 0);
+	ck_assert_uint_eq(pf.plan.nshards, plan.nshards);
+	ck_assert_uint_eq(pf.g->ntests, 6); /* each test once, repeats or not */
+	for (i = 0; i < plan.nshards; i++) {
+		ck_assert_uint_eq(pf.plan.shards[i].n, plan.shards[i].n);
+		ck_assert_double_eq_tol(pf.plan.shards[i].cost_s, plan.shards[i].cost_s, 1e-3);
+		ck_assert_uint_eq(pf.plan.shards[i].repeats, plan.shards[i].repeats);
+		for (j = 0; j < plan.shards[i].n; j++) {
+			const ut_graph_test *t = &pf.g->tests[pf.plan.shards[i].tests[j]];
+
+			ck_assert_str_eq(t->id, g->tests[plan.shards[i].tests[j]].id);
+			ck_assert_double_eq_tol(t->duration_s, durations[plan.shards[i].tests[j]],
+						1e-3);
+		}
+	}
+	ck_assert_str_eq(pf.preset, "pytest");
+	ck_assert(pf.preset_inferred);
+	ck_assert_uint_eq(pf.fp.n, 1);
+	ck_assert(pf.fp.hash == fp.hash && pf.fp.files[0].hash == fp.files[0].hash);
+	ck_assert_str_eq(pf.fp.files[0].path, fp.files[0].path);
+	ut_plan_file_dispose(&pf);
+	/* a newer version is refused with the file and the line */
+	out.len = 0;
+	ut_buf_puts(&out, "{\"format\": \"untangle-plan\",\n\"version\": 2}\n");
+	ck_assert_int_eq(ut_fs_write_atomic(path, out.ptr, out.len), 0);
+	ck_assert_int_eq(ut_plan_file_read(&pf, path), UT_EINPUT);
+	ck_assert_msg(strstr(ut_error_message(), ":2: plan version 2 is newer"), "%s",
+		      ut_error_message());
+	ck_assert_ptr_null(pf.g);
+	unlink(path);
+	free(path);
+	ut_buf_dispose(&out);
+	ut_fingerprint_dispose(&fp);
+	ut_shard_plan_dispose(&plan);
+	ut_graph_free(g);
+}
+END_TEST
+
 Suite *shard_suite(void)
 {
 	Suite *s = suite_create("shard");
@@ -379,6 +499,8 @@ Suite *shard_suite(void)
 	tcase_add_test(tc, shard_random_graphs_are_valid_and_deterministic);
 	tcase_add_test(tc, timings_file_then_graph_then_median);
 	tcase_add_test(tc, drift_names_added_and_removed_tests);
+	tcase_add_test(tc, fingerprint_names_changed_added_removed);
+	tcase_add_test(tc, plan_file_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
 }

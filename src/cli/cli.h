@@ -172,6 +172,9 @@ typedef struct {
  * success). The project must be disposed of whatever the result. */
 int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths);
 void ut_cli_project_dispose(ut_cli_project *p);
+/* The first half of ut_cli_project_load: -C DIR, the project folder, untangle.json; the
+ * suite left unparsed (p->suite NULL). *sub as ut_cli_chdir_project (may be NULL). */
+int ut_cli_config_load(ut_cli_project *p, const ut_cli_common *common, char **sub);
 /* The project folder (the working directory, after -C) as an absolute path without
  * symbolic links, ending in '/'. NULL with the error set (UT_EENV, UT_ENOMEM) when it
  * cannot be read. The caller frees it. */
@@ -252,6 +255,17 @@ typedef struct {
  * plan must be disposed of whatever the result. */
 int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shard_opts *opts);
 void ut_cli_plan_dispose(ut_cli_plan *pl);
+/* Writes the plan file (shard/plan_file.h) of pl to path, with the fingerprint of the
+ * project as it is now. Prints what goes wrong; returns the exit code. */
+int ut_cli_plan_write(const ut_cli_plan *pl, const char *path);
+/* What `run --plan` works on instead of ut_cli_plan_load: untangle.json and the plan file
+ * at path, no parse and no planning: pl->g holds the plan's tests, pl->plan its shards
+ * (pl->durations stays NULL). The plan must have nshards shards. The project's
+ * fingerprint is checked against the plan's: a drift is an error (UT_EXIT_INPUT naming
+ * the first file that changed), or a warning with allow_drift. Prints what goes wrong;
+ * returns the exit code. Dispose of pl with ut_cli_plan_dispose whatever the result. */
+int ut_cli_plan_read(ut_cli_plan *pl, const ut_cli_common *common, const char *path,
+		     size_t nshards, bool allow_drift);
 /* The --select option of `run --list` and `shard --format lines`. */
 #define UT_CLI_SELECT_HELP                                                                   \
 	"the tests in a runner's own selection syntax, one argument per line: ids (default), " \

@@ -157,11 +157,11 @@ static int empty_junit(const char *junit, const char *label)
 int cmd_run(int argc, char **argv)
 {
 	ut_cli_common common = {0};
-	const char *shard = NULL, *select = NULL, *junit = NULL;
+	const char *shard = NULL, *select = NULL, *junit = NULL, *plan_file = NULL;
 	char *junit_abs = NULL;
 	ut_buf sel = UT_BUF_INIT;
 	long w = 0;
-	bool list = false;
+	bool list = false, allow_drift = false;
 	ut_opt opts[] = {
 		UT_OPT_REQUIRED(UT_OPT_VALUE, 's', "shard", "K/N", "the shard to run: K of N ('untangle shard "
 		 "--shards N' shows them)", &shard),
@@ -172,6 +172,11 @@ int cmd_run(int argc, char **argv)
 			   &select),
 		UT_OPT_ROW(UT_OPT_VALUE, 0, "junit", "FILE", "also write the shard's outcomes there "
 			   "as JUnit XML, for the CI system", &junit),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "plan", "FILE", "run shard K of the plan file 'untangle "
+		 "shard --plan-file' wrote, without parsing the suite or planning again (N must "
+		 "be its number of shards); exit 2 when a file changed since", &plan_file),
+		UT_OPT_ROW(UT_OPT_FLAG, 0, "allow-drift", NULL, "with --plan: warn, not stop, when "
+		 "the suite changed since the plan was written", &allow_drift),
 		UT_CLI_OPT_SUITE(common),
 		UT_OPT_END,
 	};
@@ -198,7 +203,14 @@ int cmd_run(int argc, char **argv)
 		junit = junit_abs;
 	}
 	so.nshards = n;
-	exit_code = ut_cli_plan_load(&pl, &common, &so);
+	if (allow_drift && !plan_file) {
+		ut_errorf("--allow-drift goes with --plan FILE");
+		return UT_EXIT_INPUT;
+	}
+	if (plan_file)
+		exit_code = ut_cli_plan_read(&pl, &common, plan_file, n, allow_drift);
+	else
+		exit_code = ut_cli_plan_load(&pl, &common, &so);
 	if (exit_code)
 		goto done;
 	sh = &pl.plan.shards[k - 1];

@@ -221,7 +221,7 @@ static int write_lines(const ut_cli_plan *pl, const char *dir, bool per_sink,
 static int shard_main(const char *name, bool schedules, int argc, char **argv)
 {
 	ut_cli_common common = {0};
-	const char *format = NULL, *out_dir = NULL, *select = NULL;
+	const char *format = NULL, *out_dir = NULL, *select = NULL, *plan_file = NULL;
 	long shards = 0;
 	bool per_sink = schedules;
 #define FORMAT_AND_OUT                                                                      \
@@ -238,6 +238,10 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 		UT_CLI_OPT_SUITE(common),
 		UT_OPT_INT_ROW('n', "shards", "N", "the number of lists (CI jobs)", &shards, 1,
 			       UT_SHARD_MAX),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "plan-file", "FILE",
+		 "also write the plan to FILE for 'untangle run --plan FILE --shard K/N', which "
+		 "runs it without parsing the suite (JSON: the shards, the runner, a fingerprint "
+		 "of the files)", &plan_file),
 		UT_OPT_ROW(UT_OPT_FLAG, 0, "per-sink", NULL,
 		 "the thesis' schedules, one per test without dependents (as 'untangle schedules')",
 		 &per_sink),
@@ -269,6 +273,11 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 		ut_errorf("--format github makes a matrix of shards: use --shards N, not --per-sink");
 		return UT_EXIT_INPUT;
 	}
+	if (per_sink && plan_file) {
+		ut_errorf("--plan-file writes shards for 'untangle run': use --shards N, not "
+			  "--per-sink");
+		return UT_EXIT_INPUT;
+	}
 	so.per_sink = per_sink;
 	if (!per_sink) {
 		if (!shards) {
@@ -281,6 +290,11 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 	exit_code = ut_cli_plan_load(&pl, &common, &so);
 	if (exit_code)
 		goto done;
+	if (plan_file) {
+		exit_code = ut_cli_plan_write(&pl, plan_file);
+		if (exit_code)
+			goto done;
+	}
 	rc = 0;
 	if (!strcmp(format, "text"))
 		print_text(&pl, per_sink);

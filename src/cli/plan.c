@@ -7,9 +7,11 @@
 
 #include "cli/cli.h"
 #include "graph/graph_json.h"
+#include "shard/plan_file.h"
 #include "util/buf.h"
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/banned.h"
 
 /* "untangle: what: 'a', 'b', 'c' and N more", after the error that explains it. */
@@ -175,4 +177,122 @@ int ut_cli_selection(ut_buf *out, const ut_cli_plan *pl, const ut_shard *sh, con
 			 "more tests than the shard's; run the shard with 'untangle run' instead",
 			 style);
 	return out->failed ? (ut_errorf("out of memory"), UT_EXIT_ENV) : UT_EXIT_OK;
+}
+
+int ut_cli_plan_write(const ut_cli_plan *pl, const char *path)
+{
+	ut_fingerprint fp;
+	ut_buf out = UT_BUF_INIT;
+	int rc;
+
+	memset(&fp, 0, sizeof(fp));
+	rc = ut_fingerprint_project(&fp, &pl->p.cfg);
+	if (rc == 0)
+		rc = ut_plan_file_write(&out, pl->g, &pl->plan, pl->durations,
+					pl->p.cfg.runner.preset, pl->p.cfg.runner.preset_inferred,
+					&fp);
+	if (rc == 0 && out.failed)
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = ut_fs_write_atomic(path, out.ptr, out.len);
+	if (rc == 0)
+		ut_infof("plan written to %s: %zu shards, fingerprint of %zu files", path,
+			 pl->plan.nshards, fp.n);
+	ut_buf_dispose(&out);
+	ut_fingerprint_dispose(&fp);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		return ut_cli_exit_code(rc);
+	}
+	return UT_EXIT_OK;
+}
+
+/* The first difference, in words ("'a.py' changed (120 bytes, was 118)"), and the counts
+ * when there are more: an error, or a warning with --allow-drift. */
+static void say_drift(const char *path, const ut_fp_drift *d, bool allow)
+{
+	ut_buf msg = UT_BUF_INIT;
+	const char *text;
+
+	ut_buf_printf(&msg, "the suite changed since %s was written: ", path);
+	if (d->changed)
+		ut_buf_printf(&msg, "'%s' changed (%lld bytes, was %lld)", d->first_changed->path,
+			      d->now_size, d->first_changed->size);
+	else if (d->added)
+		ut_buf_printf(&msg, "'%s' is new", d->first_added);
+	else
+		ut_buf_printf(&msg, "'%s' was removed", d->first_removed);
+	if (d->changed + d->added + d->removed > 1)
+		ut_buf_printf(&msg, "; files changed: %zu, new: %zu, removed: %zu", d->changed,
+			      d->added, d->removed);
+	text = msg.ptr && !msg.failed ? msg.ptr : "the suite changed";
+	if (allow) {
+		ut_warnf("%s; running the plan as it is (--allow-drift)", text);
+	} else {
+		ut_errorf("%s", text);
+		ut_detailf("write the plan again ('untangle shard --shards N --plan-file %s'), or "
+			   "run it as it is with --allow-drift", path);
+	}
+	ut_buf_dispose(&msg);
+}
+
+/* 0 when the project is still the plan's, UT_EXIT_INPUT after saying what changed, or
+ * the exit code of an error. */
+static int check_fingerprint(const ut_cli_plan *pl, const ut_fingerprint *was, const char *path,
+			     bool allow)
+{
+	ut_fingerprint now;
+	ut_fp_drift d;
+	int rc, exit_code = UT_EXIT_OK;
+
+	memset(&now, 0, sizeof(now));
+	rc = ut_fingerprint_project(&now, &pl->p.cfg);
+	if (rc == 0 && now.hash != was->hash)
+		rc = ut_fingerprint_diff(&d, was, &now);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		exit_code = ut_cli_exit_code(rc);
+	} else if (now.hash != was->hash && (d.changed || d.added || d.removed)) {
+		say_drift(path, &d, allow);
+		exit_code = allow ? UT_EXIT_OK : UT_EXIT_INPUT;
+	}
+	ut_fingerprint_dispose(&now);
+	return exit_code;
+}
+
+int ut_cli_plan_read(ut_cli_plan *pl, const ut_cli_common *common, const char *path,
+		     size_t nshards, bool allow_drift)
+{
+	ut_plan_file pf;
+	ut_config *cfg = &pl->p.cfg;
+	int rc, exit_code;
+
+	memset(pl, 0, sizeof(*pl));
+	exit_code = ut_cli_config_load(&pl->p, common, NULL);
+	if (exit_code)
+		return exit_code;
+	rc = ut_plan_file_read(&pf, path);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		return ut_cli_exit_code(rc);
+	}
+	pl->g = pf.g;
+	pl->plan = pf.plan;
+	pf.g = NULL;
+	memset(&pf.plan, 0, sizeof(pf.plan));
+	if (pl->plan.nshards != nshards) {
+		ut_errorf("--shard K/%zu: %s holds %zu shard%s; run its shards as K/%zu", nshards,
+			  path, pl->plan.nshards, pl->plan.nshards == 1 ? "" : "s",
+			  pl->plan.nshards);
+		exit_code = UT_EXIT_INPUT;
+	}
+	if (!exit_code)
+		exit_code = check_fingerprint(pl, &pf.fp, path, allow_drift);
+	if (!exit_code && !cfg->runner.preset && cfg->runner.command.n == 0 && pf.preset) {
+		/* the preset the tests' framework implied when the plan was made */
+		cfg->runner.preset = ut_arena_strdup(&cfg->arena, pf.preset);
+		cfg->runner.preset_inferred = pf.preset_inferred;
+	}
+	ut_plan_file_dispose(&pf); /* pf.preset lives in the graph, which pl holds now */
+	return exit_code;
 }

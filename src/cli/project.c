@@ -81,6 +81,28 @@ static void print_collection(const ut_cli_project *p)
 		 st->static_only, pending);
 }
 
+int ut_cli_config_load(ut_cli_project *p, const ut_cli_common *common, char **sub)
+{
+	int rc, exit_code;
+
+	memset(p, 0, sizeof(*p));
+	ut_config_init(&p->cfg);
+	ut_diags_init(&p->diags);
+	exit_code = ut_cli_chdir_project(common, sub);
+	if (exit_code)
+		return exit_code;
+	rc = ut_config_load(&p->cfg, "untangle.json", true);
+	if (rc < 0) {
+		if (sub) {
+			free(*sub);
+			*sub = NULL;
+		}
+		ut_errorf("%s", ut_error_message());
+		return ut_cli_exit_code(rc);
+	}
+	return UT_EXIT_OK;
+}
+
 int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths)
 {
 	ut_parse_opts po;
@@ -89,18 +111,9 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 	int rc, exit_code;
 	size_t i;
 
-	memset(p, 0, sizeof(*p));
-	ut_config_init(&p->cfg);
-	ut_diags_init(&p->diags);
-	exit_code = ut_cli_chdir_project(common, &sub);
+	exit_code = ut_cli_config_load(p, common, &sub);
 	if (exit_code)
 		return exit_code;
-	rc = ut_config_load(&p->cfg, "untangle.json", true);
-	if (rc < 0) {
-		free(sub);
-		ut_errorf("%s", ut_error_message());
-		return ut_cli_exit_code(rc);
-	}
 	p->jobs = (unsigned)common->jobs;
 	for (i = 0; paths && i < paths->n; i++) {
 		paths->items[i] = strip_dot(paths->items[i]);

@@ -428,6 +428,19 @@ static int driver_init(driver *dr, ut_suite *suite, ut_diags *diags, const char 
 	return ut_ts_new(&dr->ts);
 }
 
+int ut_parse_source_files(ut_pathlist *out, const ut_parse_opts *opts)
+{
+	size_t i;
+	/* every source below the root is indexed (helpers, page objects, conftest.py);
+	 * tests come only from the given paths */
+	int rc = ut_fs_walk(out, opts->root, accept_source);
+
+	for (i = 0; i < opts->npaths && rc == 0; i++)
+		if (!ut_path_under(opts->paths[i], opts->root))
+			rc = ut_fs_walk(out, opts->paths[i], accept_source);
+	return rc;
+}
+
 int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 {
 	ut_suite *suite = NULL;
@@ -459,12 +472,7 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 			rc = ut_error_set(UT_ENOTFOUND, "'%s' does not exist", opts->paths[i]);
 			goto done;
 		}
-	/* every source below the root is indexed (helpers, page objects, conftest.py);
-	 * tests come only from the given paths */
-	rc = ut_fs_walk(&files, opts->root, accept_source);
-	for (i = 0; i < opts->npaths && rc == 0; i++)
-		if (!ut_path_under(opts->paths[i], opts->root))
-			rc = ut_fs_walk(&files, opts->paths[i], accept_source);
+	rc = ut_parse_source_files(&files, opts);
 	if (rc == 0 && (opts->language == UT_LANG_NONE || opts->language == UT_LANG_PYTHON)) {
 		/* pytest's ini file: which files, classes and functions are tests */
 		rc = ut_pytest_ini_load(&sel.ini, opts->root, &ini_diags);

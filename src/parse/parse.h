@@ -8,6 +8,7 @@
 
 #include "model/suite.h"
 #include "util/diag.h"
+#include "util/fs.h"
 
 typedef struct {
 	const char *root;         /* the suite root (untangle.json's folder): ids and file
@@ -34,6 +35,12 @@ typedef struct {
  * at all, UT_ENOTFOUND when a path does not exist, UT_ENOMEM. *out belongs to the caller
  * (ut_suite_free). */
 int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags);
+
+/* Appends to out the source files ut_parse_suite reads for opts (every source below
+ * opts->root, and those of opts->paths outside it), in the order of ut_fs_walk, without
+ * reading them: what a plan's fingerprint covers. Returns 0, UT_ENOMEM, or the walk's
+ * error. */
+int ut_parse_source_files(ut_pathlist *out, const ut_parse_opts *opts);
 
 /* Parses one in-memory file named `name` as `lang` and discovers its tests, as if it were
  * the whole suite (the fuzzing entry point). Same return codes. */
