@@ -21,6 +21,35 @@ static const char *const descriptions[UT_FINDING_NKINDS] = {
     "The change introduced a dependency between tests, proven by running them.",
 };
 
+/* What each rule means and what to do, for the viewer's rule help (GitHub code scanning
+ * requires it): text, and the same as Markdown. */
+static const char *const help[UT_FINDING_NKINDS][2] = {
+    {"The test failed when its schedule ran: its known prerequisites ran before it, so the "
+     "change broke it or it needs a test the graph does not know. Run it alone after its "
+     "prerequisites ('untangle explain TEST' lists them) to see which; when it needs "
+     "another test, 'untangle detect' finds the edge.",
+     "The test **failed in its schedule**: its known prerequisites ran before it, so the "
+     "change broke it or it needs a test the graph does not know.\n\n"
+     "Run `untangle explain TEST` for its prerequisites and the runs that proved them; "
+     "when it needs another test, `untangle detect` finds the edge."},
+    {"A test that other tests depend on was removed or renamed: they now fail in any "
+     "order. Keep the test, move what it sets up into the dependents' own set-up, or "
+     "rename it in the same change (the check follows renames it can see).",
+     "A test that **other tests depend on** was removed or renamed: they now fail in any "
+     "order.\n\nKeep the test, move what it sets up into the dependents' own set-up, or "
+     "rename it in the same change."},
+    {"The change puts a dependent test before a test it depends on: in the new order it "
+     "fails. Restore the order, or make the dependent set up what it needs itself.",
+     "The change puts a **dependent test before its prerequisite**: in the new order it "
+     "fails.\n\nRestore the order, or make the dependent set up what it needs itself."},
+    {"The change added a dependency between tests, proven by running them: the dependent "
+     "passes only after the other. Shards keep them together; to keep tests independent, "
+     "give the dependent its own data.",
+     "The change added a **dependency between tests**, proven by running them: the "
+     "dependent passes only after the other.\n\nShards keep them together; to keep tests "
+     "independent, give the dependent its own data."},
+};
+
 static const char *const levels[UT_SEVERITY_N] = {"error", "warning", "note"};
 
 /* A path as a relative URI reference: bytes outside the unreserved set and '/' are
@@ -92,6 +121,11 @@ static void rules(ut_jsonw *w)
 		ut_jsonw_key(w, "fullDescription");
 		ut_jsonw_obj_begin(w);
 		ut_jsonw_kstr(w, "text", descriptions[k]);
+		ut_jsonw_obj_end(w);
+		ut_jsonw_key(w, "help");
+		ut_jsonw_obj_begin(w);
+		ut_jsonw_kstr(w, "text", help[k][0]);
+		ut_jsonw_kstr(w, "markdown", help[k][1]);
 		ut_jsonw_obj_end(w);
 		ut_jsonw_key(w, "defaultConfiguration");
 		ut_jsonw_obj_begin(w);
