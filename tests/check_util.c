@@ -1,4 +1,4 @@
-/* check_util.c: string buffer, arena, map, JSON writer. */
+/* check_util.c: string buffer, arena, map, JSON writer, lock, diagnostics, state files. */
 #include <check.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -8,8 +8,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "model/suite.h"
 #include "util/arena.h"
 #include "util/buf.h"
+#include "util/diag.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/glob.h"
@@ -281,6 +283,33 @@ START_TEST(state_files_follow_no_link)
 }
 END_TEST
 
+/* Past the limit diagnostics are only counted, except a file not read: shard and run
+ * must see every one. */
+START_TEST(unread_files_are_never_dropped)
+{
+	ut_diags d;
+	const ut_diag *first = NULL;
+	ut_suite *s = NULL;
+
+	ut_diags_init(&d);
+	d.limit = 2;
+	ut_diags_add(&d, UT_DIAG_WARNING, "a.py", 1, "one");
+	ut_diags_add(&d, UT_DIAG_WARNING, "a.py", 2, "two");
+	ut_diags_add(&d, UT_DIAG_WARNING, "a.py", 3, "dropped");
+	ut_diags_add_kind(&d, UT_DIAG_WARNING, UT_DIAG_UNREAD, "deep.py", 7, "skipped: deep");
+	ck_assert_uint_eq(d.items.n, 3);
+	ck_assert_uint_eq(d.dropped, 1);
+	ck_assert_int_eq(ut_suite_new(&s), 0);
+	ck_assert_uint_eq(ut_suite_unread(s, &d, &first), 1);
+	ck_assert_str_eq(first->file, "deep.py");
+	s->origin.runner = true; /* the runner's list has what the file holds */
+	ck_assert_uint_eq(ut_suite_unread(s, &d, &first), 0);
+	ck_assert_ptr_null(first);
+	ut_suite_free(s);
+	ut_diags_dispose(&d);
+}
+END_TEST
+
 static long name_pid(const char *name)
 {
 	return strncmp(name, "f-", 2) == 0 ? strtol(name + 2, NULL, 10) : 0;
@@ -366,6 +395,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, one_glob_for_mocha_and_surefire);
 	tcase_add_test(tc, state_files_follow_no_link);
 	tcase_add_test(tc, leftovers_of_dead_processes);
+	tcase_add_test(tc, unread_files_are_never_dropped);
 	suite_add_tcase(s, tc);
 	return s;
 }
