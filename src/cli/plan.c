@@ -85,8 +85,8 @@ static int check_unread(const ut_cli_plan *pl)
 		snprintf(line, sizeof(line), ":%u", first->line);
 	if (pl->p.cfg.suite.skip_unreadable) {
 		ut_warnf("%zu source file%s not read ('%s' first): %s tests are in no list "
-			 "(suite.skip_unreadable)", n, n == 1 ? "" : "s", first->file,
-			 n == 1 ? "its" : "their");
+			 "(suite.skip_unreadable)",
+			 n, n == 1 ? "" : "s", first->file, n == 1 ? "its" : "their");
 		return UT_EXIT_OK;
 	}
 	ut_errorf("%s%s: not read (%s): its tests would be in no list", first->file, line, why);

@@ -276,7 +276,8 @@ static int confine_paths(loader *l)
 		full = ut_path_join(dir, paths->items[i]);
 		real = full ? realpath(full, NULL) : NULL;
 		if (real && !ut_path_under(real, root)) {
-			ut_buf_printf(&why, "'%s' is %s, outside the project folder %s; set "
+			ut_buf_printf(&why,
+				      "'%s' is %s, outside the project folder %s; set "
 				      "suite.allow_outside to true to read tests there",
 				      paths->items[i], real, root);
 			rc = why.failed ? ut_error_set(UT_ENOMEM, "out of memory")

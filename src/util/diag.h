@@ -13,8 +13,8 @@ typedef enum { UT_DIAG_WARNING, UT_DIAG_ERROR } ut_diag_level;
  * may change). */
 typedef enum {
 	UT_DIAG_INPUT = 0, /* anything else about an input */
-	UT_DIAG_SYNTAX,    /* the file does not parse: a syntax error at `line` */
-	UT_DIAG_UNREAD     /* a source file not read at all (unreadable, too large, nested
+	UT_DIAG_SYNTAX,	   /* the file does not parse: a syntax error at `line` */
+	UT_DIAG_UNREAD	   /* a source file not read at all (unreadable, too large, nested
 			      too deep to parse): its tests are missing from the suite */
 } ut_diag_kind;
 

@@ -76,11 +76,15 @@ int ut_fs_open_nofollow(const char *path, int flags, unsigned mode)
 	if (fd >= 0)
 		return fd;
 	if (errno == ELOOP)
-		return ut_error_set(UT_EENV, "'%s' is a symbolic link: untangle does not write "
-				    "its files through links; remove it", path);
+		return ut_error_set(UT_EENV,
+				    "'%s' is a symbolic link: untangle does not write "
+				    "its files through links; remove it",
+				    path);
 	if (errno == EEXIST && (flags & O_EXCL))
-		return ut_error_set(UT_EENV, "'%s' appeared while untangle was creating it (a "
-				    "link or another process): not written", path);
+		return ut_error_set(UT_EENV,
+				    "'%s' appeared while untangle was creating it (a "
+				    "link or another process): not written",
+				    path);
 	return ut_error_set(errno == ENOENT && !(flags & O_CREAT) ? UT_ENOTFOUND : UT_EENV,
 			    "unable to open '%s': %s", path, strerror(errno));
 }
@@ -383,9 +387,12 @@ int ut_fs_state_dir(const char *dir)
 		if (lstat(b.ptr, &st) < 0)
 			rc = ut_error_set(UT_EENV, "cannot read '%s': %s", b.ptr, strerror(errno));
 		else if (S_ISLNK(st.st_mode))
-			rc = ut_error_set(UT_EENV, "'%s' is a symbolic link: untangle keeps its files "
-					  "in a folder of the project, never through a link; remove "
-					  "it", b.ptr);
+			rc =
+			    ut_error_set(UT_EENV,
+					 "'%s' is a symbolic link: untangle keeps its files "
+					 "in a folder of the project, never through a link; remove "
+					 "it",
+					 b.ptr);
 		else if (!S_ISDIR(st.st_mode))
 			rc = ut_error_set(UT_EENV, "'%s' is not a folder", b.ptr);
 		b.ptr[i] = c;
@@ -410,8 +417,7 @@ long ut_fs_tmp_pid(const char *name)
 	return errno || *end || pid <= 0 ? 0 : pid;
 }
 
-int ut_fs_remove_dead(const char *dir, long (*pid_of)(const char *name), bool mine,
-		      size_t *removed)
+int ut_fs_remove_dead(const char *dir, long (*pid_of)(const char *name), bool mine, size_t *removed)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
