@@ -104,6 +104,31 @@ START_TEST(errors_name_key_and_line)
 }
 END_TEST
 
+/* Issue 29: suite.paths stays in the folder of untangle.json unless the file says
+ * otherwise (the test's files are in /tmp: "/" and ".." lead out of it). */
+START_TEST(paths_stay_in_the_project)
+{
+	ut_config c;
+
+	expect_error("{\n\"suite\": {\n\"paths\": [\"/\"]}}",
+		     ":3: 'suite.paths': '/' is /, outside the project folder /tmp; set "
+		     "suite.allow_outside to true");
+	expect_error("{\"suite\": {\"paths\": [\"nowhere\", \"..\"]}}", "'..' is /, outside");
+	expect_error("{\"suite\": {\"allow_outside\": 1}}",
+		     "'suite.allow_outside': expected true or false");
+	expect_error("{\"suite\": {\"skip_unreadable\": \"yes\"}}",
+		     "'suite.skip_unreadable': expected true or false");
+	write_config("{\"suite\": {\"paths\": [\"..\"], \"allow_outside\": true, "
+		     "\"skip_unreadable\": true}}");
+	ut_config_init(&c);
+	ck_assert_msg(ut_config_load(&c, path, false) == 0, "%s", ut_error_message());
+	ck_assert(c.suite.allow_outside);
+	ck_assert(c.suite.skip_unreadable);
+	ut_config_dispose(&c);
+	unlink(path);
+}
+END_TEST
+
 START_TEST(duplicate_keys_name_the_second)
 {
 	/* silently, the last one won: a reviewer reading the first was misled */
@@ -384,6 +409,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, defaults_without_file);
 	tcase_add_test(tc, reads_every_section);
 	tcase_add_test(tc, errors_name_key_and_line);
+	tcase_add_test(tc, paths_stay_in_the_project);
 	tcase_add_test(tc, duplicate_keys_name_the_second);
 	tcase_add_test(tc, preset_from_framework);
 	tcase_add_test(tc, parse_opts_under_a_root);

@@ -1,13 +1,17 @@
-/* check_util.c: string buffer, arena, map, JSON writer. */
+/* check_util.c: string buffer, arena, map, JSON writer, lock, diagnostics, state files. */
 #include <check.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "model/suite.h"
 #include "util/arena.h"
 #include "util/buf.h"
+#include "util/diag.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/glob.h"
@@ -224,6 +228,130 @@ START_TEST(find_upward_stops_at_the_repository)
 }
 END_TEST
 
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void expect(const char *path, const char *text)
+{
+	char got[64] = "";
+	FILE *f = fopen(path, "r");
+
+	ck_assert_ptr_nonnull(f);
+	got[fread(got, 1, sizeof(got) - 1, f)] = '\0';
+	fclose(f);
+	ck_assert_str_eq(got, text);
+}
+
+/* Issue 29: untangle's files are never written through a link, whatever link is planted. */
+START_TEST(state_files_follow_no_link)
+{
+	char dir[] = "/tmp/ut-nofollow-XXXXXX", victim[128], path[128], tmp[160];
+	int fd;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	put(victim, "precious");
+	snprintf(path, sizeof(path), "%s/journal.jsonl", dir);
+	ck_assert_int_eq(symlink(victim, path), 0);
+	fd = ut_fs_open_nofollow(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_eq(fd, UT_EENV);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "journal.jsonl' is a symbolic link"));
+	/* the temporary file of an atomic write planted as a link: removed, not followed */
+	snprintf(path, sizeof(path), "%s/graph.json", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	ck_assert_int_eq(symlink(victim, tmp), 0);
+	ck_assert_int_eq(ut_fs_write_atomic(path, "{}", 2), 0);
+	expect(path, "{}");
+	expect(victim, "precious");
+	ck_assert_int_ne(access(tmp, F_OK), 0);
+	/* the state folder, or a folder of its path, a link */
+	snprintf(path, sizeof(path), "%s/state", dir);
+	ck_assert_int_eq(symlink(dir, path), 0);
+	ck_assert_int_eq(ut_fs_state_dir(path), UT_EENV);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "is a symbolic link"));
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(ut_fs_state_dir("state/tmp"), UT_EENV);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "'state' is a symbolic link"));
+	ck_assert_int_eq(ut_fs_state_dir("real/tmp"), 0);
+	ck_assert_int_eq(chdir("/"), 0);
+}
+END_TEST
+
+/* Past the limit diagnostics are only counted, except a file not read: shard and run
+ * must see every one. */
+START_TEST(unread_files_are_never_dropped)
+{
+	ut_diags d;
+	const ut_diag *first = NULL;
+	ut_suite *s = NULL;
+
+	ut_diags_init(&d);
+	d.limit = 2;
+	ut_diags_add(&d, UT_DIAG_WARNING, "a.py", 1, "one");
+	ut_diags_add(&d, UT_DIAG_WARNING, "a.py", 2, "two");
+	ut_diags_add(&d, UT_DIAG_WARNING, "a.py", 3, "dropped");
+	ut_diags_add_kind(&d, UT_DIAG_WARNING, UT_DIAG_UNREAD, "deep.py", 7, "skipped: deep");
+	ck_assert_uint_eq(d.items.n, 3);
+	ck_assert_uint_eq(d.dropped, 1);
+	ck_assert_int_eq(ut_suite_new(&s), 0);
+	ck_assert_uint_eq(ut_suite_unread(s, &d, &first), 1);
+	ck_assert_str_eq(first->file, "deep.py");
+	s->origin.runner = true; /* the runner's list has what the file holds */
+	ck_assert_uint_eq(ut_suite_unread(s, &d, &first), 0);
+	ck_assert_ptr_null(first);
+	ut_suite_free(s);
+	ut_diags_dispose(&d);
+}
+END_TEST
+
+static long name_pid(const char *name)
+{
+	return strncmp(name, "f-", 2) == 0 ? strtol(name + 2, NULL, 10) : 0;
+}
+
+START_TEST(leftovers_of_dead_processes)
+{
+	char dir[] = "/tmp/ut-leftovers-XXXXXX", path[160];
+	pid_t dead = fork();
+	size_t removed = 9;
+
+	ck_assert_int_ge(dead, 0);
+	if (dead == 0)
+		_exit(0);
+	ck_assert_int_eq(waitpid(dead, NULL, 0), dead);
+	ck_assert_int_eq(ut_fs_tmp_pid("graph.json.tmp.123"), 123);
+	ck_assert_int_eq(ut_fs_tmp_pid("a.tmp.b.tmp.7"), 7);
+	ck_assert_int_eq(ut_fs_tmp_pid("graph.json.tmp.12x"), 0);
+	ck_assert_int_eq(ut_fs_tmp_pid("graph.json.tmp.0"), 0);
+	ck_assert_int_eq(ut_fs_tmp_pid(".tmp.5"), 0);
+	ck_assert_int_eq(ut_fs_tmp_pid("graph.json"), 0);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f-%ld", dir, (long)dead);
+	put(path, "dead");
+	snprintf(path, sizeof(path), "%s/f-%ld", dir, (long)getppid());
+	put(path, "alive");
+	snprintf(path, sizeof(path), "%s/f-%ld", dir, (long)getpid());
+	put(path, "mine");
+	ck_assert_int_eq(ut_fs_remove_dead(dir, name_pid, false, &removed), 0);
+	ck_assert_uint_eq(removed, 1);
+	snprintf(path, sizeof(path), "%s/f-%ld", dir, (long)dead);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s/f-%ld", dir, (long)getppid());
+	expect(path, "alive");
+	ck_assert_int_eq(ut_fs_remove_dead(dir, name_pid, true, &removed), 0);
+	ck_assert_uint_eq(removed, 1);
+	snprintf(path, sizeof(path), "%s/f-%ld", dir, (long)getpid());
+	ck_assert_int_ne(access(path, F_OK), 0);
+	ck_assert_int_eq(ut_fs_remove_dead("/nonexistent-ut", name_pid, true, &removed), 0);
+}
+END_TEST
+
 START_TEST(one_glob_for_mocha_and_surefire)
 {
 	/* mocha's specs (minimatch) */
@@ -265,6 +393,9 @@ Suite *util_suite(void)
 	tcase_add_test(tc, lock_names_its_holder);
 	tcase_add_test(tc, find_upward_stops_at_the_repository);
 	tcase_add_test(tc, one_glob_for_mocha_and_surefire);
+	tcase_add_test(tc, state_files_follow_no_link);
+	tcase_add_test(tc, leftovers_of_dead_processes);
+	tcase_add_test(tc, unread_files_are_never_dropped);
 	suite_add_tcase(s, tc);
 	return s;
 }

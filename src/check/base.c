@@ -127,7 +127,7 @@ void ck_remove_tree(const char *dir)
 static int make_tmp(char **out, const char *state_dir)
 {
 	char *dir = ut_path_join(state_dir, "tmp");
-	int rc = dir ? ut_fs_mkdirs(dir) : ut_error_set(UT_ENOMEM, "out of memory");
+	int rc = dir ? ut_fs_state_dir(dir) : ut_error_set(UT_ENOMEM, "out of memory");
 
 	*out = rc == 0 ? ut_path_join(dir, "check-base-XXXXXX") : NULL;
 	if (rc == 0 && !*out)

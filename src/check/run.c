@@ -219,7 +219,7 @@ static int save_graph(ut_check_result *r, const ut_check_opts *o)
 	g->stats.schedules_run = r->stats.schedules_run;
 	g->stats.test_executions = r->stats.test_executions;
 	g->stats.wall_s = r->stats.wall_s;
-	rc = g->commit ? ut_fs_mkdirs(o->state_dir) : ut_error_set(UT_ENOMEM, "out of memory");
+	rc = g->commit ? ut_fs_state_dir(o->state_dir) : ut_error_set(UT_ENOMEM, "out of memory");
 	return rc == 0 ? ut_graph_save(g, o->cfg->store.graph) : rc;
 }
 

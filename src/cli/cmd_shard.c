@@ -188,8 +188,11 @@ static int write_lines(const ut_cli_plan *pl, const char *dir, bool per_sink,
 	size_t i, j;
 	int rc = 0;
 
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-		return ut_error_set(UT_EENV, "cannot create '%s': %s", dir, strerror(errno));
+	/* the default is in untangle's own folder: no link on its way */
+	if (strcmp(dir, DEFAULT_OUT) == 0)
+		rc = ut_fs_state_dir(dir);
+	else if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		rc = ut_error_set(UT_EENV, "cannot create '%s': %s", dir, strerror(errno));
 	for (i = 0; i < sp->nshards && rc == 0; i++) {
 		char *path;
 

@@ -1,12 +1,11 @@
 /* guard.c: one untangle at a time on a project, and no runner process that outlives it. */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "runner/process.h"
+#include "runner/runner.h"
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/lock.h"
 #include "util/banned.h"
 
@@ -20,21 +19,27 @@ void ut_cli_set_command(const char *name)
 
 int ut_cli_guard(void)
 {
-	size_t killed = 0;
+	size_t killed = 0, removed = 0, reports = 0;
 	int rc;
 
 	if (lock_fd >= 0)
 		return UT_EXIT_OK;
-	if (mkdir(UT_CLI_STATE_DIR, 0777) < 0 && errno != EEXIST) {
-		ut_errorf("cannot create '%s': %s", UT_CLI_STATE_DIR, strerror(errno));
-		return UT_EXIT_ENV;
-	}
-	rc = ut_lock_take(&lock_fd, UT_CLI_LOCK, command);
+	rc = ut_fs_state_dir(UT_CLI_STATE_DIR);
+	if (rc == 0)
+		rc = ut_lock_take(&lock_fd, UT_CLI_LOCK, command);
 	if (rc == 0)
 		rc = ut_proc_kill_orphans(UT_CLI_PGROUPS, &killed);
 	if (rc == 0 && killed)
 		ut_warnf("stopped %zu runner process%s that an earlier untangle left running (%s)",
 			 killed, killed == 1 ? "" : "es", UT_CLI_PGROUPS);
+	/* what a killed untangle was writing: temporary files, reports, lists */
+	if (rc == 0)
+		rc = ut_fs_remove_dead(UT_CLI_STATE_DIR, ut_fs_tmp_pid, false, &removed);
+	if (rc == 0)
+		rc = ut_runner_remove_leftovers(UT_CLI_STATE_DIR "/tmp", &reports);
+	if (rc == 0 && removed + reports)
+		ut_infof("removed %zu temporary file%s that an earlier untangle left in %s",
+			 removed + reports, removed + reports == 1 ? "" : "s", UT_CLI_STATE_DIR);
 	if (rc == 0)
 		rc = ut_proc_track(UT_CLI_PGROUPS);
 	if (rc < 0) {

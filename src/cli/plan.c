@@ -68,6 +68,36 @@ static int check_drift(const ut_cli_plan *pl)
 	return UT_EXIT_OK;
 }
 
+/* A source file the parse could not read holds tests that no list would run. */
+static int check_unread(const ut_cli_plan *pl)
+{
+	const ut_diag *first = NULL;
+	size_t n = ut_suite_unread(pl->p.suite, &pl->p.diags, &first);
+	const char *why;
+	char line[32] = "";
+
+	if (!n)
+		return UT_EXIT_OK;
+	why = first->message;
+	if (!strncmp(why, "skipped: ", 9))
+		why += 9;
+	if (first->line)
+		snprintf(line, sizeof(line), ":%u", first->line);
+	if (pl->p.cfg.suite.skip_unreadable) {
+		ut_warnf("%zu source file%s not read ('%s' first): %s tests are in no list "
+			 "(suite.skip_unreadable)",
+			 n, n == 1 ? "" : "s", first->file, n == 1 ? "its" : "their");
+		return UT_EXIT_OK;
+	}
+	ut_errorf("%s%s: not read (%s): its tests would be in no list", first->file, line, why);
+	if (n > 1)
+		ut_detailf("and %zu more source file%s not read (the warnings above)", n - 1,
+			   n == 2 ? "" : "s");
+	ut_detailf("make the file readable, let the runner list the tests (runner.list), or "
+		   "set suite.skip_unreadable to true in untangle.json to leave them out");
+	return UT_EXIT_INPUT;
+}
+
 int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shard_opts *opts)
 {
 	double t0;
@@ -75,6 +105,8 @@ int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shar
 
 	memset(pl, 0, sizeof(*pl));
 	exit_code = ut_cli_project_load(&pl->p, common, NULL);
+	if (exit_code == 0)
+		exit_code = check_unread(pl);
 	if (exit_code)
 		return exit_code;
 	rc = ut_graph_load(&pl->g, pl->p.cfg.store.graph);

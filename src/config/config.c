@@ -1,7 +1,10 @@
 /* config.c: loading and validating untangle.json. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "config/config.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json/json.h"
@@ -109,6 +112,14 @@ static int get_int(loader *l, const ut_json *v, const char *key, int lo, int hi,
 	return 0;
 }
 
+static int get_bool(loader *l, const ut_json *v, const char *key, bool *out)
+{
+	if (!ut_json_is_bool(v))
+		return fail(l, key, "expected true or false", NULL);
+	*out = ut_json_true(v);
+	return 0;
+}
+
 static int get_env(loader *l, const ut_json *v, const char *key)
 {
 	const ut_json *it;
@@ -151,6 +162,10 @@ static int set_key(loader *l, const char *section, const char *name, const ut_js
 		return get_string(l, v, full, NULL, &c->suite.testng_xml);
 	if (IS("suite", "collect"))
 		return get_string(l, v, full, collects, &c->suite.collect);
+	if (IS("suite", "allow_outside"))
+		return get_bool(l, v, full, &c->suite.allow_outside);
+	if (IS("suite", "skip_unreadable"))
+		return get_bool(l, v, full, &c->suite.skip_unreadable);
 	if (IS("runner", "list"))
 		return get_list(l, v, full, &c->runner.list);
 	if (IS("runner", "python")) {
@@ -235,6 +250,51 @@ static int load_doc(loader *l, const ut_json *doc)
 	return 0;
 }
 
+/* suite.paths inside the folder of the file (links resolved): a test read from elsewhere
+ * would be run, and its actions reported, as the project's. A path that does not exist is
+ * left to the parse, which says so. */
+static int confine_paths(loader *l)
+{
+	const ut_strlist *paths = &l->cfg->suite.paths;
+	const char *slash = strrchr(l->path, '/');
+	char *dir = slash ? strndup(l->path, (size_t)(slash - l->path + 1)) : strdup("."),
+	     *root = NULL, *full = NULL, *real = NULL;
+	ut_buf why = UT_BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (l->cfg->suite.allow_outside || !paths->n)
+		goto done;
+	root = dir ? realpath(dir, NULL) : NULL;
+	if (!root) {
+		rc = dir ? ut_error_set(UT_EENV, "cannot resolve the folder of '%s': %s", l->path,
+					strerror(errno))
+			 : ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < paths->n && rc == 0; i++) {
+		full = ut_path_join(dir, paths->items[i]);
+		real = full ? realpath(full, NULL) : NULL;
+		if (real && !ut_path_under(real, root)) {
+			ut_buf_printf(&why,
+				      "'%s' is %s, outside the project folder %s; set "
+				      "suite.allow_outside to true to read tests there",
+				      paths->items[i], real, root);
+			rc = why.failed ? ut_error_set(UT_ENOMEM, "out of memory")
+					: fail(l, "suite.paths", why.ptr, NULL);
+		} else if (!full) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+		}
+		free(full);
+		free(real);
+	}
+done:
+	ut_buf_dispose(&why);
+	free(root);
+	free(dir);
+	return rc;
+}
+
 int ut_config_load(ut_config *cfg, const char *path, bool optional)
 {
 	ut_buf text = UT_BUF_INIT;
@@ -257,6 +317,8 @@ int ut_config_load(ut_config *cfg, const char *path, bool optional)
 	l.text = text.ptr;
 	l.len = text.len;
 	rc = load_doc(&l, doc);
+	if (rc == 0)
+		rc = confine_paths(&l);
 	if (rc == 0)
 		cfg->path = ut_arena_strdup(&cfg->arena, path);
 done:

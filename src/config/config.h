@@ -29,6 +29,10 @@ typedef struct {
 		const char *collect;    /* "auto" (default: the runner's list when untangle.json
 					   configures a runner, else static reading), "runner"
 					   (the runner's list or an error), "static" */
+		bool allow_outside;	/* paths may lead out of the project folder (by "..",
+					   an absolute path or a link); default: an error */
+		bool skip_unreadable;	/* shard and run leave out the tests of source files
+					   that could not be read; default: they refuse */
 	} suite;
 	struct {
 		const char *preset;   /* pytest, mocha, junit4, junit5, testng, or NULL */

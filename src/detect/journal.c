@@ -483,7 +483,7 @@ static int rewrite(ut_journal *j, const ut_journal_header *h, size_t keep)
 	char *line = NULL;
 	size_t cap = 0, lineno = 0, done = 0, drop = 0;
 	ssize_t len;
-	int rc = 0;
+	int fd, rc = 0;
 
 	write_header(&head, h);
 	if (head.failed || ut_buf_printf(&tmp, "%s.tmp.%ld", j->path, (long)getpid()) < 0) {
@@ -491,7 +491,15 @@ static int rewrite(ut_journal *j, const ut_journal_header *h, size_t keep)
 		goto done;
 	}
 	in = fopen(j->path, "re");
-	out = fopen(tmp.ptr, "we");
+	unlink(tmp.ptr); /* this process's name: a leftover, or a planted link */
+	fd = ut_fs_open_nofollow(tmp.ptr, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0) {
+		rc = fd;
+		goto done;
+	}
+	out = fdopen(fd, "w");
+	if (!out)
+		close(fd);
 	if (!in || !out || fwrite(head.ptr, 1, head.len, out) != head.len)
 		goto fail;
 	while (done < keep && (len = getline(&line, &cap, in)) > 0) {
@@ -556,7 +564,7 @@ int ut_journal_open(ut_journal **out, const char *path, const ut_journal_header 
 			goto done;
 		if (j->changes.ntests || j->changes.ignore || j->changes.runner)
 			keep = (size_t)-1; /* rewritten: keep all of it */
-		j->fd = open(path, O_WRONLY | O_CLOEXEC);
+		j->fd = ut_fs_open_nofollow(path, O_WRONLY, 0);
 		if (j->fd >= 0 && (keep == (size_t)-1 || ftruncate(j->fd, (off_t)keep) == 0) &&
 		    lseek(j->fd, 0, SEEK_END) >= 0)
 			goto done;
@@ -567,9 +575,13 @@ int ut_journal_open(ut_journal **out, const char *path, const ut_journal_header 
 			goto done;
 		j->ntests = h->ntests;
 		write_header(&head, h);
-		j->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		j->fd = ut_fs_open_nofollow(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (j->fd >= 0 && write(j->fd, head.ptr, head.len) == (ssize_t)head.len)
 			goto done;
+	}
+	if (j->fd < 0) {
+		rc = j->fd; /* ut_fs_open_nofollow said why */
+		goto done;
 	}
 	rc = ut_error_set(UT_EENV, "%s: %s (the journal must be writable%s)", path,
 			  strerror(errno), mode == UT_JOURNAL_RESUME ? " to resume" : "");

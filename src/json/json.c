@@ -127,6 +127,7 @@ bool ut_json_is_array(const ut_json *v) { return v && cJSON_IsArray(J(v)); }
 bool ut_json_is_string(const ut_json *v) { return v && cJSON_IsString(J(v)); }
 bool ut_json_is_number(const ut_json *v) { return v && cJSON_IsNumber(J(v)); }
 bool ut_json_is_null(const ut_json *v) { return v && cJSON_IsNull(J(v)); }
+bool ut_json_is_bool(const ut_json *v) { return v && cJSON_IsBool(J(v)); }
 
 const char *ut_json_string(const ut_json *v)
 {

@@ -21,6 +21,7 @@ bool ut_json_is_array(const ut_json *v);
 bool ut_json_is_string(const ut_json *v);
 bool ut_json_is_number(const ut_json *v);
 bool ut_json_is_null(const ut_json *v);
+bool ut_json_is_bool(const ut_json *v);
 const char *ut_json_string(const ut_json *v); /* NULL when not a string */
 double ut_json_number(const ut_json *v);
 /* v as a whole number in [lo, hi] (and within +-2^53, where doubles are exact): true with

@@ -93,3 +93,17 @@ size_t ut_suite_count_files(const ut_suite *s)
 	ut_map_dispose(&seen);
 	return n;
 }
+
+size_t ut_suite_unread(const ut_suite *s, const ut_diags *d, const ut_diag **first)
+{
+	size_t i, n = 0;
+
+	*first = NULL;
+	for (i = 0; !s->origin.runner && i < d->items.n; i++) {
+		if (d->items.v[i].kind != UT_DIAG_UNREAD)
+			continue;
+		if (!n++)
+			*first = &d->items.v[i];
+	}
+	return n;
+}

@@ -8,6 +8,7 @@
 
 #include "model/lang.h"
 #include "util/arena.h"
+#include "util/diag.h"
 #include "util/vec.h"
 
 typedef enum {
@@ -77,6 +78,11 @@ void ut_suite_free(ut_suite *s);
 /* The framework most of the tests are written for (the first in the suite's order on a
  * tie), or NULL for an empty suite. Borrowed. */
 const char *ut_suite_main_framework(const ut_suite *s);
+/* The source files the parse could not read (diagnostics of kind UT_DIAG_UNREAD in d):
+ * their tests are missing from s. How many, and the first in *first (borrowed from d;
+ * NULL when none). None when the runner listed the suite (s->origin.runner): what it
+ * has is in s, whatever the sources say. */
+size_t ut_suite_unread(const ut_suite *s, const ut_diags *d, const ut_diag **first);
 /* How many distinct files the tests are in (not how often the order changes file). */
 size_t ut_suite_count_files(const ut_suite *s);
 /* The test with this id, or NULL. Linear; callers that look up often build a map. */

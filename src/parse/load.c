@@ -48,8 +48,8 @@ static int load(ut_ts *ts, ut_load *job, bool alone)
 		if (rc == UT_ENOMEM)
 			return rc;
 		if (rc < 0) {
-			ut_diags_add(&job->diags, UT_DIAG_WARNING, f->rel, 0, "skipped: %s",
-				     ut_error_message());
+			ut_diags_add_kind(&job->diags, UT_DIAG_WARNING, UT_DIAG_UNREAD, f->rel, 0,
+					  "skipped: %s", ut_error_message());
 			return 0;
 		}
 		job->read = false; /* a deferred file is not read twice */
@@ -67,9 +67,12 @@ static int load(ut_ts *ts, ut_load *job, bool alone)
 	rc = ut_ts_parse(ts, &f->tree, f->lang, f->rel, f->src.ptr, f->src.len, &job->diags);
 	if (rc == UT_EINPUT) {
 		/* the adapter may have said why already, with the line */
-		if (job->diags.items.n == ndiags)
-			ut_diags_add(&job->diags, UT_DIAG_WARNING, f->rel, 0, "skipped: %s",
-				     ut_error_message());
+		while (ndiags < job->diags.items.n &&
+		       job->diags.items.v[ndiags].kind != UT_DIAG_UNREAD)
+			ndiags++;
+		if (ndiags == job->diags.items.n)
+			ut_diags_add_kind(&job->diags, UT_DIAG_WARNING, UT_DIAG_UNREAD, f->rel, 0,
+					  "skipped: %s", ut_error_message());
 		return 0;
 	}
 	return rc < 0 ? rc : 1;

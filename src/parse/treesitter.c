@@ -474,8 +474,8 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 	if (rc > 0) {
 		unsigned line = (unsigned)rc;
 
-		ut_diags_add(diags, UT_DIAG_WARNING, path, line,
-			     "skipped: nesting deeper than %d levels", UT_MAX_TREE_DEPTH);
+		ut_diags_add_kind(diags, UT_DIAG_WARNING, UT_DIAG_UNREAD, path, line,
+				  "skipped: nesting deeper than %d levels", UT_MAX_TREE_DEPTH);
 		rc = ut_error_set(UT_EINPUT, "%s:%u: nesting deeper than %d levels", path, line,
 				  UT_MAX_TREE_DEPTH);
 		goto done;

@@ -167,7 +167,7 @@ static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const 
 	r->root = absolute(&r->arena, root_dir, "project folder");
 	if (!r->root)
 		return ut_error_code();
-	rc = ut_fs_mkdirs(work_dir);
+	rc = ut_fs_state_dir(work_dir);
 	if (rc < 0)
 		return rc;
 	r->work = absolute(&r->arena, work_dir, "work folder");
@@ -195,10 +195,38 @@ int ut_runner_new(ut_runner **out, const ut_config *cfg, const char *root_dir,
 	return 0;
 }
 
+/* The pid in the name of a file runs put in the work folder ("report-PID-wN.xml",
+ * "list-PID.jsonl", "list-report-PID.xml"), 0 for any other name. */
+static long work_file_pid(const char *name)
+{
+	static const char *const prefixes[] = {"report-", "list-report-", "list-", NULL};
+	size_t i;
+
+	for (i = 0; prefixes[i]; i++) {
+		size_t n = strlen(prefixes[i]);
+		char *end = NULL;
+		long pid;
+
+		if (strncmp(name, prefixes[i], n) || name[n] < '1' || name[n] > '9')
+			continue;
+		pid = strtol(name + n, &end, 10);
+		if (pid > 0 && (*end == '-' || *end == '.'))
+			return pid;
+	}
+	return 0;
+}
+
+int ut_runner_remove_leftovers(const char *work_dir, size_t *removed)
+{
+	return ut_fs_remove_dead(work_dir, work_file_pid, false, removed);
+}
+
 void ut_runner_free(ut_runner *r)
 {
 	if (!r)
 		return;
+	if (r->work)
+		(void)ut_fs_remove_dead(r->work, work_file_pid, true, NULL);
 	ut_arena_dispose(&r->arena);
 	free(r);
 }

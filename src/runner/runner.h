@@ -27,16 +27,22 @@ typedef struct ut_runner ut_runner;
  *   applied: a name given a string is set to it (templates expanded), a name given null
  *   keeps the caller's value, a secret included (PATH from runner.env also decides where
  *   argv[0] is found).
- * - Reports go to work_dir (created when missing), one file per worker.
+ * - Reports go to work_dir (created when missing, ut_fs_state_dir: no link in its path),
+ *   one file per worker, the pid in its name.
  * Returns UT_EINPUT (message names the key) when there is neither a command nor a preset,
  * when "{tests}" is missing from the command or not a whole element, or "{report}" appears
  * in neither the command nor env; UT_EENV when a preset's helper in the runners folder is
- * missing or work_dir cannot be created; UT_ENOMEM. *out belongs to the caller. */
+ * missing or work_dir cannot be created or is a link; UT_ENOMEM. *out belongs to the
+ * caller. */
 int ut_runner_new(ut_runner **out, const ut_config *cfg, const char *root_dir,
 		  const char *work_dir);
 
-/* Accepts NULL. */
+/* Accepts NULL. Removes this process's reports and lists from the work folder. */
 void ut_runner_free(ut_runner *r);
+
+/* Removes from work_dir the reports and lists of runners whose untangle is no longer
+ * alive (killed mid-run); *removed (may be NULL) counts them. 0 or UT_EENV. */
+int ut_runner_remove_leftovers(const char *work_dir, size_t *removed);
 
 /* The command template in use (after the preset), NULL-terminated; borrowed. */
 const char *const *ut_runner_command(const ut_runner *r);

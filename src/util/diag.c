@@ -29,7 +29,8 @@ static void vadd(ut_diags *d, ut_diag_level level, ut_diag_kind kind, const char
 	ut_diag item;
 	size_t limit = d->limit ? d->limit : 10000;
 
-	if (d->items.n >= limit) {
+	/* an unread file decides whether shard and run may go on: never dropped */
+	if (d->items.n >= limit && kind != UT_DIAG_UNREAD) {
 		d->dropped++;
 		return;
 	}

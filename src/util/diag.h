@@ -13,7 +13,9 @@ typedef enum { UT_DIAG_WARNING, UT_DIAG_ERROR } ut_diag_level;
  * may change). */
 typedef enum {
 	UT_DIAG_INPUT = 0, /* anything else about an input */
-	UT_DIAG_SYNTAX     /* the file does not parse: a syntax error at `line` */
+	UT_DIAG_SYNTAX,	   /* the file does not parse: a syntax error at `line` */
+	UT_DIAG_UNREAD	   /* a source file not read at all (unreadable, too large, nested
+			      too deep to parse): its tests are missing from the suite */
 } ut_diag_kind;
 
 typedef struct {
@@ -34,7 +36,8 @@ typedef struct {
 void ut_diags_init(ut_diags *d);
 void ut_diags_dispose(ut_diags *d);
 /* Records a diagnostic of kind UT_DIAG_INPUT; copies file and message. Never fails
- * loudly: past the limit or out of memory it only counts. */
+ * loudly: past the limit (except of kind UT_DIAG_UNREAD) or out of memory it only
+ * counts. */
 void ut_diags_add(ut_diags *d, ut_diag_level level, const char *file, unsigned line,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* The same with a kind. */

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,29 @@ done:
 	return rc;
 }
 
+int ut_fs_open_nofollow(const char *path, int flags, unsigned mode)
+{
+	int fd;
+
+	do
+		fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, (mode_t)mode);
+	while (fd < 0 && errno == EINTR);
+	if (fd >= 0)
+		return fd;
+	if (errno == ELOOP)
+		return ut_error_set(UT_EENV,
+				    "'%s' is a symbolic link: untangle does not write "
+				    "its files through links; remove it",
+				    path);
+	if (errno == EEXIST && (flags & O_EXCL))
+		return ut_error_set(UT_EENV,
+				    "'%s' appeared while untangle was creating it (a "
+				    "link or another process): not written",
+				    path);
+	return ut_error_set(errno == ENOENT && !(flags & O_CREAT) ? UT_ENOTFOUND : UT_EENV,
+			    "unable to open '%s': %s", path, strerror(errno));
+}
+
 int ut_fs_write_atomic(const char *path, const char *data, size_t len)
 {
 	ut_buf tmp = UT_BUF_INIT;
@@ -75,9 +99,15 @@ int ut_fs_write_atomic(const char *path, const char *data, size_t len)
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
-	fd = open(tmp.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* the name is this process's: what is there is a leftover (or a planted link) */
+	if (unlink(tmp.ptr) < 0 && errno != ENOENT) {
+		rc = ut_error_set(UT_EENV, "unable to remove '%s': %s", tmp.ptr, strerror(errno));
+		goto done;
+	}
+	fd = ut_fs_open_nofollow(tmp.ptr, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	if (fd < 0) {
-		rc = ut_error_set(UT_ERROR, "unable to create '%s': %s", tmp.ptr, strerror(errno));
+		rc = fd;
+		fd = -1;
 		goto done;
 	}
 	while (off < len) {
@@ -301,9 +331,8 @@ int ut_fs_check_writable(const char *path)
 	if (ut_buf_printf(&probe, "%.*s/.untangle-probe.%ld", (int)(slash ? dirlen : 1),
 			  slash ? path : ".", (long)getpid()) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
-	fd = open(probe.ptr, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 && errno == EEXIST)
-		fd = open(probe.ptr, O_WRONLY | O_CLOEXEC);
+	unlink(probe.ptr); /* this process's name: a leftover, or a planted link */
+	fd = open(probe.ptr, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		rc = ut_error_set(UT_EENV, "'%.*s' is not writable: %s", (int)(slash ? dirlen : 1),
 				  slash ? path : ".", strerror(errno));
@@ -334,6 +363,97 @@ int ut_fs_mkdirs(const char *dir)
 		b.ptr[i] = c;
 	}
 	ut_buf_dispose(&b);
+	return rc;
+}
+
+int ut_fs_state_dir(const char *dir)
+{
+	ut_buf b = UT_BUF_INIT;
+	struct stat st;
+	size_t i;
+	int rc = ut_fs_mkdirs(dir);
+
+	if (rc < 0)
+		return rc;
+	if (ut_buf_puts(&b, dir) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	/* an absolute folder is the caller's choice up to its last name */
+	for (i = dir[0] == '/' ? b.len : 1; rc == 0 && i <= b.len; i++) {
+		char c = b.ptr[i];
+
+		if (c != '/' && c != '\0')
+			continue;
+		b.ptr[i] = '\0';
+		if (lstat(b.ptr, &st) < 0)
+			rc = ut_error_set(UT_EENV, "cannot read '%s': %s", b.ptr, strerror(errno));
+		else if (S_ISLNK(st.st_mode))
+			rc =
+			    ut_error_set(UT_EENV,
+					 "'%s' is a symbolic link: untangle keeps its files "
+					 "in a folder of the project, never through a link; remove "
+					 "it",
+					 b.ptr);
+		else if (!S_ISDIR(st.st_mode))
+			rc = ut_error_set(UT_EENV, "'%s' is not a folder", b.ptr);
+		b.ptr[i] = c;
+	}
+	ut_buf_dispose(&b);
+	return rc;
+}
+
+long ut_fs_tmp_pid(const char *name)
+{
+	const char *tmp = strstr(name, ".tmp."), *next;
+	char *end = NULL;
+	long pid;
+
+	/* the last ".tmp.": "a.tmp.b.tmp.12" is b.tmp's temporary file */
+	while (tmp && (next = strstr(tmp + 1, ".tmp.")) != NULL)
+		tmp = next;
+	if (!tmp || tmp == name || tmp[5] < '1' || tmp[5] > '9')
+		return 0;
+	errno = 0;
+	pid = strtol(tmp + 5, &end, 10);
+	return errno || *end || pid <= 0 ? 0 : pid;
+}
+
+int ut_fs_remove_dead(const char *dir, long (*pid_of)(const char *name), bool mine, size_t *removed)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+
+	if (removed)
+		*removed = 0;
+	if (!d)
+		return errno == ENOENT || errno == ENOTDIR
+			   ? 0
+			   : ut_error_set(UT_EENV, "unable to open folder '%s': %s", dir,
+					  strerror(errno));
+	while ((e = readdir(d)) != NULL) {
+		long pid = pid_of(e->d_name);
+		char *full;
+
+		if (pid <= 0)
+			continue;
+		/* ESRCH only: EPERM is a live process of another user */
+		if (pid == (long)getpid() ? !mine : kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		full = ut_path_join(dir, e->d_name);
+		if (!full) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			break;
+		}
+		if (unlink(full) == 0 && removed)
+			(*removed)++;
+		else if (errno != ENOENT && errno != EISDIR && errno != EPERM)
+			rc = ut_error_set(UT_EENV, "unable to remove '%s': %s", full,
+					  strerror(errno));
+		free(full);
+		if (rc < 0)
+			break;
+	}
+	closedir(d);
 	return rc;
 }
 

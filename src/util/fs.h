@@ -11,12 +11,36 @@
  * UT_EINPUT when it is larger than max or not a regular file, UT_ERROR otherwise. */
 int ut_fs_read(ut_buf *out, const char *path, size_t max);
 
-/* Writes data to path atomically (temporary file in the same folder, fsync, rename). */
+/* Opens path as open(2) does with flags | O_NOFOLLOW | O_CLOEXEC (mode for O_CREAT):
+ * untangle never writes its files through a symbolic link. The descriptor (>= 0, the
+ * caller's), or UT_EENV naming path (a link is refused, with a message that says so;
+ * with O_EXCL, a file that is there already), UT_ENOTFOUND (none and no O_CREAT). */
+int ut_fs_open_nofollow(const char *path, int flags, unsigned mode);
+
+/* Writes data to path atomically: a new temporary file "PATH.tmp.PID" in the same folder
+ * (O_EXCL, no link followed; a leftover of that name removed first), fsync, rename. The
+ * rename replaces a link at path, never its target. */
 int ut_fs_write_atomic(const char *path, const char *data, size_t len);
+
+/* The pid in the name of a temporary file of ut_fs_write_atomic ("NAME.tmp.PID"), 0 for
+ * any other name. */
+long ut_fs_tmp_pid(const char *name);
+
+/* Removes the files of dir for which pid_of(name) gives the pid (> 0) of a process that
+ * no longer exists (the leftovers of a killed untangle), and this process's own when
+ * `mine`; folders and other names are kept. *removed (may be NULL) counts them. 0 (a
+ * missing dir too) or UT_EENV. */
+int ut_fs_remove_dead(const char *dir, long (*pid_of)(const char *name), bool mine,
+		      size_t *removed);
 
 /* Creates dir and its missing parents (mkdir -p); UT_EENV naming the folder that could
  * not be made. */
 int ut_fs_mkdirs(const char *dir);
+
+/* Creates dir for untangle's own files (ut_fs_mkdirs) and makes sure that it and each
+ * folder of its path is a real folder, not a symbolic link: UT_EENV naming the link. An
+ * absolute dir is checked in its last name only (the folders above are the caller's). */
+int ut_fs_state_dir(const char *dir);
 
 /* Whether a file can be created in the folder of `path` (tried: a file created and
  * removed there, so that a read-only mount or a root-owned folder is found too). 0, or

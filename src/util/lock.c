@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/fs.h"
 #include "util/banned.h"
 
 /* The holder, as written by ut_lock_take, in words. */
@@ -53,10 +54,13 @@ int ut_lock_take(int *out, const char *path, const char *command)
 	int fd, n;
 
 	*out = -1;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return ut_error_set(UT_EENV, "cannot open the lock '%s': %s", path,
-				    strerror(errno));
+	fd = ut_fs_open_nofollow(path, O_RDWR | O_CREAT, 0666);
+	if (fd < 0) {
+		char why[1100];
+
+		snprintf(why, sizeof(why), "%s", ut_error_message());
+		return ut_error_set(UT_EENV, "cannot take the lock: %s", why);
+	}
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		int rc;
 
