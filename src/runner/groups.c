@@ -1,6 +1,9 @@
 /* groups.c: no orphan runner: the process group of every child is recorded in a file while
- * it lives, a supervisor process kills what is recorded when untangle dies (even by
- * SIGKILL), and the next untangle kills what a dead one left behind. */
+ * it lives, a supervisor process kills what is recorded, and every process carrying the
+ * run's marker, when untangle dies (even by SIGKILL), and the next untangle kills what a
+ * dead one left behind. While untangle lives it is a child subreaper: an orphan of its
+ * runners (a setsid(2) daemon's parent gone) stays its descendant, and ut_proc_stop_strays
+ * finds it. */
 #define _GNU_SOURCE /* pipe2 */
 #include "runner/process.h"
 
@@ -12,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +34,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *path;	/* absolute; NULL while not tracking */
 static char marker[64]; /* "UNTANGLE_RUN=<pid>-<ns>", given to every child */
 static UT_VEC(pid_t) live;
+static pid_t supervisor; /* spared by ut_proc_stop_strays */
 
 /* Rewrites the file from `live` (temporary file + rename: the supervisor may read it at
  * any moment). Called with the lock held. Errors are not the child's: they are ignored,
@@ -116,6 +121,9 @@ static void supervise(int rfd, const char *file)
 		if (*p)
 			p++;
 	}
+	/* what left its group (setsid) still carries the marker, unless it cleared its
+	 * environment */
+	ut_proc__kill_marked(marker);
 	_exit(0);
 }
 
@@ -176,11 +184,24 @@ int ut_proc_track(const char *file)
 	}
 	if (pid == 0)
 		supervise(fds[0], abs);
+	supervisor = pid;
+	/* orphans of the runners are reparented to untangle rather than to init: they stay in
+	 * its tree, where ut_proc_stop_strays finds them */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		rc = ut_error_set(UT_EENV, "cannot become a child subreaper: %s", strerror(errno));
 done:
 	close(fds[0]); /* fds[1] is kept open until untangle exits */
 	if (rc < 0)
 		close(fds[1]);
 	return rc;
+}
+
+int ut_proc_stop_strays(size_t *killed)
+{
+	*killed = 0;
+	if (!path)
+		return 0;
+	return ut_proc__kill_tree(getpid(), supervisor, SIGKILL, killed);
 }
 
 /* Whether the process's environment (as it was started) holds one of the markers. */

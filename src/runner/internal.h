@@ -71,4 +71,13 @@ const char *ut_proc__marker(void);
 void ut_proc__group_started(pid_t pgid);
 void ut_proc__group_reaped(pid_t pgid);
 
+/* tree.c: sends sig to every descendant of root (root itself, and spare with its own
+ * descendants, left out); with SIGKILL, lists again until none is left (a process may fork
+ * meanwhile) and reaps those that were this process's children. *killed counts the
+ * signals sent. 0, UT_EENV (/proc cannot be read) or UT_ENOMEM. */
+int ut_proc__kill_tree(pid_t root, pid_t spare, int sig, size_t *killed);
+/* tree.c, for the supervisor (async-signal-safe): SIGKILLs every process whose environment
+ * holds the entry marker ("UNTANGLE_RUN=..."), until none is left. */
+void ut_proc__kill_marked(const char *marker);
+
 #endif
