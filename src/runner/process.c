@@ -331,6 +331,7 @@ static void watch(ut_proc_result *out, const ut_proc_opts *o, int fd, ring *r, d
 
 	for (;;) {
 		now = ut_clock_mono();
+		ut_proc__note_strays(false);
 		if (!exited && has_exited(pid)) {
 			exited = true;
 			exit_at = now;
@@ -344,15 +345,15 @@ static void watch(ut_proc_result *out, const ut_proc_opts *o, int fd, ring *r, d
 				out->state = UT_PROC_TIMEOUT;
 			if (out->state == UT_PROC_INTERRUPTED || out->state == UT_PROC_TIMEOUT) {
 				killing = true;
+				kill(-pid, SIGTERM);
 				/* the tree too: a descendant that left the group (setsid) */
 				(void)ut_proc__kill_tree(pid, 0, SIGTERM, &strays);
-				kill(-pid, SIGTERM);
 				kill_at = now + grace;
 			}
 		}
 		if (killing && !exited && !hard && now >= kill_at) {
-			(void)ut_proc__kill_tree(pid, 0, SIGKILL, &strays);
 			kill(-pid, SIGKILL);
+			(void)ut_proc__kill_tree(pid, 0, SIGKILL, &strays);
 			hard = true;
 		}
 		if (exited && (eof || now - exit_at >= DRAIN_S))

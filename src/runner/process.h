@@ -88,9 +88,11 @@ void ut_proc_interrupt_clear(void);
 
 /* No orphan child: from now on, the process group of every child is recorded in `path`
  * (one line "PGID MARKER" per live group, rewritten atomically, removed when the child is
- * reaped); every child gets UNTANGLE_RUN=MARKER in its environment; this process becomes a
- * child subreaper (PR_SET_CHILD_SUBREAPER: the orphans of its children are reparented to
- * it); and a supervisor process (in its own session, deaf to SIGINT, SIGTERM, SIGHUP and
+ * reaped), and so is, once a second while a child runs, every descendant that left its
+ * group ("PGID MARKER PID START", START its start time in /proc/PID/stat: a setsid(2)
+ * daemon, which may also clear its environment); every child gets UNTANGLE_RUN=MARKER in
+ * its environment; this process becomes a child subreaper (PR_SET_CHILD_SUBREAPER: the
+ * orphans of its children are reparented to it); and a supervisor process (in its own session, deaf to SIGINT, SIGTERM, SIGHUP and
  * SIGQUIT) SIGKILLs the groups in the file as soon as this process is gone, whatever ended
  * it, then every process whose environment carries MARKER (a daemon that left its group
  * with setsid(2)). Each child also
@@ -107,7 +109,8 @@ int ut_proc_track(const char *path);
 int ut_proc_stop_strays(size_t *killed);
 
 /* Kills, with SIGKILL, every process that carries one of the markers recorded in `path`
- * by an earlier untangle (whatever its group now) and waits until they are gone (at most
+ * by an earlier untangle (whatever its group now), and every descendant it recorded as
+ * having left its group that still runs (same pid and start time) and waits until they are gone (at most
  * 2 s). Call it while holding the project's lock, before ut_proc_track truncates the
  * file. A missing file is nothing to do. *killed counts the processes killed.
  * 0, UT_EENV (/proc cannot be read) or UT_ENOMEM. */

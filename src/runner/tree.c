@@ -24,12 +24,24 @@
 #define ROUNDS 20 /* a process may fork between the listing and the kill: list again */
 
 typedef struct {
-	pid_t pid, ppid;
+	pid_t pid, ppid, pgid;
+	unsigned long long start; /* clock ticks after boot: with pid, names the process */
 } plink;
 typedef UT_VEC(plink) plinks;
 
-/* The parent of every process, from /proc/PID/stat ("PID (comm) S PPID ..."; comm may hold
- * spaces and parentheses, the last ')' ends it). */
+/* The fields of /proc/PID/stat after "PID (comm) " (comm may hold spaces and parentheses,
+ * the last ')' ends it): state, parent, group, ... start time (the 22nd). */
+static bool parse_stat(const char *text, plink *l)
+{
+	const char *paren = strrchr(text, ')');
+
+	return paren && sscanf(paren + 1,
+			       " %*c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+			       "%*d %*d %llu",
+			       &l->ppid, &l->pgid, &l->start) == 3;
+}
+
+/* The parent, group and start of every process. */
 static int list_links(plinks *out)
 {
 	struct dirent *de;
@@ -40,7 +52,7 @@ static int list_links(plinks *out)
 	if (!proc)
 		return ut_error_set(UT_EENV, "cannot list /proc: %s", strerror(errno));
 	while (rc == 0 && (de = readdir(proc))) {
-		char file[64], text[512], *paren;
+		char file[64], text[1024];
 		plink l;
 		ssize_t n;
 		int fd;
@@ -56,8 +68,7 @@ static int list_links(plinks *out)
 		if (n <= 0)
 			continue;
 		text[n] = '\0';
-		paren = strrchr(text, ')');
-		if (!paren || sscanf(paren + 1, " %*c %d", &l.ppid) != 1)
+		if (!parse_stat(text, &l))
 			continue;
 		l.pid = (pid_t)strtol(de->d_name, NULL, 10);
 		if (ut_vec_push(out, l) < 0)
@@ -105,6 +116,62 @@ static void mark(const plink *l, size_t n, pid_t root, pid_t spare, char *in)
 					in[i] = grew = true;
 		}
 	}
+}
+
+bool ut_proc__start_time(pid_t pid, unsigned long long *start)
+{
+	char file[64], text[1024];
+	plink l;
+	ssize_t n;
+	int fd;
+
+	snprintf(file, sizeof(file), "/proc/%ld/stat", (long)pid);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	text[n] = '\0';
+	if (!parse_stat(text, &l))
+		return false;
+	*start = l.start;
+	return true;
+}
+
+int ut_proc__find_strays(pid_t spare, const pid_t *groups, size_t n, ut_proc_strays *out)
+{
+	plinks links = {0};
+	char *in = NULL;
+	size_t i, j;
+	int rc;
+
+	out->n = 0;
+	rc = list_links(&links);
+	in = rc == 0 ? malloc(links.n + 1) : NULL;
+	if (rc == 0 && !in)
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	if (rc < 0)
+		goto done;
+	mark(links.v, links.n, getpid(), spare, in);
+	for (i = 0; i < links.n && rc == 0; i++) {
+		ut_proc_stray s = {links.v[i].pid, links.v[i].pgid, links.v[i].start};
+
+		for (j = 0; j < n && in[i]; j++)
+			if (groups[j] == s.pgid)
+				in[i] = 0;
+		if (!in[i] || zombie(s.pid))
+			continue;
+		if (s.pgid == getpgrp())
+			s.pgid = s.pid; /* never untangle's own group: the shell's pipeline is in it */
+		if (ut_vec_push(out, s) < 0)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	}
+done:
+	free(in);
+	ut_vec_free(&links);
+	return rc;
 }
 
 int ut_proc__kill_tree(pid_t root, pid_t spare, int sig, size_t *killed)
