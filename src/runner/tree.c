@@ -25,23 +25,39 @@
 
 typedef struct {
 	pid_t pid, ppid, pgid;
+	char state;               /* 'Z' for a zombie */
 	unsigned long long start; /* clock ticks after boot: with pid, names the process */
 } plink;
 typedef UT_VEC(plink) plinks;
 
-/* The fields of /proc/PID/stat after "PID (comm) " (comm may hold spaces and parentheses,
- * the last ')' ends it): state, parent, group, ... start time (the 22nd). */
-static bool parse_stat(const char *text, plink *l)
+/* A process's /proc/PID/stat: after "PID (comm) " (comm may hold spaces and parentheses,
+ * the last ')' ends it) come its state, parent, group, ... start time (the 22nd). false
+ * when it is gone. */
+static bool read_stat(pid_t pid, plink *l)
 {
-	const char *paren = strrchr(text, ')');
+	char file[64], text[1024];
+	const char *paren;
+	ssize_t n;
+	int fd;
 
+	snprintf(file, sizeof(file), "/proc/%ld/stat", (long)pid);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	text[n] = '\0';
+	paren = strrchr(text, ')');
+	l->pid = pid;
 	return paren && sscanf(paren + 1,
-			       " %*c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+			       " %c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
 			       "%*d %*d %llu",
-			       &l->ppid, &l->pgid, &l->start) == 3;
+			       &l->state, &l->ppid, &l->pgid, &l->start) == 4;
 }
 
-/* The parent, group and start of every process. */
+/* Every process's parent, group, state and start. */
 static int list_links(plinks *out)
 {
 	struct dirent *de;
@@ -52,26 +68,12 @@ static int list_links(plinks *out)
 	if (!proc)
 		return ut_error_set(UT_EENV, "cannot list /proc: %s", strerror(errno));
 	while (rc == 0 && (de = readdir(proc))) {
-		char file[64], text[1024];
 		plink l;
-		ssize_t n;
-		int fd;
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9' || strlen(de->d_name) > 20)
 			continue;
-		snprintf(file, sizeof(file), "/proc/%s/stat", de->d_name);
-		fd = open(file, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue; /* gone meanwhile */
-		n = read(fd, text, sizeof(text) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		text[n] = '\0';
-		if (!parse_stat(text, &l))
-			continue;
-		l.pid = (pid_t)strtol(de->d_name, NULL, 10);
-		if (ut_vec_push(out, l) < 0)
+		if (read_stat((pid_t)strtol(de->d_name, NULL, 10), &l) &&
+		    ut_vec_push(out, l) < 0)
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
 	}
 	closedir(proc);
@@ -80,21 +82,9 @@ static int list_links(plinks *out)
 
 static bool zombie(pid_t pid)
 {
-	char file[64], text[512], *paren;
-	ssize_t n;
-	int fd;
+	plink l;
 
-	snprintf(file, sizeof(file), "/proc/%ld/stat", (long)pid);
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return true; /* gone */
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return true;
-	text[n] = '\0';
-	paren = strrchr(text, ')');
-	return !paren || paren[1] == '\0' || paren[2] == 'Z' || paren[2] == 'X';
+	return !read_stat(pid, &l) || l.state == 'Z' || l.state == 'X';
 }
 
 /* Marks in `in` (one flag per link) the descendants of root, spare's subtree left out. */
@@ -120,21 +110,9 @@ static void mark(const plink *l, size_t n, pid_t root, pid_t spare, char *in)
 
 bool ut_proc__start_time(pid_t pid, unsigned long long *start)
 {
-	char file[64], text[1024];
 	plink l;
-	ssize_t n;
-	int fd;
 
-	snprintf(file, sizeof(file), "/proc/%ld/stat", (long)pid);
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	text[n] = '\0';
-	if (!parse_stat(text, &l))
+	if (!read_stat(pid, &l))
 		return false;
 	*start = l.start;
 	return true;
@@ -161,7 +139,7 @@ int ut_proc__find_strays(pid_t spare, const pid_t *groups, size_t n, ut_proc_str
 		for (j = 0; j < n && in[i]; j++)
 			if (groups[j] == s.pgid)
 				in[i] = 0;
-		if (!in[i] || zombie(s.pid))
+		if (!in[i] || links.v[i].state == 'Z' || links.v[i].state == 'X')
 			continue;
 		if (s.pgid == getpgrp())
 			s.pgid = s.pid; /* never untangle's own group: the shell's pipeline is in it */

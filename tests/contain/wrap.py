@@ -9,7 +9,8 @@
                 OUTDIR/daemon.log every 20 ms for 60 s
   daemon-noenv  the same daemon with an empty environment (no UNTANGLE_RUN marker)
   daemon-child  the same daemon forked once: it stays the runner's child, in its own
-                session"""
+                session
+  late          the daemon is started by the second invocation, not the first"""
 import os
 import subprocess
 import sys
@@ -47,7 +48,12 @@ LOOP = ("import sys, time\n"
         "    time.sleep(0.02)\n")
 
 
-def daemon(outdir, clear_env, twice=True):
+def daemon(outdir, clear_env, twice=True, late=False):
+    with open(os.path.join(outdir, "invocations"), "a+") as f:
+        f.write("x\n")
+        f.seek(0)
+        if late and len(f.read().split()) < 2:
+            return
     try:
         os.close(os.open(os.path.join(outdir, "daemon.started"), os.O_CREAT | os.O_EXCL))
     except FileExistsError:
@@ -71,7 +77,7 @@ def main():
     if "probe" in modes:
         probe(outdir, stop)
     if "daemon" in modes or "daemon-noenv" in modes or "daemon-child" in modes:
-        daemon(outdir, "daemon-noenv" in modes, "daemon-child" not in modes)
+        daemon(outdir, "daemon-noenv" in modes, "daemon-child" not in modes, "late" in modes)
         time.sleep(0.1)  # the daemon is on its own before the runner goes on
     os.execvp(command[0], command)
 
