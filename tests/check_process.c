@@ -216,6 +216,39 @@ START_TEST(secrets_stay_out_of_the_environment)
 }
 END_TEST
 
+/* ut_env_seal in the test's own process (Check forks each test: nothing leaks to the next):
+ * the initial block that /proc/self/environ shows keeps only the allow-list; the taken
+ * secret is readable from memory only. */
+START_TEST(sealed_environment)
+{
+	static const char *const take[] = {"UT_SEAL_TAKEN", NULL};
+	char *env, *p;
+	size_t len = 0;
+	FILE *f;
+
+	if (getenv("CK_FORK") && strcmp(getenv("CK_FORK"), "no") == 0)
+		return; /* it would change the environment of every later test */
+	ck_assert_int_eq(setenv("UT_SEAL_TAKEN", "ghp_taken", 1), 0);
+	ck_assert_int_eq(setenv("UT_SEAL_KEPT", "kept", 1), 0);
+	ck_assert_int_eq(ut_env_seal(take), 0);
+	ck_assert_ptr_null(getenv("UT_SEAL_TAKEN"));
+	ck_assert_str_eq(ut_env_secret("UT_SEAL_TAKEN"), "ghp_taken");
+	ck_assert_str_eq(getenv("UT_SEAL_KEPT"), "kept"); /* untangle still has it */
+	ck_assert_ptr_nonnull(getenv("PATH"));
+	f = fopen("/proc/self/environ", "r");
+	ck_assert_ptr_nonnull(f);
+	env = calloc(1, 1 << 20);
+	len = fread(env, 1, (1 << 20) - 1, f);
+	fclose(f);
+	/* every entry left in the block is on the allow-list (blanked ones read as empty) */
+	for (p = env; p < env + len; p += strlen(p) + 1)
+		ck_assert_msg(!*p || ut_env_allowed(p), "'%s' is still in /proc/self/environ", p);
+	free(env);
+	ck_assert_int_eq(ut_env_seal(take), 0); /* a second call does nothing */
+	ck_assert_str_eq(ut_env_secret("UT_SEAL_TAKEN"), "ghp_taken");
+}
+END_TEST
+
 START_TEST(strays_do_not_hang_the_reader)
 {
 	const char *pidfile = fixture(2, "stray.pid");
@@ -410,6 +443,7 @@ Suite *process_suite(void)
 	tcase_add_test(tc, output_tail_is_bounded);
 	tcase_add_test(tc, environment_and_path);
 	tcase_add_test(tc, secrets_stay_out_of_the_environment);
+	tcase_add_test(tc, sealed_environment);
 	tcase_add_test(tc, strays_do_not_hang_the_reader);
 	tcase_add_test(tc, interrupt_stops_runs);
 	tcase_add_test(tc, concurrent_runs);

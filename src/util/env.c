@@ -24,7 +24,9 @@ static const char *const allowed[] = {
 	"JAVA_TOOL_OPTIONS", "MAVEN_OPTS", "GRADLE_USER_HOME", "CLASSPATH", "NODE_*", "PYTHON*",
 	"VIRTUAL_ENV", "CONDA_PREFIX", "CHROME_BIN", "FIREFOX_BIN", "PLAYWRIGHT_BROWSERS_PATH",
 	"PUPPETEER_EXECUTABLE_PATH", "SE_*", "SSL_CERT_FILE", "SSL_CERT_DIR", "ASAN_OPTIONS",
-	"UBSAN_OPTIONS", "LSAN_OPTIONS", "UNTANGLE_RUNNERS", NULL};
+	"UBSAN_OPTIONS", "LSAN_OPTIONS", "UNTANGLE_RUNNERS",
+	/* an outer untangle's marker: its supervisor finds this untangle by it */
+	"UNTANGLE_RUN", NULL};
 
 static bool sealed;
 static struct {

@@ -24,7 +24,8 @@ const char *ut_env_secret(const char *name);
  * NO_COLOR, FORCE_COLOR, COLORTERM, JAVA_HOME, JAVA_TOOL_OPTIONS, MAVEN_OPTS,
  * GRADLE_USER_HOME, CLASSPATH, NODE_*, PYTHON*, VIRTUAL_ENV, CONDA_PREFIX, CHROME_BIN,
  * FIREFOX_BIN, PLAYWRIGHT_BROWSERS_PATH, PUPPETEER_EXECUTABLE_PATH, SE_*, SSL_CERT_FILE,
- * SSL_CERT_DIR, ASAN_OPTIONS, UBSAN_OPTIONS, LSAN_OPTIONS, UNTANGLE_RUNNERS; but never a
+ * SSL_CERT_DIR, ASAN_OPTIONS, UBSAN_OPTIONS, LSAN_OPTIONS, UNTANGLE_RUNNERS, UNTANGLE_RUN
+ * (an outer untangle's marker, ut_proc_track); but never a
  * name that looks like a secret (ut_env_secret_name: NODE_AUTH_TOKEN). */
 bool ut_env_allowed(const char *var);
 
