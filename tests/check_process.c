@@ -14,6 +14,7 @@
 
 #include "check_runner.h"
 #include "runner/process.h"
+#include "util/env.h"
 #include "util/error.h"
 #include "util/pool.h"
 
@@ -148,7 +149,8 @@ START_TEST(environment_and_path)
 	const char *argv[] = {"/bin/sh", "bin/env.sh", "it's \"quoted\"", "", "*", NULL};
 	const char *hello[] = {"hello", NULL};
 	const char *env[] = {"UT_FOO=first", "UT_FOO=bar baz", NULL, NULL};
-	ut_proc_opts o = {argv, fixture_dir(), env, 10, 0, 0, false, NULL, false};
+	const char *pass[] = {"UT_KEEP", NULL};
+	ut_proc_opts o = {argv, fixture_dir(), env, 10, 0, 0, false, pass, false};
 
 	ck_assert_int_eq(setenv("UT_KEEP", "kept", 1), 0);
 	ck_assert_int_eq(setenv("UT_FOO", "parent", 1), 0);
@@ -178,7 +180,7 @@ END_TEST
 START_TEST(secrets_stay_out_of_the_environment)
 {
 	const char *argv[] = {"/usr/bin/env", NULL};
-	const char *pass[] = {"UT_PASSED_TOKEN", NULL};
+	const char *pass[] = {"UT_PASSED_TOKEN", "UT_GLOB_*", NULL};
 	const char *env[] = {"UT_SET_SECRET=configured", NULL};
 	ut_proc_opts o = {argv, NULL, env, 10, 0, 0, false, pass, false};
 
@@ -187,20 +189,63 @@ START_TEST(secrets_stay_out_of_the_environment)
 	ck_assert_int_eq(setenv("UT_PASSED_TOKEN", "passed", 1), 0);
 	ck_assert_int_eq(setenv("UT_SET_SECRET", "mine", 1), 0);
 	ck_assert_int_eq(setenv("UT_PLAIN", "plain", 1), 0);
+	ck_assert_int_eq(setenv("UT_GLOB_A", "globbed", 1), 0);
+	ck_assert_int_eq(setenv("NODE_AUTH_TOKEN", "npm_x", 1), 0);
+	ck_assert_int_eq(setenv("LC_TIME", "C", 1), 0);
 	ck_assert_int_eq(ut_proc_run(&res, &o), 0);
-	ck_assert_msg(!strstr(res.tail, "GITHUB_TOKEN") && !strstr(res.tail, "db_Password"), "%s",
-		      res.tail);
+	ck_assert_msg(!strstr(res.tail, "GITHUB_TOKEN") && !strstr(res.tail, "db_Password") &&
+		      !strstr(res.tail, "NODE_AUTH_TOKEN"), "%s", res.tail);
 	ck_assert_ptr_nonnull(strstr(res.tail, "UT_PASSED_TOKEN=passed\n"));
 	ck_assert_ptr_nonnull(strstr(res.tail, "UT_SET_SECRET=configured\n"));
-	ck_assert_ptr_nonnull(strstr(res.tail, "UT_PLAIN=plain\n"));
+	ck_assert_ptr_nonnull(strstr(res.tail, "UT_GLOB_A=globbed\n"));
+	ck_assert_ptr_nonnull(strstr(res.tail, "LC_TIME=C\n"));
+	/* off the allow-list: a variable untangle has is no test's business */
+	ck_assert_msg(!strstr(res.tail, "UT_PLAIN="), "%s", res.tail);
+	ck_assert_ptr_nonnull(strstr(res.tail, "PATH="));
 	ut_proc_result_dispose(&res);
 	o.keep_secrets = true;
 	ck_assert_int_eq(ut_proc_run(&res, &o), 0);
 	ck_assert_ptr_nonnull(strstr(res.tail, "GITHUB_TOKEN=ghp_x\n"));
-	ck_assert(ut_proc_secret_name("CI_JOB_TOKEN=1") && ut_proc_secret_name("my_secret"));
-	ck_assert(!ut_proc_secret_name("TOKE") && !ut_proc_secret_name("PATH=/TOKEN"));
+	ck_assert(ut_env_secret_name("CI_JOB_TOKEN=1") && ut_env_secret_name("my_secret"));
+	ck_assert(!ut_env_secret_name("TOKE") && !ut_env_secret_name("PATH=/TOKEN"));
+	ck_assert(ut_env_allowed("LANG=C") && ut_env_allowed("PYTHONPATH") &&
+		  !ut_env_allowed("AWS_ACCESS_KEY_ID=x") && !ut_env_allowed("NODE_AUTH_TOKEN"));
+	unsetenv("NODE_AUTH_TOKEN");
 	unsetenv("GITHUB_TOKEN");
 	unsetenv("db_Password");
+}
+END_TEST
+
+/* ut_env_seal in the test's own process (Check forks each test: nothing leaks to the next):
+ * the initial block that /proc/self/environ shows keeps only the allow-list; the taken
+ * secret is readable from memory only. */
+START_TEST(sealed_environment)
+{
+	static const char *const take[] = {"UT_SEAL_TAKEN", NULL};
+	char *env, *p;
+	size_t len = 0;
+	FILE *f;
+
+	if (getenv("CK_FORK") && strcmp(getenv("CK_FORK"), "no") == 0)
+		return; /* it would change the environment of every later test */
+	ck_assert_int_eq(setenv("UT_SEAL_TAKEN", "ghp_taken", 1), 0);
+	ck_assert_int_eq(setenv("UT_SEAL_KEPT", "kept", 1), 0);
+	ck_assert_int_eq(ut_env_seal(take), 0);
+	ck_assert_ptr_null(getenv("UT_SEAL_TAKEN"));
+	ck_assert_str_eq(ut_env_secret("UT_SEAL_TAKEN"), "ghp_taken");
+	ck_assert_str_eq(getenv("UT_SEAL_KEPT"), "kept"); /* untangle still has it */
+	ck_assert_ptr_nonnull(getenv("PATH"));
+	f = fopen("/proc/self/environ", "r");
+	ck_assert_ptr_nonnull(f);
+	env = calloc(1, 1 << 20);
+	len = fread(env, 1, (1 << 20) - 1, f);
+	fclose(f);
+	/* every entry left in the block is on the allow-list (blanked ones read as empty) */
+	for (p = env; p < env + len; p += strlen(p) + 1)
+		ck_assert_msg(!*p || ut_env_allowed(p), "'%s' is still in /proc/self/environ", p);
+	free(env);
+	ck_assert_int_eq(ut_env_seal(take), 0); /* a second call does nothing */
+	ck_assert_str_eq(ut_env_secret("UT_SEAL_TAKEN"), "ghp_taken");
 }
 END_TEST
 
@@ -398,6 +443,7 @@ Suite *process_suite(void)
 	tcase_add_test(tc, output_tail_is_bounded);
 	tcase_add_test(tc, environment_and_path);
 	tcase_add_test(tc, secrets_stay_out_of_the_environment);
+	tcase_add_test(tc, sealed_environment);
 	tcase_add_test(tc, strays_do_not_hang_the_reader);
 	tcase_add_test(tc, interrupt_stops_runs);
 	tcase_add_test(tc, concurrent_runs);

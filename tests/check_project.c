@@ -166,12 +166,11 @@ START_TEST(test_project_resume_without_journal)
 	ut_detect_summary s;
 	ut_graph *g = graph();
 
-	ck_assert_int_eq(ut_detect_project(g, runner, &o, &s), UT_ENOTFOUND);
+	/* killed before the journal was written: nothing was lost, the detection starts */
+	ck_assert_int_eq(ut_detect_project(g, runner, &o, &s), 0);
 	ck_assert(!s.run_failed);
-	ck_assert_ptr_null(s.notes_ref);
-	ck_assert_int_eq(stored, 0);
-	ck_assert(!ut_fs_exists(graph_path));
-	ck_assert_int_eq((int)lines(log_path), 0);
+	ck_assert(ut_fs_exists(graph_path));
+	ck_assert_int_gt((int)lines(log_path), 0);
 	ut_graph_free(g);
 }
 END_TEST

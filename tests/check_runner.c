@@ -131,6 +131,8 @@ static const char *fake_command[] = {"/usr/bin/python3", "bin/fake-runner.py", "
 static const char *reset_command[] = {"/bin/sh", "bin/reset.sh", "{worker}"};
 static const char *ids[] = {"t.py::a", "t.py::it's \"b\" [x y]", "t.py::c"};
 static ut_envvar env[2] = {{"APP_WORKER", "{worker}"}, {"FAKE_LOG", NULL}};
+/* the fixtures' switches reach the runner by name or glob (runner.pass_env) */
+static const char *pass_env[] = {"FAKE_*", "FAIL_RESETS"};
 static ut_config cfg;
 static ut_runner *runner;
 static ut_run_result result;
@@ -146,6 +148,8 @@ static void setup(void)
 	env[1].value = strdup(fixture(3, "fake.log"));
 	cfg.runner.env = env;
 	cfg.runner.nenv = 2;
+	cfg.runner.pass_env.items = pass_env;
+	cfg.runner.pass_env.n = 2;
 	cfg.runner.timeout_s = 30;
 }
 

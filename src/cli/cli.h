@@ -225,6 +225,9 @@ void ut_cli_set_command(const char *name);
  * calls it: detect and run through ut_cli_runner_new, check at its start; later calls do
  * nothing. Prints what goes wrong; returns the exit code (0, or 3). */
 int ut_cli_guard(void);
+/* After the command, guarded or not: stops every process the runs left behind
+ * (ut_proc_stop_strays), saying how many. */
+void ut_cli_guard_end(void);
 
 /* What untangle keeps in the project (DESIGN.md "Files it writes"), besides the graph. */
 #define UT_CLI_STATE_DIR ".untangle"

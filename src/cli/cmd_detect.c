@@ -376,7 +376,11 @@ static void started(void *ctx, const ut_journal *journal)
 {
 	detect_cmd *d = ctx;
 
-	if (d->resume)
+	if (d->resume && ut_journal_started_anew(journal))
+		ut_infof("--resume: %s holds no run (an earlier detect stopped before writing "
+			 "one): nothing was lost, the detection starts from the beginning",
+			 UT_CLI_JOURNAL);
+	else if (d->resume)
 		journal_resumed(journal, d->g);
 	if (ut_journal_backup(journal))
 		ut_infof("--fresh: the old journal is kept as %s", ut_journal_backup(journal));

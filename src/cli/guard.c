@@ -48,3 +48,16 @@ int ut_cli_guard(void)
 	}
 	return UT_EXIT_OK;
 }
+
+void ut_cli_guard_end(void)
+{
+	size_t killed = 0;
+
+	if (lock_fd < 0)
+		return;
+	if (ut_proc_stop_strays(&killed) < 0)
+		ut_warnf("%s", ut_error_message());
+	else if (killed)
+		ut_infof("stopped %zu process%s the tests left running", killed,
+			 killed == 1 ? "" : "es");
+}

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "post/github.h"
+#include "util/env.h"
 #include "util/banned.h"
 
 static const ut_cli_command commands[] = {
@@ -63,8 +65,15 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	static const char *const secrets[] = {UT_GITHUB_TOKEN, NULL};
 	const ut_cli_command *cmd;
+	int rc;
 
+	/* before anything starts a child: no test reads our secrets in /proc/PPID/environ */
+	if (ut_env_seal(secrets) < 0) {
+		ut_errorf("out of memory");
+		return UT_EXIT_ENV;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return UT_EXIT_INPUT;
@@ -83,5 +92,7 @@ int main(int argc, char **argv)
 	}
 	ut_cli_signals_install();
 	ut_cli_set_command(cmd->name);
-	return cmd->run(argc - 1, argv + 1);
+	rc = cmd->run(argc - 1, argv + 1);
+	ut_cli_guard_end();
+	return rc;
 }

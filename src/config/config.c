@@ -195,6 +195,8 @@ static int set_key(loader *l, const char *section, const char *name, const ut_js
 	}
 	if (IS("runner", "env"))
 		return get_env(l, v, full);
+	if (IS("runner", "pass_env"))
+		return get_list(l, v, full, &c->runner.pass_env);
 	if (IS("detect", "extract"))
 		return get_string(l, v, full, extracts, &c->detect.extract);
 	if (IS("detect", "filter"))

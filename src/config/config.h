@@ -47,6 +47,8 @@ typedef struct {
 				       it (0: no preflight) */
 		ut_envvar *env;
 		size_t nenv;
+		ut_strlist pass_env; /* names or globs ("AWS_*") of untangle's environment the
+					runner gets beyond the allow-list (ut_env_allowed) */
 	} runner;
 	struct {
 		const char *extract;  /* string-analysis, original-order */

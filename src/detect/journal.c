@@ -45,6 +45,7 @@ struct ut_journal {
 	size_t lineno;                /* of the line being read */
 	ut_journal_changes changes;
 	bool keep_tail;
+	bool none; /* RESUME found no journal, or not even its header: started anew */
 	long last_id;
 	pthread_mutex_t lock;
 };
@@ -342,7 +343,8 @@ static int read_header(ut_journal *j, const ut_json *doc, const ut_journal_heade
 }
 
 /* Reads the existing journal a line at a time; *keep: the length of its complete, valid
- * lines. */
+ * lines. A missing journal, or one without a complete header (untangle was killed before
+ * its first line was written), sets j->none and is no error. */
 static int read_existing(ut_journal *j, const ut_journal_header *h, size_t *keep)
 {
 	FILE *f = fopen(j->path, "re");
@@ -353,8 +355,9 @@ static int read_existing(ut_journal *j, const ut_journal_header *h, size_t *keep
 
 	*keep = 0;
 	if (!f) {
-		if (errno == ENOENT)
-			return ut_error_set(UT_ENOTFOUND, "%s: no journal to resume from", j->path);
+		j->none = errno == ENOENT;
+		if (j->none)
+			return 0;
 		return ut_error_set(UT_EENV, "%s: %s", j->path, strerror(errno));
 	}
 	while ((len = getline(&line, &cap, f)) > 0) {
@@ -386,8 +389,8 @@ static int read_existing(ut_journal *j, const ut_journal_header *h, size_t *keep
 	}
 	if (ferror(f))
 		rc = ut_error_set(UT_EENV, "%s: %s", j->path, strerror(errno));
-	else if (lineno == 0)
-		rc = ut_error_set(UT_EINPUT, "%s:1: the journal is empty", j->path);
+	else if (lineno == 0 || *keep == 0)
+		j->none = true;
 done:
 	free(line);
 	fclose(f);
@@ -556,9 +559,12 @@ int ut_journal_open(ut_journal **out, const char *path, const ut_journal_header 
 				  "to continue a detection)", why, path);
 		goto done;
 	}
-	if (mode == UT_JOURNAL_RESUME) {
+	if (mode == UT_JOURNAL_RESUME)
 		rc = read_existing(j, h, &keep);
-		if (rc == 0 && (j->changes.ntests || j->changes.ignore || j->changes.runner))
+	if (rc < 0)
+		goto done;
+	if (mode == UT_JOURNAL_RESUME && !j->none) {
+		if (j->changes.ntests || j->changes.ignore || j->changes.runner)
 			rc = rewrite(j, h, keep);
 		if (rc < 0)
 			goto done;
@@ -569,6 +575,7 @@ int ut_journal_open(ut_journal **out, const char *path, const ut_journal_header 
 		    lseek(j->fd, 0, SEEK_END) >= 0)
 			goto done;
 	} else {
+		/* nothing to resume: nothing was lost either, the detection starts anew */
 		rc = mode == UT_JOURNAL_START ? refuse_unfinished(j)
 		     : mode == UT_JOURNAL_FRESH ? keep_backup(j) : 0;
 		if (rc < 0)
@@ -627,6 +634,11 @@ const char *ut_journal_backup(const ut_journal *j)
 	return j ? j->backup : NULL;
 }
 
+bool ut_journal_started_anew(const ut_journal *j)
+{
+	return j && j->none;
+}
+
 int ut_journal_load(ut_journal **out, const char *path)
 {
 	ut_journal *j = journal_alloc(path);
@@ -638,6 +650,8 @@ int ut_journal_load(ut_journal **out, const char *path)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	j->keep_tail = true;
 	rc = read_existing(j, NULL, &keep);
+	if (rc == 0 && j->none)
+		rc = ut_error_set(UT_ENOTFOUND, "%s: no journal", path);
 	if (rc < 0) {
 		ut_journal_close(j);
 		return rc;

@@ -80,11 +80,12 @@ typedef struct {
 
 /* Opens the journal at path in the given mode. The journal's folder must be writable
  * (the graph goes beside it): UT_EENV naming it otherwise, before any run. RESUME reads
- * the existing file a line at a time: UT_ENOTFOUND when there is none, UT_EINPUT
- * ("PATH:LINE: ...") when its header is for another suite or configuration or a line is
- * malformed; a last line cut short by a kill is dropped. Its runs become available to
- * ut_journal_replay, except those that failed as a whole and those holding a test whose
- * body changed. START refuses an unfinished journal with UT_EINPUT (the message names
+ * the existing file a line at a time: UT_EINPUT ("PATH:LINE: ...") when its header is for
+ * another suite or configuration or a line is malformed; a last line cut short by a kill
+ * is dropped. Its runs become available to ut_journal_replay, except those that failed as
+ * a whole and those holding a test whose body changed. A missing journal, or one without
+ * its header (untangle was killed before writing it: no run was lost), is written anew
+ * (ut_journal_started_anew). START refuses an unfinished journal with UT_EINPUT (the message names
  * --resume and --fresh); FRESH renames it to a backup first. */
 int ut_journal_open(ut_journal **out, const char *path, const ut_journal_header *h,
 		    ut_journal_mode mode);
@@ -92,6 +93,8 @@ void ut_journal_close(ut_journal *j);
 
 /* After a RESUME: what changed since the journal was written (borrowed). */
 const ut_journal_changes *ut_journal_changed(const ut_journal *j);
+/* After a RESUME: whether there was nothing to resume and the journal started anew. */
+bool ut_journal_started_anew(const ut_journal *j);
 /* After FRESH: the backup the old journal went to, or NULL (borrowed). */
 const char *ut_journal_backup(const ut_journal *j);
 

@@ -13,6 +13,7 @@
 
 #include "json/json.h"
 #include "post/http.h"
+#include "util/env.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/jsonw.h"
@@ -462,7 +463,7 @@ static int setup(ctx *c, const ut_github_opts *o, ut_github_result *res)
 void ut_github_opts_from_env(ut_github_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->token = getenv("GITHUB_TOKEN");
+	o->token = ut_env_secret(UT_GITHUB_TOKEN); /* out of the environment (main.c) */
 	o->api_url = getenv("GITHUB_API_URL");
 	o->repository = getenv("GITHUB_REPOSITORY");
 	o->event_path = getenv("GITHUB_EVENT_PATH");

@@ -19,6 +19,10 @@
 
 #include "report/findings.h"
 
+/* The variable of the token. main() takes it out of the environment (ut_env_seal) before
+ * any child starts; ut_github_opts_from_env reads it back with ut_env_secret. */
+#define UT_GITHUB_TOKEN "GITHUB_TOKEN"
+
 /* GitHub takes at most this many annotations per check-run request. */
 #define UT_GITHUB_ANNOTATIONS_PER_REQUEST 50
 /* GitHub's limit for a check run's output.summary and for a comment's body. */
@@ -46,9 +50,9 @@ typedef struct {
 	size_t annotations; /* annotations sent (findings with a file) */
 } ut_github_result;
 
-/* Fills o from the environment (GITHUB_TOKEN, GITHUB_API_URL, GITHUB_REPOSITORY,
- * GITHUB_EVENT_PATH, GITHUB_SHA); the strings are borrowed from the environment and
- * the other fields are 0. */
+/* Fills o from the environment (GITHUB_TOKEN, through ut_env_secret, GITHUB_API_URL,
+ * GITHUB_REPOSITORY, GITHUB_EVENT_PATH, GITHUB_SHA); the strings are borrowed from the
+ * environment and the other fields are 0. */
 void ut_github_opts_from_env(ut_github_opts *o);
 
 /* Posts the sorted findings (annotations on their file and lines; findings without a file

@@ -1,6 +1,9 @@
 /* groups.c: no orphan runner: the process group of every child is recorded in a file while
- * it lives, a supervisor process kills what is recorded when untangle dies (even by
- * SIGKILL), and the next untangle kills what a dead one left behind. */
+ * it lives, a supervisor process kills what is recorded, and every process carrying the
+ * run's marker, when untangle dies (even by SIGKILL), and the next untangle kills what a
+ * dead one left behind. While untangle lives it is a child subreaper: an orphan of its
+ * runners (a setsid(2) daemon's parent gone) stays its descendant, and ut_proc_stop_strays
+ * finds it. */
 #define _GNU_SOURCE /* pipe2 */
 #include "runner/process.h"
 
@@ -12,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,15 +29,20 @@
 
 #define MARKER "UNTANGLE_RUN="
 #define FILE_MAX ((size_t)1 << 20) /* a file of live groups is a few lines */
+#define STRAYS_EVERY_S 1.0          /* how often the watch loops look for strays */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *path;	/* absolute; NULL while not tracking */
 static char marker[64]; /* "UNTANGLE_RUN=<pid>-<ns>", given to every child */
 static UT_VEC(pid_t) live;
+static pid_t supervisor; /* spared by ut_proc_stop_strays */
+static ut_proc_strays strays; /* as last found, in the file too */
+static double strays_at;      /* when they were looked for */
 
-/* Rewrites the file from `live` (temporary file + rename: the supervisor may read it at
- * any moment). Called with the lock held. Errors are not the child's: they are ignored,
- * the supervisor and the next run then see the previous state. */
+/* Rewrites the file from `live` and `strays` (temporary file + rename: the supervisor may
+ * read it at any moment): "PGID MARKER" per group, "PGID MARKER PID START" per stray.
+ * Called with the lock held. Errors are not the child's: they are ignored, the supervisor
+ * and the next run then see the previous state. */
 static void save(void)
 {
 	ut_buf b = UT_BUF_INIT;
@@ -41,6 +50,9 @@ static void save(void)
 
 	for (i = 0; i < live.n; i++)
 		ut_buf_printf(&b, "%ld %s\n", (long)live.v[i], marker + strlen(MARKER));
+	for (i = 0; i < strays.n; i++)
+		ut_buf_printf(&b, "%ld %s %ld %llu\n", (long)strays.v[i].pgid,
+			      marker + strlen(MARKER), (long)strays.v[i].pid, strays.v[i].start);
 	if (!b.failed)
 		(void)ut_fs_write_atomic(path, b.ptr ? b.ptr : "", b.len);
 	ut_buf_dispose(&b);
@@ -72,6 +84,40 @@ void ut_proc__group_reaped(pid_t pgid)
 		break;
 	}
 	pthread_mutex_unlock(&lock);
+}
+
+void ut_proc__note_strays(bool now)
+{
+	UT_VEC(pid_t) groups = {0};
+	ut_proc_strays found = {0};
+	bool changed = false;
+	size_t i;
+	int rc = 0;
+
+	pthread_mutex_lock(&lock);
+	if (!path || (!now && ut_clock_mono() - strays_at < STRAYS_EVERY_S)) {
+		pthread_mutex_unlock(&lock);
+		return;
+	}
+	strays_at = ut_clock_mono();
+	for (i = 0; i < live.n && rc == 0; i++)
+		rc = ut_vec_push(&groups, live.v[i]);
+	pthread_mutex_unlock(&lock);
+	if (rc == 0) /* outside the lock: a walk of /proc takes milliseconds */
+		rc = ut_proc__find_strays(supervisor, groups.v, groups.n, &found);
+	pthread_mutex_lock(&lock);
+	changed = rc == 0 && (found.n != strays.n ||
+			      (found.n && memcmp(found.v, strays.v, found.n * sizeof(*found.v))));
+	if (changed && path) {
+		ut_vec_free(&strays);
+		strays = found;
+		found.v = NULL;
+		save();
+	}
+	pthread_mutex_unlock(&lock);
+	ut_vec_free(&found);
+	ut_vec_free(&groups);
+	ut_error_clear();
 }
 
 /* The supervisor, between fork and _exit: async-signal-safe calls only. Waits for the end
@@ -116,6 +162,9 @@ static void supervise(int rfd, const char *file)
 		if (*p)
 			p++;
 	}
+	/* what left its group (setsid) still carries the marker, unless it cleared its
+	 * environment */
+	ut_proc__kill_marked(marker);
 	_exit(0);
 }
 
@@ -176,11 +225,24 @@ int ut_proc_track(const char *file)
 	}
 	if (pid == 0)
 		supervise(fds[0], abs);
+	supervisor = pid;
+	/* orphans of the runners are reparented to untangle rather than to init: they stay in
+	 * its tree, where ut_proc_stop_strays finds them */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		rc = ut_error_set(UT_EENV, "cannot become a child subreaper: %s", strerror(errno));
 done:
 	close(fds[0]); /* fds[1] is kept open until untangle exits */
 	if (rc < 0)
 		close(fds[1]);
 	return rc;
+}
+
+int ut_proc_stop_strays(size_t *killed)
+{
+	*killed = 0;
+	if (!path)
+		return 0;
+	return ut_proc__kill_tree(getpid(), supervisor, SIGKILL, killed);
 }
 
 /* Whether the process's environment (as it was started) holds one of the markers. */
@@ -208,7 +270,7 @@ int ut_proc_kill_orphans(const char *file, size_t *killed)
 	char *text = NULL, *line, *save_p = NULL;
 	struct dirent *de;
 	DIR *proc = NULL;
-	size_t len = 0, i;
+	size_t len = 0, strays_n, i;
 	int rc = 0, round;
 
 	*killed = 0;
@@ -216,11 +278,23 @@ int ut_proc_kill_orphans(const char *file, size_t *killed)
 	if (!text)
 		return ut_error_code() == UT_ENOTFOUND ? 0 : ut_error_code();
 	for (line = strtok_r(text, "\n", &save_p); line; line = strtok_r(NULL, "\n", &save_p)) {
-		const char *token = strchr(line, ' ');
-		char *m;
+		char *token = strchr(line, ' '), *stray, *m;
+		unsigned long long start = 0, now = 0;
+		long pid = 0;
 
 		if (!token || !token[1])
 			continue;
+		stray = strchr(token + 1, ' ');
+		if (stray)
+			*stray++ = '\0';
+		/* a stray left its group and may have cleared its environment: its pid, if it is
+		 * still the same process */
+		if (stray && sscanf(stray, "%ld %llu", &pid, &start) == 2 && pid > 1 &&
+		    pid != (long)getpid() && ut_proc__start_time((pid_t)pid, &now) &&
+		    now == start && ut_vec_push(&victims, (pid_t)pid) < 0) {
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+			goto done;
+		}
 		m = malloc(strlen(MARKER) + strlen(token + 1) + 1);
 		if (!m || ut_vec_push(&markers, m) < 0) {
 			free(m);
@@ -237,12 +311,17 @@ int ut_proc_kill_orphans(const char *file, size_t *killed)
 		rc = ut_error_set(UT_EENV, "cannot list /proc: %s", strerror(errno));
 		goto done;
 	}
+	strays_n = victims.n;
 	while ((de = readdir(proc))) {
-		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
-		    strtol(de->d_name, NULL, 10) == (long)getpid())
+		pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
+		bool known = false;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9' || pid == getpid())
 			continue;
-		if (marked(de->d_name, (const char *const *)markers.v, markers.n) &&
-		    ut_vec_push(&victims, (pid_t)strtol(de->d_name, NULL, 10)) < 0) {
+		for (i = 0; i < strays_n && !known; i++)
+			known = victims.v[i] == pid;
+		if (!known && marked(de->d_name, (const char *const *)markers.v, markers.n) &&
+		    ut_vec_push(&victims, pid) < 0) {
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
 			goto done;
 		}

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -20,6 +19,7 @@
 
 #include "runner/internal.h"
 #include "util/clock.h"
+#include "util/env.h"
 #include "util/error.h"
 #include "util/banned.h"
 
@@ -102,34 +102,13 @@ static void launch_dispose(launch *l)
 	free(l->paths);
 }
 
-static bool contains(const char *assignment, const char *word)
-{
-	size_t n = name_len(assignment), w = strlen(word), i;
-
-	for (i = 0; i + w <= n; i++)
-		if (strncasecmp(assignment + i, word, w) == 0)
-			return true;
-	return false;
-}
-
-bool ut_proc_secret_name(const char *name)
-{
-	return contains(name, "TOKEN") || contains(name, "SECRET") || contains(name, "PASSWORD");
-}
-
+/* The allow-list, what the caller passes by name or glob, or everything (keep_secrets). */
 static bool kept(const char *var, const ut_proc_opts *o)
 {
-	size_t i;
-
-	if (!ut_proc_secret_name(var) || o->keep_secrets)
-		return true;
-	for (i = 0; o->pass && o->pass[i]; i++)
-		if (same_name(var, o->pass[i]))
-			return true;
-	return false;
+	return o->keep_secrets || ut_env_allowed(var) || ut_env_named(var, o->pass);
 }
 
-/* The caller's environment without its secrets (unless passed), with the overrides applied
+/* The caller's environment as allowed (ut_env_allowed) or passed, with the overrides applied
  * (a later override of a name wins) and the marker of the tracked groups. */
 static int build_env(launch *l, const ut_proc_opts *o)
 {
@@ -347,10 +326,12 @@ static void watch(ut_proc_result *out, const ut_proc_opts *o, int fd, ring *r, d
 	bool exited = false, eof = false, killing = false, hard = false;
 	pid_t pid = out->pid;
 	struct pollfd p;
+	size_t strays;
 	int wait_ms;
 
 	for (;;) {
 		now = ut_clock_mono();
+		ut_proc__note_strays(false);
 		if (!exited && has_exited(pid)) {
 			exited = true;
 			exit_at = now;
@@ -365,11 +346,14 @@ static void watch(ut_proc_result *out, const ut_proc_opts *o, int fd, ring *r, d
 			if (out->state == UT_PROC_INTERRUPTED || out->state == UT_PROC_TIMEOUT) {
 				killing = true;
 				kill(-pid, SIGTERM);
+				/* the tree too: a descendant that left the group (setsid) */
+				(void)ut_proc__kill_tree(pid, 0, SIGTERM, &strays);
 				kill_at = now + grace;
 			}
 		}
 		if (killing && !exited && !hard && now >= kill_at) {
 			kill(-pid, SIGKILL);
+			(void)ut_proc__kill_tree(pid, 0, SIGKILL, &strays);
 			hard = true;
 		}
 		if (exited && (eof || now - exit_at >= DRAIN_S))

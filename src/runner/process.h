@@ -29,10 +29,10 @@ typedef struct {
 	/* After the child exits, SIGKILL what is left of its process group (a browser the
 	 * tests did not quit). Leave false for commands that start daemons in their own group. */
 	bool kill_group_after_exit;
-	/* Variables of the caller's environment whose name holds TOKEN, SECRET or PASSWORD
-	 * (any case; ut_proc_secret_name) are left out of the child's, except those named in
-	 * pass (NULL-terminated, NULL: none) or when keep_secrets is set. env overrides are
-	 * always applied. */
+	/* The child's environment: the variables of the caller's on the allow-list
+	 * (ut_env_allowed: PATH, HOME, LANG, ... never a name that looks like a secret), those
+	 * named by pass (NULL-terminated names or globs, "AWS_*"; NULL: none), then the env
+	 * overrides. keep_secrets: the caller's whole environment instead. */
 	const char *const *pass;
 	bool keep_secrets;
 } ut_proc_opts;
@@ -86,22 +86,31 @@ bool ut_proc_interrupted(void);
 /* Lets runs start again (for a caller that handled the interrupt and goes on). */
 void ut_proc_interrupt_clear(void);
 
-/* Whether an environment variable's name ("NAME" or "NAME=VALUE") looks like a secret:
- * it holds TOKEN, SECRET or PASSWORD in any case (GITHUB_TOKEN, CI_JOB_TOKEN, ...). */
-bool ut_proc_secret_name(const char *name);
-
 /* No orphan child: from now on, the process group of every child is recorded in `path`
  * (one line "PGID MARKER" per live group, rewritten atomically, removed when the child is
- * reaped); every child gets UNTANGLE_RUN=MARKER in its environment; and a supervisor
- * process (in its own session, deaf to SIGINT, SIGTERM, SIGHUP and SIGQUIT) SIGKILLs the
- * groups in the file as soon as this process is gone, whatever ended it. Each child also
+ * reaped), and so is, once a second while a child runs, every descendant that left its
+ * group ("PGID MARKER PID START", START its start time in /proc/PID/stat: a setsid(2)
+ * daemon, which may also clear its environment); every child gets UNTANGLE_RUN=MARKER in
+ * its environment; this process becomes a child subreaper (PR_SET_CHILD_SUBREAPER: the
+ * orphans of its children are reparented to it); and a supervisor process (in its own session, deaf to SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT) SIGKILLs the groups in the file as soon as this process is gone, whatever ended
+ * it, then every process whose environment carries MARKER (a daemon that left its group
+ * with setsid(2)). Each child also
  * gets SIGKILL when the thread that started it dies (PR_SET_PDEATHSIG). Call it once,
  * from the thread that lives longest, before any child starts; path's folder must exist.
  * 0, UT_EENV (the folder, the pipe or fork failed) or UT_ENOMEM. */
 int ut_proc_track(const char *path);
 
+/* After ut_proc_track, at the end of untangle's work (normal, interrupted or failed): kills
+ * with SIGKILL every process still descending from this one but the supervisor, such as a
+ * daemon a test started with setsid(2), which its group's kill misses (ut_proc_track made
+ * this process a child subreaper: orphans stay its descendants). Call it when no run is
+ * under way. *killed counts them. 0, UT_EENV (/proc cannot be read) or UT_ENOMEM. */
+int ut_proc_stop_strays(size_t *killed);
+
 /* Kills, with SIGKILL, every process that carries one of the markers recorded in `path`
- * by an earlier untangle (whatever its group now) and waits until they are gone (at most
+ * by an earlier untangle (whatever its group now), and every descendant it recorded as
+ * having left its group that still runs (same pid and start time) and waits until they are gone (at most
  * 2 s). Call it while holding the project's lock, before ut_proc_track truncates the
  * file. A missing file is nothing to do. *killed counts the processes killed.
  * 0, UT_EENV (/proc cannot be read) or UT_ENOMEM. */

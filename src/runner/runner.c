@@ -25,7 +25,8 @@ struct ut_runner {
 	const char **command, **reset, **env; /* templates; env as NAME=VALUE */
 	const char **list;                    /* the list command's template, or NULL */
 	size_t ncommand, nreset, nenv, nlist;
-	const char **pass; /* names runner.env passes through (null values), NULL-terminated */
+	const char **pass; /* names runner.env passes through (null values) and the names or
+			    * globs of runner.pass_env, NULL-terminated */
 	const char *root, *work, *runners, *python;
 	double timeout_s, preflight_s;
 	bool dot_dash; /* the pytest preset: an id that starts with '-' goes as "./" + id */
@@ -127,10 +128,13 @@ static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const 
 		rc = ut_template_check(cfg->runner.reset.items, cfg->runner.reset.n, "runner.reset",
 				       UT_TESTS_ALLOWED, &reports);
 	r->env = ut_arena_alloc(&r->arena, (cfg->runner.nenv + 1) * sizeof(char *));
-	r->pass = ut_arena_alloc(&r->arena, (cfg->runner.nenv + 1) * sizeof(char *));
+	r->pass = ut_arena_alloc(&r->arena,
+				 (cfg->runner.nenv + cfg->runner.pass_env.n + 1) * sizeof(char *));
 	if (!r->env || !r->pass)
 		return ut_error_set(UT_ENOMEM, "out of memory");
-	for (i = 0, npass = 0; rc == 0 && i < cfg->runner.nenv; i++) {
+	for (npass = 0; npass < cfg->runner.pass_env.n; npass++)
+		r->pass[npass] = cfg->runner.pass_env.items[npass];
+	for (i = 0; rc == 0 && i < cfg->runner.nenv; i++) {
 		const ut_envvar *e = &cfg->runner.env[i];
 
 		if (!e->value) { /* null: untangle's own value, a secret included */

@@ -22,11 +22,11 @@ typedef struct ut_runner ut_runner;
  *   (ut_runner_helpers_dir) may sit inside an element or an env value. Other braces stay
  *   as written.
  * - Children run with cwd = root_dir (the folder of untangle.json), so relative paths in
- *   command and reset are relative to it; env is the caller's environment without its
- *   secrets (ut_proc_secret_name: names holding TOKEN, SECRET or PASSWORD), with runner.env
- *   applied: a name given a string is set to it (templates expanded), a name given null
- *   keeps the caller's value, a secret included (PATH from runner.env also decides where
- *   argv[0] is found).
+ *   command and reset are relative to it; env is the caller's environment as the
+ *   allow-list keeps it (ut_env_allowed: PATH, HOME, LANG, ..., never a secret's name) and
+ *   the names or globs of runner.pass_env, with runner.env applied: a name given a string
+ *   is set to it (templates expanded), a name given null keeps the caller's value, a secret
+ *   included (PATH from runner.env also decides where argv[0] is found).
  * - Reports go to work_dir (created when missing, ut_fs_state_dir: no link in its path),
  *   one file per worker, the pid in its name.
  * Returns UT_EINPUT (message names the key) when there is neither a command nor a preset,

@@ -279,7 +279,9 @@ def main():
         "suite": {"paths": ["tests"], "language": "python"},
         "runner": {"command": [os.path.abspath(args.simrun), "--suite", "suite.tsv",
                                "--state", "state", "--report", "{report}", "{tests}"],
-                   "reset": ["true"], "timeout_s": 60},
+                   "reset": ["true"], "timeout_s": 60,
+                   # the bench sets the simulated runner's knobs in untangle's environment
+                   "pass_env": ["SIMRUN_*"]},
         "detect": {"reruns": 0},
     }
     with open(os.path.join(args.out, "untangle.json"), "w") as fh:

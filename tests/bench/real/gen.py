@@ -318,7 +318,9 @@ def main():
         "suite": {"paths": ["src"], "language": "java"},
         "runner": {"command": [os.path.abspath(args.simrun), "--suite", "suite.tsv",
                                "--state", "state", "--report", "{report}", "{tests}"],
-                   "reset": ["true"], "timeout_s": 60},
+                   "reset": ["true"], "timeout_s": 60,
+                   # the bench sets the simulated runner's knobs in untangle's environment
+                   "pass_env": ["SIMRUN_*"]},
     }
     with open(os.path.join(args.out, "untangle.json"), "w") as fh:
         json.dump(config, fh, indent=1)
