@@ -7,6 +7,7 @@
 #include "json/json.h"
 #include "report/report.h"
 #include "util/error.h"
+#include "util/esc.h"
 
 Suite *report_suite(void);
 
@@ -241,13 +242,13 @@ START_TEST(github_escaping)
 {
 	ut_buf b = UT_BUF_INIT;
 
-	ut_report_github_escape_data(&b, "a%b\r\nc:d,e");
+	ut_esc_github_data(&b, "a%b\r\nc:d,e");
 	ck_assert_str_eq(b.ptr, "a%25b%0D%0Ac:d,e");
 	ut_buf_clear(&b);
-	ut_report_github_escape_property(&b, "a%b\r\nc:d,e");
+	ut_esc_github_property(&b, "a%b\r\nc:d,e");
 	ck_assert_str_eq(b.ptr, "a%25b%0D%0Ac%3Ad%2Ce");
 	ut_buf_clear(&b);
-	ut_report_github_escape_property(&b, "");
+	ut_esc_github_property(&b, "");
 	ck_assert_str_eq(b.ptr, "");
 	ut_buf_dispose(&b);
 }
