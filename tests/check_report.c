@@ -382,7 +382,7 @@ START_TEST(markdown_escapes_cells_and_labels)
 	ck_assert_ptr_nonnull(fence);
 	ck_assert_ptr_nonnull(strstr(fence,
 				     "  n0[\"t#quot;x#124;#60;b#62;#96;#35;#59;#91;a#93;#40;b#41;"
-				     "%0A:,  ::error::ünï 100%\"]\n"));
+				     "%0A:,#92;r#92;n::error::ünï 100%\"]\n"));
 	ck_assert_ptr_nonnull(strstr(fence, "  n0 -.->|removed| n1\n"));
 	/* a long name is cut at a character boundary, not inside 'é' */
 	ck_assert_ptr_nonnull(strstr(fence, "[\"tests/" LONG_PREFIX "\xe2\x80\xa6\"]\n"));
