@@ -286,8 +286,18 @@ START_TEST(text_escape_keeps_names_on_one_line)
 	ck_assert_str_eq(esc_text("::warning ::x"), "\\x3a:warning ::x");
 	ck_assert_str_eq(esc_text("  ::error::x"), "  \\x3a:error::x");
 	ck_assert_str_eq(esc_text("a ::error::x"), "a ::error::x");
+	ck_assert_str_eq(esc_text("\xc2\xa0\xe3\x80\x80::error::x"),
+			 "\xc2\xa0\xe3\x80\x80\\x3a:error::x");
 	ck_assert(ut_esc_text_needed("::x"));
 	ck_assert_str_eq(esc_text(""), "");
+	/* JSON keeps the same string and escapes what could drive a terminal showing it */
+	{
+		ut_buf b = UT_BUF_INIT;
+
+		ut_json_escape(&b, "a\xe2\x80\xae\x7f\xc2\x9b" "b\xc3\xa9", 10);
+		ck_assert_str_eq(b.ptr, "a\\u202e\\u007f\\u009bb\xc3\xa9");
+		ut_buf_dispose(&b);
+	}
 }
 END_TEST
 

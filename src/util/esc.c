@@ -10,22 +10,20 @@
 
 #define ZWSP "\xe2\x80\x8b"
 
-/* The code point of the valid UTF-8 sequence of len bytes at p (len 2 to 4). */
-static unsigned long code_point(const unsigned char *p, size_t len)
-{
-	unsigned long cp = p[0] & (0xff >> (len + 1));
-
-	for (size_t i = 1; i < len; i++)
-		cp = (cp << 6) | (p[i] & 0x3f);
-	return cp;
-}
-
-/* Code points beyond ASCII that can move text around, end a line or drive a terminal. */
-static bool hostile(unsigned long cp)
+bool ut_esc_hostile(unsigned long cp)
 {
 	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
 	       cp == 0x2028 || cp == 0x2029 || (cp >= 0x202a && cp <= 0x202e) ||
 	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+unsigned long ut_esc_code_point(const unsigned char *p, size_t len)
+{
+	unsigned long cp = len == 1 ? p[0] : p[0] & (0xff >> (len + 1));
+
+	for (size_t i = 1; i < len; i++)
+		cp = (cp << 6) | (p[i] & 0x3f);
+	return cp;
 }
 
 /* The length of the sequence at p[0..n) and whether text output must escape it: 1 and
@@ -43,7 +41,7 @@ static size_t scan(const unsigned char *p, size_t n, bool *escape)
 		*escape = true;
 		return 1;
 	}
-	*escape = hostile(code_point(p, len));
+	*escape = ut_esc_hostile(ut_esc_code_point(p, len));
 	return len;
 }
 
@@ -59,13 +57,33 @@ static void put_escape(ut_buf *out, const unsigned char *p, size_t len)
 	else if (len == 1)
 		ut_buf_printf(out, "\\x%02x", p[0]);
 	else
-		ut_buf_printf(out, "\\u%04lx", code_point(p, len));
+		ut_buf_printf(out, "\\u%04lx", ut_esc_code_point(p, len));
+}
+
+/* The length of the white space at p[0..n) that .NET's String.Trim (GitHub's runner)
+ * removes before it looks for "::": ASCII spaces and the Unicode spaces text output keeps
+ * raw (tabs, the separators and U+0085 are escaped anyway). */
+static size_t blank(const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t len = p[i] == ' ' ? 1 : p[i] < 0x80 ? 0 : ut_utf8_valid(p + i, n - i);
+		unsigned long cp = len > 1 ? ut_esc_code_point(p + i, len) : ' ';
+
+		if (!len ||
+		    !(cp == ' ' || cp == 0xa0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
+		      cp == 0x202f || cp == 0x205f || cp == 0x3000))
+			break;
+		i += len;
+	}
+	return i;
 }
 
 /* The offset of "::" that a line holding s would start with, or -1. */
 static long command_start(const char *s)
 {
-	size_t i = strspn(s, " ");
+	size_t n = strlen(s), i = blank((const unsigned char *)s, n);
 
 	return s[i] == ':' && s[i + 1] == ':' ? (long)i : -1;
 }
@@ -191,7 +209,7 @@ void ut_esc_markdown(ut_buf *out, const char *s)
 
 		if (len > 1 && escape)
 			/* shown, as the terminal shows it; the backslash escaped for Markdown */
-			ut_buf_printf(out, "\\\\u%04lx", code_point(p + i, len));
+			ut_buf_printf(out, "\\\\u%04lx", ut_esc_code_point(p + i, len));
 		else if (len > 1)
 			ut_buf_put(out, s + i, len);
 		else if (c == '\n')

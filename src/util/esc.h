@@ -6,16 +6,17 @@
 #define UT_ESC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "util/buf.h"
 
 /* Text for a terminal or a CI log: control characters (C0, DEL, C1), line and paragraph
  * separators and the bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E,
  * U+2066 to U+2069) written as escapes (\n, \r, \t, \x1b, \u202e), invalid UTF-8 bytes as
- * \xNN, backslashes doubled; and a name that starts (after spaces) with "::" gets its
- * first colon as \x3a, so that wherever it is printed it never starts a workflow command
- * (GitHub reads one at the start of a line, leading spaces ignored). The output is one
- * line of printable text. */
+ * \xNN, backslashes doubled; and a name that starts with "::" after white space (ASCII
+ * or Unicode spaces) gets its first colon as \x3a, so that wherever it is printed it never
+ * starts a workflow command (GitHub reads one at the start of a line, white space
+ * trimmed). The output is one line of printable text. */
 void ut_esc_text(ut_buf *out, const char *s);
 /* Whether ut_esc_text changes s: false for almost every name. */
 bool ut_esc_text_needed(const char *s);
@@ -33,5 +34,11 @@ void ut_esc_github_property(ut_buf *out, const char *s);
  * an issue; other control characters are a space; bidirectional controls and
  * separators are shown as text (\u202e). */
 void ut_esc_markdown(ut_buf *out, const char *s);
+
+/* Whether code point cp is one the escapes never leave raw beyond ASCII: a C1 control,
+ * a line or paragraph separator or a bidirectional control (JSON writes it as \uXXXX). */
+bool ut_esc_hostile(unsigned long cp);
+/* The code point of the valid UTF-8 sequence of len bytes (1 to 4) at p. */
+unsigned long ut_esc_code_point(const unsigned char *p, size_t len);
 
 #endif
