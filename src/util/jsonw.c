@@ -152,7 +152,7 @@ void ut_json_escape(ut_buf *out, const char *str, size_t n)
 	while (i < n) {
 		unsigned char c = s[i];
 		size_t len;
-		char esc[8];
+		char esc[24];
 
 		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f) {
 			i++;
