@@ -151,6 +151,27 @@ START_TEST(duplicate_keys_name_the_second)
 }
 END_TEST
 
+START_TEST(nul_in_a_string_names_its_line)
+{
+	/* cJSON ends its strings at a NUL: "tes\u0000ts" was read as "tes", silently */
+	expect_error("{\n \"suite\": {\n  \"paths\": [\"tes\\u0000ts\"]}}",
+		     ":3: a string holds a NUL character (\\u0000)");
+	expect_error("{\"suite\": {\"paths\": [\"t\"],\n\"la\\u0000nguage\": \"python\"}}",
+		     ":2: a string holds a NUL character");
+	/* an escaped backslash, then u0000: no NUL */
+	write_config("{\"runner\": {\"command\": [\"x\\\\u0000\", \"{tests}\"]}}");
+	{
+		ut_config c;
+
+		ut_config_init(&c);
+		ck_assert_msg(ut_config_load(&c, path, false) == 0, "%s", ut_error_message());
+		ck_assert_str_eq(c.runner.command.items[0], "x\\u0000");
+		ut_config_dispose(&c);
+		unlink(path);
+	}
+}
+END_TEST
+
 START_TEST(preset_from_framework)
 {
 	ut_suite *s = NULL;
@@ -411,6 +432,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, errors_name_key_and_line);
 	tcase_add_test(tc, paths_stay_in_the_project);
 	tcase_add_test(tc, duplicate_keys_name_the_second);
+	tcase_add_test(tc, nul_in_a_string_names_its_line);
 	tcase_add_test(tc, preset_from_framework);
 	tcase_add_test(tc, parse_opts_under_a_root);
 	tcase_add_test(tc, init_writes_a_config_that_loads);

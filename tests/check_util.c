@@ -13,6 +13,7 @@
 #include "util/buf.h"
 #include "util/diag.h"
 #include "util/error.h"
+#include "util/esc.h"
 #include "util/fs.h"
 #include "util/glob.h"
 #include "util/jsonw.h"
@@ -379,6 +380,65 @@ START_TEST(one_glob_for_mocha_and_surefire)
 }
 END_TEST
 
+/* util/esc: the text rule (a terminal, a CI log) and the Markdown rule. */
+static char *escaped(void (*esc)(ut_buf *out, const char *s), const char *s)
+{
+	static char out[512];
+	ut_buf b = UT_BUF_INIT;
+
+	esc(&b, s);
+	ck_assert(!b.failed && b.len < sizeof(out));
+	memcpy(out, b.ptr, b.len + 1);
+	ut_buf_dispose(&b);
+	return out;
+}
+
+#define esc_text(s) escaped(ut_esc_text, s)
+#define esc_md(s) escaped(ut_esc_markdown, s)
+
+START_TEST(text_escape_keeps_names_on_one_line)
+{
+	ck_assert_str_eq(esc_text("plain name, caf\xc3\xa9 a\\b"), "plain name, caf\xc3\xa9 a\\b");
+	ck_assert(!ut_esc_text_needed("t.py::test_x[a\\b]"));
+	ck_assert_str_eq(esc_text("x\n::warning file=x.js::PWNED"),
+			 "x\\n::warning file=x.js::PWNED");
+	ck_assert_str_eq(esc_text("a\\b\r\t"), "a\\\\b\\r\\t");
+	ck_assert_str_eq(esc_text("\x1b]8;;http://e/\x07l\x1b[2J\x7f"),
+			 "\\x1b]8;;http://e/\\x07l\\x1b[2J\\x7f");
+	/* bidirectional controls, C1 controls, separators, invalid UTF-8 */
+	ck_assert_str_eq(esc_text("\xe2\x80\xaegnp.exe \xe2\x81\xa6x\xe2\x81\xa9"),
+			 "\\u202egnp.exe \\u2066x\\u2069");
+	ck_assert_str_eq(esc_text("a\xc2\x9b" "2J\xe2\x80\xa8\xff\xd8\x9c"),
+			 "a\\u009b2J\\u2028\\xff\\u061c");
+	/* a workflow command at the start of a line, after spaces too */
+	ck_assert_str_eq(esc_text("::warning ::x"), "\\x3a:warning ::x");
+	ck_assert_str_eq(esc_text("  ::error::x"), "  \\x3a:error::x");
+	ck_assert_str_eq(esc_text("a ::error::x"), "a ::error::x");
+	ck_assert_str_eq(esc_text("\xc2\xa0\xe3\x80\x80::error::x"),
+			 "\xc2\xa0\xe3\x80\x80\\x3a:error::x");
+	ck_assert(ut_esc_text_needed("::x"));
+	ck_assert_str_eq(esc_text(""), "");
+	/* JSON keeps the same string and escapes what could drive a terminal showing it */
+	{
+		ut_buf b = UT_BUF_INIT;
+
+		ut_json_escape(&b, "a\xe2\x80\xae\x7f\xc2\x9b" "b\xc3\xa9", 10);
+		ck_assert_str_eq(b.ptr, "a\\u202e\\u007f\\u009bb\xc3\xa9");
+		ut_buf_dispose(&b);
+	}
+}
+END_TEST
+
+START_TEST(markdown_escape_pings_and_links_nobody)
+{
+	ck_assert_str_eq(esc_md("new @octocat sees #12"),
+			 "new @\xe2\x80\x8boctocat sees \\#\xe2\x80\x8b" "12");
+	ck_assert_str_eq(esc_md("@team a@b"), "@\xe2\x80\x8bteam a@b");
+	ck_assert_str_eq(esc_md("<img src=x>&|`x`"), "\\<img src=x\\>&amp;\\|\\`x\\`");
+	ck_assert_str_eq(esc_md("a\nb\x1b" "c\xe2\x80\xae"), "a<br>b c\\\\u202e");
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -390,6 +450,8 @@ Suite *util_suite(void)
 	tcase_add_test(tc, map_put_get);
 	tcase_add_test(tc, json_writer_escapes_and_repairs_utf8);
 	tcase_add_test(tc, utf8_validation);
+	tcase_add_test(tc, text_escape_keeps_names_on_one_line);
+	tcase_add_test(tc, markdown_escape_pings_and_links_nobody);
 	tcase_add_test(tc, lock_names_its_holder);
 	tcase_add_test(tc, find_upward_stops_at_the_repository);
 	tcase_add_test(tc, one_glob_for_mocha_and_surefire);

@@ -107,7 +107,7 @@ static void print_text(const ut_graph *g, const ut_candidates_report *r, const c
 		}
 		putchar('\n');
 		if (e->filtered_by)
-			printf("         by %s: %s\n", e->filtered_by, e->reason ? e->reason : "");
+			printf("         by %s: %s\n", e->filtered_by, ut_cli_esc(e->reason));
 	}
 	printf("%zu tests, %s, filter %s: %zu candidate edges, %zu kept, dropped by values %zu, "
 	       "verb %zu, dobj %zu, noun %zu\n",

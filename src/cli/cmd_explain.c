@@ -47,7 +47,7 @@ static void print_run(const ut_journal *j, long run)
 		printf("      run %ld (not in the journal)\n", run);
 		return;
 	}
-	printf("      run %ld: %s: ", run, r->purpose ? r->purpose : "");
+	printf("      run %ld: %s: ", run, ut_cli_esc(r->purpose));
 	for (i = 0; i < r->n; i++) {
 		if (r->outcomes[i] != UT_OUT_PASS) {
 			const char *id = ut_journal_test_id(j, r->tests[i]);
@@ -68,13 +68,16 @@ static void print_edge(const ut_graph *g, const ut_edge *e, uint32_t other, cons
 	       e->filtered_by ? "filtered" : ut_edge_status_name(e->status),
 	       ut_edge_origin_name(e->origin));
 	for (k = 0; k < e->nvalues; k++)
-		printf("%s\"%s\"%s", k ? ", " : "; values: ", e->values[k].value,
-		       e->values[k].setup ? " (setup)" : "");
+	{
+		printf(k ? ", " : "; values: ");
+		ut_cli_print_quoted(e->values[k].value);
+		printf("%s", e->values[k].setup ? " (setup)" : "");
+	}
 	putchar('\n');
 	if (e->filtered_by)
-		printf("      by %s: %s\n", e->filtered_by, e->reason ? e->reason : "");
+		printf("      by %s: %s\n", e->filtered_by, ut_cli_esc(e->reason));
 	else if (e->reason)
-		printf("      %s\n", e->reason);
+		printf("      %s\n", ut_cli_esc(e->reason));
 	for (i = 0; i < e->evidence.n; i++)
 		print_run(j, e->evidence.v[i]);
 }
@@ -88,7 +91,8 @@ static int explain_text(const ut_graph *g, uint32_t t, const ut_journal *j)
 	size_t i, len = 0, cap = 0;
 	bool any;
 
-	printf("%s\n  %s:%u, position %u in the original order%s\n", ut_cli_esc(test->id), test->file,
+	printf("%s\n  %s:%u, position %u in the original order%s\n", ut_cli_esc(test->id),
+	       ut_cli_esc(test->file),
 	       test->line, t + 1, test->flaky ? ", flaky (left out)" : "");
 	for (int pass = 0; pass < 3; pass++) {
 		static const char *const heads[] = {"depends on", "does not depend on",

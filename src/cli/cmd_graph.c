@@ -15,10 +15,11 @@ static bool shown(const ut_edge *e, bool all)
 	return e->status == UT_EDGE_MANIFEST || (all && ut_edge_active(e));
 }
 
-/* Names in labels: quotes and brackets would end a Mermaid or dot label. */
+/* Names in labels: quotes and brackets would end a Mermaid or dot label; control and
+ * bidirectional characters are shown escaped, as in text output. */
 static void print_label(const char *s, bool mermaid)
 {
-	for (; *s; s++) {
+	for (s = ut_cli_esc(s); *s; s++) {
 		if (*s == '"')
 			fputs(mermaid ? "#quot;" : "\\\"", stdout);
 		else if (*s == '\\' && !mermaid)

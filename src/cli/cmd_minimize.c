@@ -34,7 +34,7 @@ static void print_witness(const ut_minimize_report *rep, uint32_t e, size_t exce
 		return;
 	seen[u] = 1;
 	if (*n < TESTS_SHOWN)
-		printf("%s%s", *n ? ", " : "", rep->g->tests[u].id);
+		printf("%s%s", *n ? ", " : "", ut_cli_esc(rep->g->tests[u].id));
 	++*n;
 }
 
@@ -51,7 +51,7 @@ static void print_others(const ut_minimize_report *rep, uint32_t e, size_t excep
 
 		if (u == except || !ut_minimize_eligible(&rep->g->tests[u]))
 			continue;
-		printf("%s%s", shown++ ? ", " : "", rep->g->tests[u].id);
+		printf("%s%s", shown++ ? ", " : "", ut_cli_esc(rep->g->tests[u].id));
 	}
 	*n = neligible[e] - 1;
 }
@@ -81,7 +81,7 @@ static void print_head(const ut_minimize_report *rep)
 	const ut_minimize_result *r = rep->r;
 
 	if (rep->coverage_path)
-		printf("coverage: %s, %zu elements\n", rep->coverage_path, rep->cov->elements.n);
+		printf("coverage: %s, %zu elements\n", ut_cli_esc(rep->coverage_path), rep->cov->elements.n);
 	else
 		printf("coverage: features derived from the suite (test names, pages, elements), "
 		       "%zu elements\n", rep->cov->elements.n);
@@ -112,7 +112,7 @@ static void print_removed(const ut_minimize_report *rep, size_t t, unsigned char
 	const ut_minimize_result *r = rep->r;
 	size_t i, n = 0;
 
-	printf("  %s  %.2f s%s: ", rep->g->tests[t].id, r->duration[t],
+	printf("  %s  %.2f s%s: ", ut_cli_esc(rep->g->tests[t].id), r->duration[t],
 	       !ut_minimize_eligible(&rep->g->tests[t]) ? ", flaky or failing" : "");
 	if (rep->cov->of[t].n == 0)
 		printf("covers nothing");
@@ -136,13 +136,13 @@ static void print_obsolete(const ut_minimize_report *rep, size_t t, const uint32
 {
 	size_t i, n;
 
-	printf("  %s\n", rep->g->tests[t].id);
+	printf("  %s\n", ut_cli_esc(rep->g->tests[t].id));
 	if (rep->cov->of[t].n == 0)
 		printf("      covers nothing\n");
 	for (i = 0; i < rep->cov->of[t].n && i < EVIDENCE_SHOWN; i++) {
 		uint32_t e = rep->cov->of[t].v[i];
 
-		printf("      %s: ", rep->cov->elements.v[e]);
+		printf("      %s: ", ut_cli_esc(rep->cov->elements.v[e]));
 		n = 0;
 		if (neligible)
 			print_others(rep, e, t, neligible, &n);
@@ -164,7 +164,7 @@ static void print_text(const ut_minimize_report *rep)
 	printf("\nkept, in original order:\n");
 	for (t = 0; t < r->ntests; t++)
 		if (r->kept[t])
-			printf("  %s  %.2f s%s%s\n", rep->g->tests[t].id, r->duration[t],
+			printf("  %s  %.2f s%s%s\n", ut_cli_esc(rep->g->tests[t].id), r->duration[t],
 			       r->estimated[t] ? " (estimated)" : "",
 			       r->pinned[t] ? ", kept by --keep" : "");
 	printf("\nremoved:\n");

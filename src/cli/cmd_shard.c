@@ -57,7 +57,7 @@ static void print_text(const ut_cli_plan *pl, bool per_sink)
 
 		if (per_sink)
 			printf("schedule %zu for %s: %zu test%s, %.2f s\n", i + 1,
-			       pl->g->tests[sh->targets[0]].id, sh->n, sh->n == 1 ? "" : "s",
+			       ut_cli_esc(pl->g->tests[sh->targets[0]].id), sh->n, sh->n == 1 ? "" : "s",
 			       sh->cost_s);
 		else
 			printf("shard %zu/%zu: %zu test%s, %.2f s, %zu repeated from earlier shards\n",
@@ -201,10 +201,23 @@ static int write_lines(const ut_cli_plan *pl, const char *dir, bool per_sink,
 			rc = 1;
 			break;
 		}
-		for (j = 0; !select && j < sp->shards[i].n; j++) {
-			ut_buf_puts(&text, pl->g->tests[sp->shards[i].tests[j]].id);
+		for (j = 0; !select && j < sp->shards[i].n && rc == 0; j++) {
+			const char *id = pl->g->tests[sp->shards[i].tests[j]].id;
+
+			/* a line is an id: one with a line break would be two tests to a runner */
+			if (strpbrk(id, "\n\r")) {
+				rc = ut_error_set(UT_EINPUT,
+						  "test '%s' has a line break in its id, which a list "
+						  "of one id a line cannot hold: rename it, or use "
+						  "--format json",
+						  ut_cli_esc(id));
+				break;
+			}
+			ut_buf_puts(&text, id);
 			ut_buf_putc(&text, '\n');
 		}
+		if (rc)
+			break;
 		snprintf(name, sizeof(name), "%s-%zu.txt", per_sink ? "schedule" : "shard", i + 1);
 		path = ut_path_join(dir, name);
 		if (!path || text.failed) {

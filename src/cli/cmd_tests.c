@@ -54,7 +54,7 @@ static void print_actions(const ut_suite *s)
 		const ut_test *t = &s->tests.v[i];
 
 		printf("%zu  %s\n    %s %s  %s:%u-%u\n", t->index, ut_cli_esc(t->id), ut_lang_name(t->language),
-		       t->framework, t->file, t->line, t->end_line);
+		       t->framework, ut_cli_esc(t->file), t->line, t->end_line);
 		for (j = 0; j < t->nactions; j++) {
 			const ut_action *a = &t->actions[j];
 
@@ -63,9 +63,9 @@ static void print_actions(const ut_suite *s)
 			print_values(NULL, a->values, a->nvalues);
 			print_values("unresolved:", a->unresolved, a->nunresolved);
 			if (a->via)
-				printf("  via %s", a->via);
+				printf("  via %s", ut_cli_esc(a->via));
 			if (a->file)
-				printf("  in %s", a->file);
+				printf("  in %s", ut_cli_esc(a->file));
 			putchar('\n');
 		}
 	}

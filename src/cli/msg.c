@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "util/error.h"
+#include "util/esc.h"
 #include "util/banned.h"
 
 static bool quiet;
@@ -19,12 +20,41 @@ void ut_cli_quiet(bool q)
 	quiet = q;
 }
 
+/* Writes text to stderr a line at a time, each line escaped (util/esc.h): a message names
+ * tests and quotes runner output, and neither may drive the terminal or start a workflow
+ * command. Lines end with "\n"; the last one gets one. */
+static void put_lines(const char *text)
+{
+	ut_buf b = UT_BUF_INIT;
+	const char *p = text;
+
+	for (;;) {
+		const char *nl = strchr(p, '\n');
+		char *line = nl ? strndup(p, (size_t)(nl - p)) : NULL;
+
+		ut_esc_text(&b, nl ? line : p);
+		free(line);
+		ut_buf_putc(&b, '\n');
+		if (!nl || !nl[1])
+			break;
+		p = nl + 1;
+	}
+	if (b.failed)
+		fputs("untangle: out of memory writing a message\n", stderr);
+	else
+		fwrite(b.ptr, 1, b.len, stderr);
+	ut_buf_dispose(&b);
+}
+
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
+	ut_buf b = UT_BUF_INIT;
+
 	ut_cli_status_end();
-	fprintf(stderr, "untangle: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	ut_buf_printf(&b, "untangle: %s", prefix);
+	ut_buf_vprintf(&b, fmt, ap);
+	put_lines(b.failed ? "untangle: out of memory writing a message" : b.ptr);
+	ut_buf_dispose(&b);
 }
 
 void ut_errorf(const char *fmt, ...)
@@ -69,14 +99,20 @@ void ut_detailf(const char *fmt, ...)
 
 void ut_statusf(const char *fmt, ...)
 {
+	ut_buf b = UT_BUF_INIT, line = UT_BUF_INIT;
 	va_list ap;
 
 	if (quiet)
 		return;
-	fputs("\r\033[K", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ut_buf_vprintf(&b, fmt, ap);
 	va_end(ap);
+	ut_esc_text(&line, b.failed ? "" : b.ptr);
+	fputs("\r\033[K", stderr);
+	if (!line.failed)
+		fwrite(line.ptr, 1, line.len, stderr);
+	ut_buf_dispose(&b);
+	ut_buf_dispose(&line);
 	fflush(stderr);
 	status_open = true;
 }
@@ -99,12 +135,16 @@ void ut_cli_print_diags(const ut_diags *d)
 		const ut_diag *g = &d->items.v[i];
 		const char *level = g->level == UT_DIAG_ERROR ? "error" : "warning";
 
+		ut_buf b = UT_BUF_INIT;
+
 		if (g->file && g->line)
-			fprintf(stderr, "%s:%u: %s: %s\n", g->file, g->line, level, g->message);
+			ut_buf_printf(&b, "%s:%u: %s: %s", g->file, g->line, level, g->message);
 		else if (g->file)
-			fprintf(stderr, "%s: %s: %s\n", g->file, level, g->message);
+			ut_buf_printf(&b, "%s: %s: %s", g->file, level, g->message);
 		else
-			fprintf(stderr, "untangle: %s: %s\n", level, g->message);
+			ut_buf_printf(&b, "untangle: %s: %s", level, g->message);
+		put_lines(b.failed ? "untangle: out of memory writing a message" : b.ptr);
+		ut_buf_dispose(&b);
 	}
 	if (d->dropped)
 		fprintf(stderr, "untangle: warning: %zu more warnings not shown\n", d->dropped);
@@ -132,16 +172,34 @@ int ut_cli_chdir(const ut_cli_common *common)
 
 void ut_cli_print_quoted(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			putchar('\\');
-		if ((unsigned char)*s < 0x20)
-			printf("\\x%02x", (unsigned char)*s);
-		else
-			putchar(*s);
+	ut_buf b = UT_BUF_INIT;
+
+	ut_buf_putc(&b, '"');
+	while (*s) {
+		/* the text escape's rule for what is not ASCII; quotes and backslashes always */
+		size_t n = 1;
+		char *piece;
+
+		while ((unsigned char)*s >= 0x80 && (unsigned char)s[n] >= 0x80)
+			n++;
+		if (*s == '"' || *s == '\\') {
+			ut_buf_putc(&b, '\\');
+			ut_buf_putc(&b, *s);
+		} else if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+			ut_buf_printf(&b, "\\x%02x", (unsigned char)*s);
+		} else if ((unsigned char)*s < 0x80) {
+			ut_buf_putc(&b, *s);
+		} else {
+			piece = strndup(s, n);
+			ut_esc_text(&b, piece ? piece : "?");
+			free(piece);
+		}
+		s += n;
 	}
-	putchar('"');
+	ut_buf_putc(&b, '"');
+	if (!b.failed)
+		fwrite(b.ptr, 1, b.len, stdout);
+	ut_buf_dispose(&b);
 }
 
 #define ESC_SLOTS 16
@@ -152,31 +210,13 @@ const char *ut_cli_esc(const char *s)
 	static char *slots[ESC_SLOTS];
 	static size_t next;
 	ut_buf b = UT_BUF_INIT;
-	const char *p;
 	char *out;
 
 	if (!s)
 		return "";
-	for (p = s; *p && (unsigned char)*p >= 0x20 && *p != 0x7f; p++)
-		;
-	if (!*p)
+	if (!ut_esc_text_needed(s))
 		return s; /* nothing to escape: most names */
-	for (p = s; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c == '\\')
-			ut_buf_puts(&b, "\\\\");
-		else if (c == '\n')
-			ut_buf_puts(&b, "\\n");
-		else if (c == '\r')
-			ut_buf_puts(&b, "\\r");
-		else if (c == '\t')
-			ut_buf_puts(&b, "\\t");
-		else if (c < 0x20 || c == 0x7f)
-			ut_buf_printf(&b, "\\x%02x", c);
-		else
-			ut_buf_putc(&b, (char)c);
-	}
+	ut_esc_text(&b, s);
 	out = b.failed ? NULL : ut_buf_detach(&b, NULL);
 	ut_buf_dispose(&b);
 	if (!out)

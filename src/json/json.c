@@ -2,6 +2,7 @@
 #include "json/json.h"
 
 #include <cJSON.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,6 +65,33 @@ static int no_duplicate(const cJSON *v, size_t *key, const char *text, size_t le
 	return rc;
 }
 
+/* 0, or UT_EINPUT naming the line of the first NUL a string of the well-formed text holds
+ * (\u0000, or the raw byte): cJSON's strings end there, so that "tes\u0000ts" would be
+ * read as "tes" and the rest silently lost. */
+static int no_nul(const char *text, size_t len, const char *path)
+{
+	unsigned line = 1;
+	bool in_string = false;
+
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '\n')
+			line++;
+		else if (text[i] == '\0')
+			return ut_error_set(UT_EINPUT, "%s:%u: a NUL byte", path, line);
+		else if (text[i] == '"')
+			in_string = !in_string;
+		else if (in_string && text[i] == '\\' && i + 1 < len) {
+			if (len - i >= 6 && memcmp(text + i + 1, "u0000", 5) == 0)
+				return ut_error_set(UT_EINPUT,
+						    "%s:%u: a string holds a NUL character (\\u0000), "
+						    "which untangle cannot keep",
+						    path, line);
+			i++; /* the escaped character: a quote does not end the string */
+		}
+	}
+	return 0;
+}
+
 int ut_json_parse(ut_json **out, const char *text, size_t len, const char *path)
 {
 	size_t key = 0;
@@ -80,7 +108,9 @@ int ut_json_parse(ut_json **out, const char *text, size_t len, const char *path)
 		for (p = end; p && p < text + len && strchr(" \t\r\n", *p) && *p; p++)
 			;
 		if (!end || p == text + len) {
-			rc = no_duplicate(doc, &key, text, len, path);
+			rc = no_nul(text, len, path);
+			if (rc == 0)
+				rc = no_duplicate(doc, &key, text, len, path);
 			if (rc == 0)
 				*out = (ut_json *)doc;
 			else

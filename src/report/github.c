@@ -2,53 +2,8 @@
 #include "report/report.h"
 
 #include "report/internal.h"
+#include "util/esc.h"
 #include "util/banned.h"
-
-static void escape(ut_buf *out, const char *s, int property)
-{
-	const char *run = s;
-
-	for (; s && *s; s++) {
-		const char *rep = NULL;
-
-		switch (*s) {
-		case '%':
-			rep = "%25";
-			break;
-		case '\r':
-			rep = "%0D";
-			break;
-		case '\n':
-			rep = "%0A";
-			break;
-		case ':':
-			rep = property ? "%3A" : NULL;
-			break;
-		case ',':
-			rep = property ? "%2C" : NULL;
-			break;
-		default:
-			break;
-		}
-		if (!rep)
-			continue;
-		ut_buf_put(out, run, (size_t)(s - run));
-		ut_buf_puts(out, rep);
-		run = s + 1;
-	}
-	if (run)
-		ut_buf_put(out, run, (size_t)(s - run));
-}
-
-void ut_report_github_escape_data(ut_buf *out, const char *s)
-{
-	escape(out, s, 0);
-}
-
-void ut_report_github_escape_property(ut_buf *out, const char *s)
-{
-	escape(out, s, 1);
-}
 
 static const char *const commands[UT_SEVERITY_N] = {"error", "warning", "notice"};
 
@@ -59,7 +14,7 @@ static void command(ut_buf *out, const ut_finding *f)
 	ut_buf_printf(out, "::%s", commands[f->severity]);
 	if (f->file) {
 		ut_buf_puts(out, " file=");
-		ut_report_github_escape_property(out, f->file);
+		ut_esc_github_property(out, f->file);
 		sep = ',';
 		if (f->line) {
 			ut_buf_printf(out, ",line=%u", f->line);
@@ -69,12 +24,12 @@ static void command(ut_buf *out, const ut_finding *f)
 	}
 	ut_buf_putc(out, sep);
 	ut_buf_puts(out, "title=");
-	ut_report_github_escape_property(out, ut_finding_title(f));
+	ut_esc_github_property(out, ut_finding_title(f));
 	ut_buf_puts(out, "::");
 	/* the test id leads, so that an annotation without a file still names its test */
-	ut_report_github_escape_data(out, f->test);
+	ut_esc_github_data(out, f->test);
 	ut_buf_puts(out, ": ");
-	ut_report_github_escape_data(out, f->message);
+	ut_esc_github_data(out, f->message);
 	ut_buf_putc(out, '\n');
 }
 

@@ -6,6 +6,7 @@
 
 #include "report/internal.h"
 #include "util/error.h"
+#include "util/esc.h"
 #include "util/jsonw.h"
 #include "util/map.h"
 #include "util/banned.h"
@@ -14,39 +15,26 @@
  * not stretch the picture. */
 #define LABEL_MAX 60
 
-/* Text in a table cell: nothing in a name may start Markdown or HTML, end the cell (|) or
- * the row (a newline). */
-static void cell(ut_buf *out, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '\n')
-			ut_buf_puts(out, "<br>");
-		else if (c == '&')
-			ut_buf_puts(out, "&amp;");
-		else if (c < 0x20 || c == 0x7f)
-			ut_buf_putc(out, ' ');
-		else if (strchr("\\`*_{}[]()<>#+-.!|~", c))
-			ut_buf_printf(out, "\\%c", c);
-		else
-			ut_buf_putc(out, (char)c);
-	}
-}
-
 /* Inside ["..."] Mermaid reads #name; and #code; as entities; everything that could end
- * the label, the statement or the code fence, or be read as HTML, is written as one. */
-static void label(ut_buf *out, const char *s)
+ * the label, the statement or the code fence, be read as HTML or as a mention, is written
+ * as one. Control and bidirectional characters are first escaped as text shows them. */
+static void label(ut_buf *out, const char *name)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s), i = 0;
+	ut_buf text = UT_BUF_INIT;
+	const unsigned char *p;
+	const char *s;
+	size_t n, i = 0;
 
+	ut_esc_text(&text, name);
+	s = text.failed ? "?" : text.ptr;
+	p = (const unsigned char *)s;
+	n = strlen(s);
 	while (i < n) {
 		size_t len = p[i] < 0x80 ? 1 : ut_utf8_valid(p + i, n - i);
 
 		if (i + (len ? len : 1) > LABEL_MAX) {
 			ut_buf_puts(out, "\xe2\x80\xa6"); /* … */
-			return;
+			break;
 		}
 		if (!len)
 			ut_buf_puts(out, "\xef\xbf\xbd");
@@ -54,12 +42,13 @@ static void label(ut_buf *out, const char *s)
 			ut_buf_putc(out, ' ');
 		else if (p[i] == '"')
 			ut_buf_puts(out, "#quot;");
-		else if (len == 1 && strchr("#&<>|[]{}()`\\;", p[i]))
+		else if (len == 1 && strchr("#&<>|[]{}()`\\;@", p[i]))
 			ut_buf_printf(out, "#%u;", p[i]);
 		else
 			ut_buf_put(out, (const char *)p + i, len);
 		i += len ? len : 1;
 	}
+	ut_buf_dispose(&text);
 }
 
 #define REMOVED 3
@@ -166,7 +155,7 @@ static void location(ut_buf *out, const ut_finding *f)
 {
 	if (!f->file)
 		return;
-	cell(out, f->file);
+	ut_esc_markdown(out, f->file);
 	if (f->line)
 		ut_buf_printf(out, ":%u", f->line);
 }
@@ -181,7 +170,7 @@ int ut_report_markdown(ut_buf *out, const ut_findings *fs, const ut_report_markd
 	int rc;
 
 	ut_buf_puts(out, "## ");
-	cell(out, opts && opts->title ? opts->title : "untangle check");
+	ut_esc_markdown(out, opts && opts->title ? opts->title : "untangle check");
 	ut_buf_puts(out, "\n\n");
 	if (!fs->v.n) {
 		ut_buf_puts(out, "No dependency problems found.\n");
@@ -196,19 +185,19 @@ int ut_report_markdown(ut_buf *out, const ut_findings *fs, const ut_report_markd
 		const ut_finding *f = &fs->v.v[i];
 
 		ut_buf_printf(out, "| %s | ", icons[f->severity]);
-		cell(out, ut_finding_title(f));
+		ut_esc_markdown(out, ut_finding_title(f));
 		ut_buf_puts(out, " | ");
-		cell(out, f->test);
+		ut_esc_markdown(out, f->test);
 		ut_buf_puts(out, " | ");
 		location(out, f);
 		ut_buf_puts(out, " | ");
 		for (j = 0; j < f->nrelated; j++) {
 			if (j)
 				ut_buf_puts(out, "<br>");
-			cell(out, f->related[j].id);
+			ut_esc_markdown(out, f->related[j].id);
 		}
 		ut_buf_puts(out, " | ");
-		cell(out, f->message);
+		ut_esc_markdown(out, f->message);
 		if (f->nevidence) {
 			ut_buf_puts(out, "<br>runs:");
 			for (j = 0; j < f->nevidence; j++)

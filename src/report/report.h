@@ -28,11 +28,6 @@ int ut_report_text(ut_buf *out, const ut_findings *fs);
  * notice slot is kept free for it). File, line and endLine are left out when unknown. */
 int ut_report_github(ut_buf *out, const ut_findings *fs);
 
-/* GitHub's escaping of a workflow command's message (% CR LF) and of a property value
- * (also : and ,), appended to out. */
-void ut_report_github_escape_data(ut_buf *out, const char *s);
-void ut_report_github_escape_property(ut_buf *out, const char *s);
-
 typedef struct {
 	const char *title; /* the heading; NULL: "untangle check" */
 	size_t max_rows;   /* findings listed in the table; 0: 100 */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/esc.h"
 #include "util/banned.h"
 
 void ut_jsonw_init(ut_jsonw *w, ut_buf *out, bool pretty)
@@ -81,7 +82,7 @@ static bool put_plain(ut_buf *out, const char *s, size_t n, const char *tail, si
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80)
+		if (c < 0x20 || c == '"' || c == '\\' || c >= 0x7f)
 			return false;
 	}
 	if (ut_buf_grow(out, n + 2 + tn) < 0)
@@ -151,15 +152,25 @@ void ut_json_escape(ut_buf *out, const char *str, size_t n)
 	while (i < n) {
 		unsigned char c = s[i];
 		size_t len;
-		char esc[8];
+		char esc[24];
 
-		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f) {
 			i++;
 			continue;
 		}
 		len = c >= 0x80 ? ut_utf8_valid(s + i, n - i) : 0;
-		if (len) {
+		/* C1, separators and bidi controls as \uXXXX: the same string to a reader, and
+		 * nothing that drives a terminal or reorders a log where the JSON is shown */
+		if (len && !ut_esc_hostile(ut_esc_code_point(s + i, len))) {
 			i += len;
+			continue;
+		}
+		if (len) {
+			ut_buf_put(out, str + start, i - start);
+			snprintf(esc, sizeof(esc), "\\u%04lx", ut_esc_code_point(s + i, len));
+			ut_buf_puts(out, esc);
+			i += len;
+			start = i;
 			continue;
 		}
 		ut_buf_put(out, str + start, i - start);
@@ -170,7 +181,7 @@ void ut_json_escape(ut_buf *out, const char *str, size_t n)
 		case '\t': ut_buf_put(out, "\\t", 2); break;
 		case '\r': ut_buf_put(out, "\\r", 2); break;
 		default:
-			if (c < 0x20) {
+			if (c < 0x20 || c == 0x7f) {
 				snprintf(esc, sizeof(esc), "\\u%04x", c);
 				ut_buf_puts(out, esc);
 			} else {

@@ -16,30 +16,9 @@
 #include "report/report.h"
 #include "util/error.h"
 
+#include "load_config.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* ut_config_load reads a file: the input goes to one per process. */
-static int load_config(const uint8_t *data, size_t size)
-{
-	static char path[64];
-	ut_config cfg;
-	FILE *f;
-	int rc;
-
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/fuzz_json_%ld.json", (long)getpid());
-	f = fopen(path, "wb");
-	if (!f)
-		abort();
-	if (size && fwrite(data, 1, size, f) != size)
-		abort();
-	fclose(f);
-	ut_config_init(&cfg);
-	rc = ut_config_load(&cfg, path, false);
-	ut_config_dispose(&cfg);
-	unlink(path);
-	return rc;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -52,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	switch (data[0] % 3) {
 	case 0:
-		rc = load_config(data + 1, size - 1);
+		rc = load_config(data + 1, size - 1, NULL);
 		break;
 	case 1:
 		rc = ut_graph_read_json(&g, text, size - 1, "fuzz.json");

@@ -1,0 +1,44 @@
+/* esc.h: the one escaping rule of each text output a test name can reach, so that a name
+ * stays data wherever it appears: a terminal or log line, a GitHub workflow command, a
+ * Markdown comment. JSON (SARIF, GitLab Code Quality, --json) escapes through
+ * ut_json_escape (util/jsonw.h). Each function appends to out; NULL appends nothing. */
+#ifndef UT_ESC_H
+#define UT_ESC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/buf.h"
+
+/* Text for a terminal or a CI log: control characters (C0, DEL, C1), line and paragraph
+ * separators and the bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E,
+ * U+2066 to U+2069) written as escapes (\n, \r, \t, \x1b, \u202e), invalid UTF-8 bytes as
+ * \xNN, backslashes doubled; and a name that starts with "::" after white space (ASCII
+ * or Unicode spaces) gets its first colon as \x3a, so that wherever it is printed it never
+ * starts a workflow command (GitHub reads one at the start of a line, white space
+ * trimmed). The output is one line of printable text. */
+void ut_esc_text(ut_buf *out, const char *s);
+/* Whether ut_esc_text changes s: false for almost every name. */
+bool ut_esc_text_needed(const char *s);
+
+/* A GitHub workflow command's message (% CR LF as %25 %0D %0A) and a property value
+ * (also : and , as %3A %2C); the other characters ut_esc_text escapes as it does (\x1b,
+ * \u202e), which GitHub's rule leaves raw for its log to interpret. */
+void ut_esc_github_data(ut_buf *out, const char *s);
+void ut_esc_github_property(ut_buf *out, const char *s);
+
+/* Inline Markdown text, fit for a table cell (GitHub Flavored Markdown): nothing in s
+ * starts Markdown or HTML, ends the cell (|) or the row (a newline is <br>); & is &amp;;
+ * mentions (@user, an @ not after a letter or digit) and references (#123) get a
+ * zero-width space after their @ or # so that GitHub neither notifies anyone nor links
+ * an issue; other control characters are a space; bidirectional controls and
+ * separators are shown as text (\u202e). */
+void ut_esc_markdown(ut_buf *out, const char *s);
+
+/* Whether code point cp is one the escapes never leave raw beyond ASCII: a C1 control,
+ * a line or paragraph separator or a bidirectional control (JSON writes it as \uXXXX). */
+bool ut_esc_hostile(unsigned long cp);
+/* The code point of the valid UTF-8 sequence of len bytes (1 to 4) at p. */
+unsigned long ut_esc_code_point(const unsigned char *p, size_t len);
+
+#endif
