@@ -26,10 +26,10 @@ import tempfile
 import time
 
 
-def run_once(argv, stdout):
+def run_once(argv, stdout, stderr=subprocess.DEVNULL):
     """(wall seconds, cpu seconds, peak RSS in MB, exit status) of one run."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(argv, stdout=stdout, stderr=stderr)
     _, status, ru = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)

@@ -12,8 +12,9 @@ itself; each run script puts this folder on sys.path and imports from here.
   stop, run_detect    `untangle detect -C DIR --strategy S --workers W --quiet --json` in
                       its own session, stopped (SIGTERM to its group, then SIGKILL) after
                       a wall-time budget; stdout and stderr go to DIR/detect.out, .err
-  journal_figures     schedules, executions and simulated walls (1 and SIM_WORKERS workers)
-                      of a .untangle/journal.jsonl
+  journal_figures     schedules, executions and simulated walls (1 and SIM_WORKERS workers,
+                      or any list of worker counts) of a .untangle/journal.jsonl, and its
+                      batches: the rounds of the search with unlimited workers
   closures            transitive prerequisites of every test for a direct-prerequisite map
   hours               seconds as "N.N min" or "N.N h"
 """
@@ -135,10 +136,16 @@ def run_detect(untangle, project, strategy, workers, budget):
         return rc, wall, out.read(), err.read()
 
 
-def journal_figures(path, suite, reset_s, fail_factor=1.0):
+def journal_figures(path, suite, reset_s, fail_factor=1.0, workers=()):
     """Schedules, executions and simulated wall times from a journal, read as a stream
     (tedd on 1,000 tests writes hundreds of megabytes). A failing execution costs
-    fail_factor times its test's duration (SIMRUN_FAIL_FACTOR of the simulated runner)."""
+    fail_factor times its test's duration (SIMRUN_FAIL_FACTOR of the simulated runner).
+
+    wall1 and wall4 are the simulated walls with 1 and SIM_WORKERS workers; walls maps each
+    count of workers (SIM_WORKERS and those given) to its wall. batches is the number of
+    batches, which run one after another whatever the workers: the critical path of the
+    search, in rounds; wall_unlimited its wall with as many workers as any batch has runs
+    (the longest run of each batch)."""
     runs = execs = 0
     wall1 = 0.0
     batches = {}        # batch key -> list of run costs, in journal order
@@ -174,15 +181,19 @@ def journal_figures(path, suite, reset_s, fail_factor=1.0):
                 batches[key] = []
                 order.append(key)
             batches[key].append(cost)
-    wall4 = 0.0
+    walls = {w: 0.0 for w in sorted({SIM_WORKERS, *workers})}
     for key in order:
-        free = [0.0] * SIM_WORKERS
         # Longest first, as untangle's dispatcher hands them out (by the durations it
         # knows); journal order is the order runs happened to end in.
-        for cost in sorted(batches[key], reverse=True):
-            heapq.heappush(free, heapq.heappop(free) + cost)
-        wall4 += max(free)
-    return {"runs": runs, "execs": execs, "wall1": wall1, "wall4": wall4}
+        costs = sorted(batches[key], reverse=True)
+        for w in walls:
+            free = [0.0] * w
+            for cost in costs:
+                heapq.heappush(free, heapq.heappop(free) + cost)
+            walls[w] += max(free)
+    return {"runs": runs, "execs": execs, "wall1": wall1, "wall4": walls[SIM_WORKERS],
+            "walls": walls, "batches": len(order),
+            "wall_unlimited": sum(max(batches[key]) for key in order)}
 
 
 def closures(tests, direct):
