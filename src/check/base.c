@@ -5,11 +5,11 @@
 #include "check/internal.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "config/parse_opts.h"
 #include "graph/graph_json.h"
@@ -108,28 +108,34 @@ done:
 	return rc;
 }
 
-static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+/* The pid in the name of a base folder ("check-base-PID-XXXXXX"), 0 for any other name. */
+static long base_dir_pid(const char *name)
 {
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
+	static const char prefix[] = "check-base-";
+	char *end = NULL;
+	long pid;
+
+	if (strncmp(name, prefix, sizeof(prefix) - 1))
+		return 0;
+	pid = strtol(name + sizeof(prefix) - 1, &end, 10);
+	return pid > 0 && *end == '-' ? pid : 0;
 }
 
-void ck_remove_tree(const char *dir)
+int ut_check_remove_leftovers(const char *tmp_dir, size_t *removed)
 {
-	if (dir && *dir)
-		nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	return ut_fs_remove_dead(tmp_dir, base_dir_pid, false, removed);
 }
 
-/* A new folder state_dir/tmp/check-base-XXXXXX for the base's files. */
+/* A new folder state_dir/tmp/check-base-PID-XXXXXX for the base's files (the pid: the
+ * next untangle removes the folder of a check that was killed). */
 static int make_tmp(char **out, const char *state_dir)
 {
 	char *dir = ut_path_join(state_dir, "tmp");
 	int rc = dir ? ut_fs_state_dir(dir) : ut_error_set(UT_ENOMEM, "out of memory");
+	char name[64];
 
-	*out = rc == 0 ? ut_path_join(dir, "check-base-XXXXXX") : NULL;
+	snprintf(name, sizeof(name), "check-base-%ld-XXXXXX", (long)getpid());
+	*out = rc == 0 ? ut_path_join(dir, name) : NULL;
 	if (rc == 0 && !*out)
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 	if (rc == 0 && !mkdtemp(*out)) {

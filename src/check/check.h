@@ -210,4 +210,9 @@ int ut_check_run(ut_check_result *out, const ut_check_opts *opts, ut_check_progr
 
 void ut_check_result_dispose(ut_check_result *r);
 
+/* Removes from tmp_dir (state_dir/tmp) the base folders of checks whose process no longer
+ * runs (a check killed while it read the base); *removed (may be NULL) counts them. 0 or
+ * UT_EENV. */
+int ut_check_remove_leftovers(const char *tmp_dir, size_t *removed);
+
 #endif

@@ -22,6 +22,5 @@ int ck_find_graph(ut_check_result *r, ut_git *repo, const ut_config *cfg);
 /* The suite at r->graph_commit, extracted into r->base_root_, into r->base_suite_. */
 int ck_parse_base(ut_check_result *r, ut_git *repo, const ut_check_opts *o);
 /* rm -r dir; NULL and "" do nothing. */
-void ck_remove_tree(const char *dir);
 
 #endif

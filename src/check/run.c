@@ -275,7 +275,7 @@ void ut_check_result_dispose(ut_check_result *r)
 {
 	if (!r)
 		return;
-	ck_remove_tree(r->base_root_);
+	ut_fs_remove_tree(r->base_root_);
 	free(r->base_root_);
 	ut_check_dispose(&r->check);
 	ut_findings_dispose(&r->findings);

@@ -1,6 +1,7 @@
 /* guard.c: one untangle at a time on a project, and no runner process that outlives it. */
 #include <stdio.h>
 
+#include "check/check.h"
 #include "cli/cli.h"
 #include "runner/process.h"
 #include "runner/runner.h"
@@ -19,7 +20,7 @@ void ut_cli_set_command(const char *name)
 
 int ut_cli_guard(void)
 {
-	size_t killed = 0, removed = 0, reports = 0;
+	size_t killed = 0, removed = 0, reports = 0, bases = 0;
 	int rc;
 
 	if (lock_fd >= 0)
@@ -37,6 +38,11 @@ int ut_cli_guard(void)
 		rc = ut_fs_remove_dead(UT_CLI_STATE_DIR, ut_fs_tmp_pid, false, &removed);
 	if (rc == 0)
 		rc = ut_runner_remove_leftovers(UT_CLI_STATE_DIR "/tmp", &reports);
+	if (rc == 0)
+		rc = ut_check_remove_leftovers(UT_CLI_STATE_DIR "/tmp", &bases);
+	if (rc == 0 && bases)
+		ut_infof("removed %zu folder%s of a killed check in %s/tmp", bases,
+			 bases == 1 ? "" : "s", UT_CLI_STATE_DIR);
 	if (rc == 0 && removed + reports)
 		ut_infof("removed %zu temporary file%s that an earlier untangle left in %s",
 			 removed + reports, removed + reports == 1 ? "" : "s", UT_CLI_STATE_DIR);

@@ -1,9 +1,11 @@
 /* fs.c: whole-file reads, atomic writes and deterministic source-tree walks. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "util/fs.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -417,6 +419,21 @@ long ut_fs_tmp_pid(const char *name)
 	return errno || *end || pid <= 0 ? 0 : pid;
 }
 
+static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+void ut_fs_remove_tree(const char *path)
+{
+	if (path && *path)
+		nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int ut_fs_remove_dead(const char *dir, long (*pid_of)(const char *name), bool mine, size_t *removed)
 {
 	DIR *d = opendir(dir);
@@ -432,6 +449,7 @@ int ut_fs_remove_dead(const char *dir, long (*pid_of)(const char *name), bool mi
 					  strerror(errno));
 	while ((e = readdir(d)) != NULL) {
 		long pid = pid_of(e->d_name);
+		struct stat st;
 		char *full;
 
 		if (pid <= 0)
@@ -444,7 +462,11 @@ int ut_fs_remove_dead(const char *dir, long (*pid_of)(const char *name), bool mi
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
 			break;
 		}
-		if (unlink(full) == 0 && removed)
+		if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) { /* a killed run's folder */
+			ut_fs_remove_tree(full);
+			if (removed)
+				(*removed)++;
+		} else if (unlink(full) == 0 && removed)
 			(*removed)++;
 		else if (errno != ENOENT && errno != EISDIR && errno != EPERM)
 			rc = ut_error_set(UT_EENV, "unable to remove '%s': %s", full,

@@ -26,12 +26,16 @@ int ut_fs_write_atomic(const char *path, const char *data, size_t len);
  * any other name. */
 long ut_fs_tmp_pid(const char *name);
 
-/* Removes the files of dir for which pid_of(name) gives the pid (> 0) of a process that
+/* Removes the entries of dir for which pid_of(name) gives the pid (> 0) of a process that
  * no longer exists (the leftovers of a killed untangle), and this process's own when
- * `mine`; folders and other names are kept. *removed (may be NULL) counts them. 0 (a
- * missing dir too) or UT_EENV. */
+ * `mine`: a file, or a folder with everything below it; other names are kept. *removed
+ * (may be NULL) counts them. 0 (a missing dir too) or UT_EENV. */
 int ut_fs_remove_dead(const char *dir, long (*pid_of)(const char *name), bool mine,
 		      size_t *removed);
+
+/* Removes path and, when it is a folder, everything below it (links are removed, never
+ * followed). What cannot be removed stays. */
+void ut_fs_remove_tree(const char *path);
 
 /* Creates dir and its missing parents (mkdir -p); UT_EENV naming the folder that could
  * not be made. */
