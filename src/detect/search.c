@@ -27,7 +27,9 @@
  *
  * Tests are searched together, one run each per batch (on as many workers as there are);
  * a test waits only when its next step needs A() of an earlier test that is not settled
- * yet, so the runs and the graph do not depend on the number of workers. */
+ * yet, so the runs and the graph do not depend on the number of workers (the splits'
+ * prices come from the reported durations, in job order: with a runner that reports the
+ * same durations, the same runs). */
 #include "detect/search.h"
 
 #include <math.h>
