@@ -41,7 +41,11 @@ def browser_and_recorder(base_url):
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile}")
     options.binary_location = CHROMIUM
-    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    grid = os.environ.get("SELENIUM_REMOTE_URL")
+    if grid:  # a Selenium Grid: the session is a node's (examples/boards/grid/run)
+        browser = webdriver.Remote(command_executor=grid, options=options)
+    else:
+        browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     browser.implicitly_wait(0)  # a missing element fails the test at once
     wrapped, recorder = jscoverage.wrap(browser, base_url)
     yield wrapped, recorder
