@@ -111,14 +111,7 @@ done:
 /* The pid in the name of a base folder ("check-base-PID-XXXXXX"), 0 for any other name. */
 static long base_dir_pid(const char *name)
 {
-	static const char prefix[] = "check-base-";
-	char *end = NULL;
-	long pid;
-
-	if (strncmp(name, prefix, sizeof(prefix) - 1))
-		return 0;
-	pid = strtol(name + sizeof(prefix) - 1, &end, 10);
-	return pid > 0 && *end == '-' ? pid : 0;
+	return ut_fs_prefixed_pid(name, "check-base-");
 }
 
 int ut_check_remove_leftovers(const char *tmp_dir, size_t *removed)

@@ -204,20 +204,11 @@ int ut_runner_new(ut_runner **out, const ut_config *cfg, const char *root_dir,
 static long work_file_pid(const char *name)
 {
 	static const char *const prefixes[] = {"report-", "list-report-", "list-", NULL};
-	size_t i;
+	long pid = 0;
 
-	for (i = 0; prefixes[i]; i++) {
-		size_t n = strlen(prefixes[i]);
-		char *end = NULL;
-		long pid;
-
-		if (strncmp(name, prefixes[i], n) || name[n] < '1' || name[n] > '9')
-			continue;
-		pid = strtol(name + n, &end, 10);
-		if (pid > 0 && (*end == '-' || *end == '.'))
-			return pid;
-	}
-	return 0;
+	for (size_t i = 0; prefixes[i] && !pid; i++)
+		pid = ut_fs_prefixed_pid(name, prefixes[i]);
+	return pid;
 }
 
 int ut_runner_remove_leftovers(const char *work_dir, size_t *removed)

@@ -419,6 +419,18 @@ long ut_fs_tmp_pid(const char *name)
 	return errno || *end || pid <= 0 ? 0 : pid;
 }
 
+long ut_fs_prefixed_pid(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	char *end = NULL;
+	long pid;
+
+	if (strncmp(name, prefix, n) || name[n] < '1' || name[n] > '9')
+		return 0;
+	pid = strtol(name + n, &end, 10);
+	return pid > 0 && (*end == '-' || *end == '.') ? pid : 0;
+}
+
 static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void)sb;

@@ -26,6 +26,10 @@ int ut_fs_write_atomic(const char *path, const char *data, size_t len);
  * any other name. */
 long ut_fs_tmp_pid(const char *name);
 
+/* The pid in a name "PREFIX" PID ("-" or ".") ..., as runs and checks name what they put
+ * in .untangle/tmp; 0 for any other name. */
+long ut_fs_prefixed_pid(const char *name, const char *prefix);
+
 /* Removes the entries of dir for which pid_of(name) gives the pid (> 0) of a process that
  * no longer exists (the leftovers of a killed untangle), and this process's own when
  * `mine`: a file, or a folder with everything below it; other names are kept. *removed
