@@ -424,11 +424,68 @@ START_TEST(graph_json_round_trip)
 	ck_assert(strcmp(a.ptr, b.ptr) == 0);
 	ck_assert_int_eq(ut_graph_find(back, 3, 2)->status, UT_EDGE_MANIFEST);
 	ck_assert_int_eq(ut_graph_find(back, 3, 2)->evidence.v[0], 7);
+	ck_assert_ptr_null(ut_graph_find(back, 4, 0)); /* filtered: not kept */
 	ut_buf_dispose(&a);
 	ut_buf_dispose(&b);
 	ut_graph_free(back);
 	ut_graph_free(g);
 	ut_suite_free(s);
+}
+END_TEST
+
+/* graph.json keeps what was proven and what could not be validated; filtered candidates
+ * and refuted edges stay out (the file would grow with the square of the suite), and each
+ * test's passing run, the evidence against them, goes in. The git note is the same graph
+ * without indentation. */
+START_TEST(graph_json_keeps_what_was_proven)
+{
+	ut_graph *g = NULL, *back = NULL, *from_note = NULL;
+	ut_buf a = UT_BUF_INIT, note = UT_BUF_INIT;
+	ut_edge *e;
+
+	ck_assert_int_eq(ut_graph_new(&g, 4), 0);
+	for (size_t i = 0; i < 4; i++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "t%zu", i);
+		ck_assert_int_eq(ut_graph_set_test(g, i, id, id, "t.py", (unsigned)i + 1, 0), 0);
+	}
+	ck_assert_int_eq(ut_graph_add(g, 3, 0, UT_ORIGIN_STRING, &e), 0);
+	e->status = UT_EDGE_MANIFEST; /* proven */
+	ut_graph_add_evidence(e, 4);
+	ck_assert_int_eq(ut_graph_add(g, 3, 1, UT_ORIGIN_STRING, &e), 0);
+	e->status = UT_EDGE_FALSE; /* refuted */
+	ut_graph_add_evidence(e, 5);
+	ck_assert_int_eq(ut_graph_add(g, 3, 2, UT_ORIGIN_ORDER, &e), 0);
+	e->filtered_by = "values"; /* filtered, never run */
+	ck_assert_int_eq(ut_graph_add(g, 2, 1, UT_ORIGIN_STRING, &e), 0); /* not validated */
+	ck_assert_int_eq(ut_graph_add(g, 1, 0, UT_ORIGIN_DECLARED, &e), 0);
+	e->status = UT_EDGE_MANIFEST;
+	g->tests[3].pass_run = 5;
+	ck_assert_int_eq(ut_graph_write_json(&a, g), 0);
+	ck_assert_ptr_nonnull(strstr(a.ptr, "\"passed_in\": 5"));
+	ck_assert_int_eq(ut_graph_read_json(&back, a.ptr, a.len, "g.json"), 0);
+	ck_assert_uint_eq(back->edges.n, 3);
+	ck_assert_int_eq(ut_graph_find(back, 3, 0)->status, UT_EDGE_MANIFEST);
+	ck_assert_int_eq(ut_graph_find(back, 3, 0)->evidence.v[0], 4);
+	ck_assert_ptr_null(ut_graph_find(back, 3, 1));
+	ck_assert_ptr_null(ut_graph_find(back, 3, 2));
+	ck_assert_int_eq(ut_graph_find(back, 2, 1)->status, UT_EDGE_CANDIDATE);
+	ck_assert_int_eq(ut_graph_find(back, 1, 0)->origin, UT_ORIGIN_DECLARED);
+	ck_assert_int_eq(back->tests[3].pass_run, 5);
+	ck_assert_int_eq(back->tests[2].pass_run, 0);
+	/* the note: one line, the same graph */
+	ck_assert_int_eq(ut_graph_write_note(&note, g), 0);
+	ck_assert_ptr_eq(strchr(note.ptr, '\n'), note.ptr + note.len - 1);
+	ck_assert_uint_lt(note.len, a.len);
+	ck_assert_int_eq(ut_graph_read_json(&from_note, note.ptr, note.len, "note"), 0);
+	ck_assert_uint_eq(from_note->edges.n, 3);
+	ck_assert_int_eq(from_note->tests[3].pass_run, 5);
+	ut_buf_dispose(&a);
+	ut_buf_dispose(&note);
+	ut_graph_free(from_note);
+	ut_graph_free(back);
+	ut_graph_free(g);
 }
 END_TEST
 
@@ -488,6 +545,7 @@ Suite *graph_suite(void)
 	tcase_add_test(tc, nlp_filters_follow_the_thesis_example);
 	tcase_add_test(tc, original_order_connects_every_pair);
 	tcase_add_test(tc, graph_json_round_trip);
+	tcase_add_test(tc, graph_json_keeps_what_was_proven);
 	tcase_add_test(tc, graph_json_errors_name_the_line);
 	suite_add_tcase(s, tc);
 	return s;

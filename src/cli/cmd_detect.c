@@ -144,7 +144,7 @@ done:
 static int write_note(ut_git *git, const char *notes_ref, const char *head, const ut_graph *g)
 {
 	ut_buf json = UT_BUF_INIT;
-	int rc = ut_graph_write_json(&json, g);
+	int rc = ut_graph_write_note(&json, g);
 
 	if (rc == 0)
 		rc = ut_git_note_write(git, notes_ref, head, json.ptr);

@@ -114,6 +114,12 @@ static int explain_text(const ut_graph *g, uint32_t t, const ut_journal *j)
 		}
 		if (!any && pass == 0)
 			printf("depends on: nothing (runs alone after a reset)\n");
+		if (pass == 1 && test->pass_run > 0) {
+			/* graph.json keeps no refuted edge: this run refutes every one of them */
+			printf("%s any other earlier test: it passed after its prerequisites alone\n",
+			       any ? "nor on" : "does not depend on");
+			print_run(j, test->pass_run);
+		}
 	}
 	if (ut_scheduler_init(&sched, g) < 0 || ut_scheduler_of(&sched, t, &in, &len, &cap) < 0) {
 		ut_errorf("%s", ut_error_message());

@@ -869,6 +869,8 @@ static int write_edges(sx *s, uint32_t t)
 	sx_test *x = &s->t[t];
 	int rc = 0;
 
+	if (x->pass_run > 0)
+		s->g->tests[t].pass_run = x->pass_run;
 	memset(s->mark, 0, s->n);
 	for (size_t i = 0; i < x->anc.n; i++)
 		s->mark[x->anc.v[i]] = 1; /* needed */

@@ -48,6 +48,9 @@ typedef struct {
 	double duration_s; /* < 0: unknown */
 	bool flaky;        /* did not pass every time in the original order: left out */
 	bool failing;      /* never passed in the original order (or never ran): left out */
+	long pass_run;     /* the run in which it passed after its prerequisites alone (every
+	                    * other earlier test left out), or 0: the evidence against every
+	                    * edge graph.json does not keep */
 	/* What the name says (set by the filter stage when WordNet is there; not stored in
 	 * graph.json): hints for the order in which detection tries prerequisites. */
 	const char **nouns; /* arena; distinct noun lemmas */

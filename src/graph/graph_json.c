@@ -36,6 +36,8 @@ static void write_test(ut_jsonw *w, const ut_graph *g, size_t i)
 	if (t->failing) {
 		ut_jsonw_kbool(w, "failing", true);
 	}
+	if (t->pass_run > 0)
+		ut_jsonw_kint(w, "passed_in", t->pass_run);
 	ut_jsonw_obj_end(w);
 }
 
@@ -80,7 +82,12 @@ static void write_edge(ut_jsonw *w, const ut_graph *g, const ut_edge *e)
 	ut_jsonw_obj_end(w);
 }
 
-void ut_graph_write_members(ut_jsonw *w, const ut_graph *g)
+bool ut_graph_edge_stored(const ut_edge *e)
+{
+	return e->status == UT_EDGE_MANIFEST || (e->status == UT_EDGE_CANDIDATE && !e->filtered_by);
+}
+
+static void write_members(ut_jsonw *w, const ut_graph *g, bool (*keep)(const ut_edge *e))
 {
 	size_t i;
 
@@ -94,21 +101,28 @@ void ut_graph_write_members(ut_jsonw *w, const ut_graph *g)
 	ut_jsonw_key(w, "edges");
 	ut_jsonw_arr_begin(w);
 	for (i = 0; i < g->edges.n; i++) {
+		if (keep && !keep(&g->edges.v[i]))
+			continue;
 		write_edge(w, g, &g->edges.v[i]);
 		ut_buf_drain(w->out);
 	}
 	ut_jsonw_arr_end(w);
 }
 
-int ut_graph_write_json(ut_buf *out, const ut_graph *g)
+void ut_graph_write_members(ut_jsonw *w, const ut_graph *g)
+{
+	write_members(w, g, NULL);
+}
+
+static int write_json(ut_buf *out, const ut_graph *g, bool pretty)
 {
 	ut_jsonw w;
 
-	ut_jsonw_init(&w, out, true);
+	ut_jsonw_init(&w, out, pretty);
 	ut_jsonw_obj_begin(&w);
 	ut_jsonw_kint(&w, "version", GRAPH_VERSION);
 	ut_jsonw_kstr(&w, "commit", g->commit);
-	ut_graph_write_members(&w, g);
+	write_members(&w, g, ut_graph_edge_stored);
 	ut_jsonw_key(&w, "stats");
 	ut_jsonw_obj_begin(&w);
 	ut_jsonw_kstr(&w, "strategy", g->stats.strategy);
@@ -121,6 +135,16 @@ int ut_graph_write_json(ut_buf *out, const ut_graph *g)
 	ut_jsonw_obj_end(&w);
 	ut_jsonw_obj_end(&w);
 	return ut_jsonw_end(&w, "graph");
+}
+
+int ut_graph_write_json(ut_buf *out, const ut_graph *g)
+{
+	return write_json(out, g, true);
+}
+
+int ut_graph_write_note(ut_buf *out, const ut_graph *g)
+{
+	return write_json(out, g, false);
 }
 
 typedef struct {
@@ -168,6 +192,7 @@ static int read_tests(ut_graph **out, const reader *r, const ut_json *tests, ut_
 			(*out)->tests[i].duration_s = ut_json_number(dur);
 		(*out)->tests[i].flaky = flaky && ut_json_true(flaky);
 		(*out)->tests[i].failing = ut_json_true(ut_json_get(t, "failing"));
+		ut_json_whole(ut_json_get(t, "passed_in"), 1, LONG_MAX, &(*out)->tests[i].pass_run);
 		if (ut_map_get(ids, (*out)->tests[i].id, strlen((*out)->tests[i].id)))
 			return bad(r, id, "duplicate test id ", id);
 		if (ut_map_put(ids, (*out)->tests[i].id, strlen((*out)->tests[i].id), (void *)(i + 1)) < 0)
