@@ -2,6 +2,7 @@
  * outcomes, the retries of missing or corrupt reports and failing resets, timeouts,
  * interrupts and configuration errors; and the fixture folder the runner suites share. */
 #include <check.h>
+#include <dirent.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "check_runner.h"
 #include "json/json.h"
+#include "runner/process.h"
 #include "runner/runner.h"
 #include "runner/tally.h"
 #include "util/buf.h"
@@ -433,6 +435,103 @@ START_TEST(presets_fill_the_command)
 }
 END_TEST
 
+/* Count of the folders java-NAME-* in dir. */
+static int java_class_dirs(const char *dir, const char *name)
+{
+	char prefix[128];
+	struct dirent *d;
+	DIR *dh = opendir(dir);
+	int n = 0;
+
+	snprintf(prefix, sizeof(prefix), "java-%s-", name);
+	while (dh && (d = readdir(dh)))
+		n += strncmp(d->d_name, prefix, strlen(prefix)) == 0 && !strstr(d->d_name, ".tmp.");
+	if (dh)
+		closedir(dh);
+	return n;
+}
+
+static void copy_file(const char *from, const char *to, const char *append)
+{
+	ut_buf b = UT_BUF_INIT;
+
+	ck_assert_int_eq(ut_fs_read(&b, from, 1 << 24), 0);
+	if (append)
+		ut_buf_puts(&b, append);
+	ck_assert_int_eq(ut_fs_write_atomic(to, b.ptr, b.len), 0);
+	ut_buf_dispose(&b);
+}
+
+/* The junit4 preset's helper is compiled once (javac) and its class runs: a run goes on
+ * with the helper's source gone, another source is compiled apart, and a class path that
+ * cannot compile it leaves the source launcher in place. */
+START_TEST(java_helper_is_compiled_once)
+{
+	static const char *cls_argv[] = {"javac", "-d", "classes", "-cp",
+					 "/usr/share/java/junit4.jar", "T.java", NULL};
+	static ut_envvar jenv[] = {
+		{"CLASSPATH", "/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar:classes"}};
+	static ut_envvar badenv[] = {{"CLASSPATH", "/nonexistent.jar"}};
+	static const char *tid[] = {"T#a"};
+	ut_proc_opts po = {cls_argv, NULL, NULL, 120, 0, 0, true, NULL, false};
+	ut_proc_result pr;
+	char src[4096], runners[4096], proj[4096], work[4200], gone[4200];
+
+	if (access("/usr/bin/javac", X_OK) || access("/usr/share/java/junit4.jar", R_OK)) {
+		ck_assert_msg(!getenv("UT_REQUIRE_JAVA"), "javac or junit4.jar missing");
+		return;
+	}
+	snprintf(src, sizeof(src), "%s/OrderedRunner.java", ut_runner_helpers_dir());
+	snprintf(runners, sizeof(runners), "%s", fixture(1, "runners"));
+	snprintf(proj, sizeof(proj), "%s", fixture(2, "proj"));
+	snprintf(work, sizeof(work), "%s/work", proj);
+	ck_assert_int_eq(ut_fs_mkdirs(runners), 0);
+	ck_assert_int_eq(ut_fs_mkdirs(work), 0);
+	copy_file(src, fixture(0, "runners/OrderedRunner.java"), NULL);
+	ck_assert_int_eq(ut_fs_write_atomic(fixture(0, "proj/T.java"),
+					    "public class T { @org.junit.Test public void a() {} }\n",
+					    54), 0);
+	po.cwd = proj;
+	ck_assert_int_eq(ut_proc_run(&pr, &po), 0);
+	ck_assert_int_eq(pr.exit_code, 0);
+	ut_proc_result_dispose(&pr);
+	ck_assert_int_eq(setenv("UNTANGLE_RUNNERS", runners, 1), 0);
+	cfg.runner.command.n = 0;
+	cfg.runner.reset.n = 0;
+	cfg.runner.preset = "junit4";
+	cfg.runner.env = jenv;
+	cfg.runner.nenv = 1;
+	ck_assert_msg(ut_runner_new(&runner, &cfg, proj, work) == 0, "%s", ut_error_message());
+	ck_assert_str_eq(ut_runner_command(runner)[1], "OrderedRunner"); /* the class */
+	ck_assert_int_eq(java_class_dirs(work, "OrderedRunner"), 1);
+	snprintf(gone, sizeof(gone), "%s.away", fixture(0, "runners/OrderedRunner.java"));
+	ck_assert_int_eq(rename(fixture(0, "runners/OrderedRunner.java"), gone), 0);
+	ck_assert_int_eq(ut_runner_run(runner, 0, tid, 1, &result), 0);
+	ck_assert_msg(result.status == UT_RUN_OK && result.n == 1 &&
+		      result.tests[0].outcome == UT_OUT_PASS, "%s", result.proc.tail);
+	ut_runner_free(runner);
+	/* the same source: the same classes, nothing compiled */
+	copy_file(gone, fixture(0, "runners/OrderedRunner.java"), NULL);
+	ck_assert_int_eq(ut_runner_new(&runner, &cfg, proj, work), 0);
+	ck_assert_int_eq(java_class_dirs(work, "OrderedRunner"), 1);
+	ut_runner_free(runner);
+	/* another source: compiled apart */
+	copy_file(gone, fixture(0, "runners/OrderedRunner.java"), "// changed\n");
+	ck_assert_int_eq(ut_runner_new(&runner, &cfg, proj, work), 0);
+	ck_assert_int_eq(java_class_dirs(work, "OrderedRunner"), 2);
+	ut_runner_free(runner);
+	/* nothing to compile it against: the source launcher, as before */
+	copy_file(gone, fixture(0, "runners/OrderedRunner.java"), "// again\n");
+	cfg.runner.env = badenv;
+	ck_assert_int_eq(ut_runner_new(&runner, &cfg, proj, work), 0);
+	ck_assert_str_eq(ut_runner_command(runner)[1], "{runners}/OrderedRunner.java");
+	ck_assert_int_eq(java_class_dirs(work, "OrderedRunner"), 2);
+	cfg.runner.env = env;
+	cfg.runner.nenv = 2;
+	unsetenv("UNTANGLE_RUNNERS");
+}
+END_TEST
+
 /* untangle run's verdict: a failing and a not-run test fail the job, a skipped one does
  * not; its JSON report. */
 START_TEST(tally_counts_what_fails_a_job)
@@ -495,6 +594,7 @@ Suite *runner_suite(void)
 	tcase_add_test(tc, command_that_cannot_start);
 	tcase_add_test(tc, configuration_errors);
 	tcase_add_test(tc, presets_fill_the_command);
+	tcase_add_test(tc, java_helper_is_compiled_once);
 	tcase_add_test(tc, tally_counts_what_fails_a_job);
 	suite_add_tcase(s, tc);
 	return s;

@@ -66,6 +66,15 @@ const char *const *ut_runner__list_preset(const char *preset);
 
 enum { UT_TESTS_REQUIRED, UT_TESTS_ALLOWED, UT_TESTS_FORBIDDEN };
 
+/* compiled.c: the folder (in the arena) that holds the Java helper src (class `name`)
+ * compiled with javac, run in root with env and pass as a run's (for its CLASSPATH):
+ * "WORK/java-NAME-HASH", reused while the source is the same. NULL when it cannot be
+ * compiled (no javac, a class path without the framework): the runs then go through the
+ * source launcher as before, and say what is missing. No error is left set. */
+const char *ut_runner__java_classes(ut_arena *a, const char *src, const char *name,
+				    const char *root, const char *work,
+				    const char *const *env, const char *const *pass);
+
 /* groups.c, for process.c: the "UNTANGLE_RUN=..." assignment every child gets, or NULL
  * while groups are not tracked; a child's group started and reaped. Thread-safe. */
 const char *ut_proc__marker(void);

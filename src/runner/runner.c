@@ -13,6 +13,7 @@
 
 #include "runner/internal.h"
 #include "util/clock.h"
+#include "util/env.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -108,6 +109,76 @@ static int load_list(ut_runner *r, const ut_config *cfg)
 	return r->list ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
 }
 
+/* The name of a preset's Java helper in element e ("{runners}/NAME.java"), or NULL. */
+static const char *java_helper(ut_arena *a, const char *e)
+{
+	static const char pre[] = "{runners}/", suf[] = ".java";
+	size_t n = strlen(e), np = sizeof(pre) - 1, ns = sizeof(suf) - 1;
+
+	if (n <= np + ns || strncmp(e, pre, np) || strcmp(e + n - ns, suf) ||
+	    memchr(e + np, '/', n - np - ns))
+		return NULL;
+	return ut_arena_strndup(a, e + np, n - np - ns);
+}
+
+/* Replaces "{runners}/NAME.java" by "NAME" in a command. */
+static void to_class(const char **argv, size_t n, const char *element, const char *name)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(argv[i], element) == 0)
+			argv[i] = name;
+	}
+}
+
+/* A Java preset's helper compiled once (compiled.c): the command and the list command run
+ * its class, with the classes' folder first on the CLASSPATH the runs get. Left as it is
+ * when it cannot be compiled. */
+static int use_compiled_helper(ut_runner *r)
+{
+	const char *element = NULL, *name = NULL, *src, *dir, *cp = NULL, **env;
+	ut_template_vars v = {0};
+	size_t i, k = r->nenv;
+
+	for (i = 0; !name && i < r->ncommand; i++) {
+		element = r->command[i];
+		name = java_helper(&r->arena, element);
+	}
+	if (!name)
+		return 0;
+	v.runners = r->runners;
+	v.python = r->python;
+	src = ut_arena_printf(&r->arena, "%s/%s.java", r->runners, name);
+	env = ut_template_expand(&r->arena, r->env, r->nenv, &v);
+	if (!src || !env)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	dir = ut_runner__java_classes(&r->arena, src, name, r->root, r->work, env, r->pass);
+	if (!dir)
+		return 0;
+	for (i = 0; i < r->nenv; i++) {
+		if (strncmp(r->env[i], "CLASSPATH=", 10) == 0)
+			k = i;
+	}
+	if (k < r->nenv)
+		cp = r->env[k] + 10;
+	else if (ut_env_allowed("CLASSPATH"))
+		cp = getenv("CLASSPATH");
+	env = ut_arena_alloc(&r->arena, (r->nenv + 2) * sizeof(*env));
+	if (!env)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	memcpy(env, r->env, r->nenv * sizeof(*env));
+	env[k] = cp && *cp ? ut_arena_printf(&r->arena, "CLASSPATH=%s:%s", dir, cp)
+			   : ut_arena_printf(&r->arena, "CLASSPATH=%s", dir);
+	if (!env[k])
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	r->nenv += k == r->nenv;
+	env[r->nenv] = NULL;
+	r->env = env;
+	to_class(r->command, r->ncommand, element, name);
+	if (r->list)
+		to_class(r->list, r->nlist, element, name);
+	return 0;
+}
+
 static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const char *work_dir)
 {
 	const char *const *cmd = cfg->runner.command.items;
@@ -177,7 +248,10 @@ static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const 
 	r->work = absolute(&r->arena, work_dir, "work folder");
 	if (!r->work)
 		return ut_error_code();
-	return cfg->runner.command.n == 0 ? check_helpers(r, preset) : 0;
+	if (cfg->runner.command.n)
+		return 0;
+	rc = check_helpers(r, preset);
+	return rc == 0 ? use_compiled_helper(r) : rc;
 }
 
 int ut_runner_new(ut_runner **out, const ut_config *cfg, const char *root_dir,
