@@ -274,7 +274,8 @@ int ut_runner_new(ut_runner **out, const ut_config *cfg, const char *root_dir,
 }
 
 /* The pid in the name of a file runs put in the work folder ("report-PID-wN.xml",
- * "list-PID.jsonl", "list-report-PID.xml"), 0 for any other name. */
+ * "list-PID.jsonl", "list-report-PID.xml", a Java helper being compiled
+ * "java-NAME-HASH.tmp.PID"), 0 for any other name (the compiled helpers stay). */
 static long work_file_pid(const char *name)
 {
 	static const char *const prefixes[] = {"report-", "list-report-", "list-", NULL};
@@ -282,7 +283,7 @@ static long work_file_pid(const char *name)
 
 	for (size_t i = 0; prefixes[i] && !pid; i++)
 		pid = ut_fs_prefixed_pid(name, prefixes[i]);
-	return pid;
+	return pid ? pid : ut_fs_tmp_pid(name);
 }
 
 int ut_runner_remove_leftovers(const char *work_dir, size_t *removed)
