@@ -398,6 +398,59 @@ START_TEST(markdown_escapes_cells_and_labels)
 }
 END_TEST
 
+static bool every_edge(const ut_edge *e, void *ctx)
+{
+	(void)e;
+	(void)ctx;
+	return true;
+}
+
+static bool every_edge_dot(const ut_edge *e, void *ctx, char *attrs, size_t size)
+{
+	(void)attrs;
+	(void)size;
+	return every_edge(e, ctx);
+}
+
+/* One Mermaid escaper: `untangle graph --format mermaid` writes a hostile name exactly as
+ * the Markdown summary's picture does (a second copy that drifts fails here), and dot's
+ * label keeps it inside its quotes. */
+START_TEST(graph_pictures_escape_as_the_summary_does)
+{
+	ut_findings fs;
+	ut_graph *g = NULL;
+	ut_buf md = UT_BUF_INIT, mm = UT_BUF_INIT, dot = UT_BUF_INIT, want = UT_BUF_INIT;
+	ut_edge *e;
+
+	ut_findings_init(&fs);
+	add(&fs, UT_FINDING_REMOVED, UT_SEVERITY_ERROR, HOSTILE, "a b.py", 7, "m");
+	ut_findings_sort(&fs);
+	ck_assert_int_eq(ut_report_markdown(&md, &fs, NULL), 0);
+	ck_assert_int_eq(ut_graph_new(&g, 2), 0);
+	ck_assert_int_eq(ut_graph_set_test(g, 0, "a", "tests/a.py::test_add", "a.py", 1, 0), 0);
+	ck_assert_int_eq(ut_graph_set_test(g, 1, HOSTILE, HOSTILE, "a b.py", 7, 0), 0);
+	ck_assert_int_eq(ut_graph_add(g, 1, 0, UT_ORIGIN_STRING, &e), 0);
+	e->status = UT_EDGE_MANIFEST;
+	ck_assert_int_eq(ut_report_mermaid(&mm, g, every_edge, NULL), 0);
+	ut_buf_puts(&want, "[\"");
+	ut_esc_mermaid(&want, HOSTILE, 0);
+	ut_buf_puts(&want, "\"]\n");
+	ck_assert_ptr_nonnull(strstr(md.ptr, want.ptr));
+	ck_assert_ptr_nonnull(strstr(mm.ptr, want.ptr));
+	ck_assert_ptr_null(strstr(mm.ptr, "<b>"));
+	ck_assert_ptr_nonnull(strstr(mm.ptr, "  t1 --> t0\n"));
+	ck_assert_int_eq(ut_report_dot(&dot, g, "untangle", every_edge_dot, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(dot.ptr, "  t1 [label=\"t\\\"x|<b>`#;[a](b)%0A:,\\\\r\\\\n::error::"));
+	ck_assert_ptr_nonnull(strstr(dot.ptr, "  t1 -> t0;\n"));
+	ut_buf_dispose(&md);
+	ut_buf_dispose(&mm);
+	ut_buf_dispose(&dot);
+	ut_buf_dispose(&want);
+	ut_graph_free(g);
+	ut_findings_dispose(&fs);
+}
+END_TEST
+
 START_TEST(markdown_caps_rows_and_nodes)
 {
 	ut_findings fs;
@@ -625,6 +678,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, github_ten_per_type_most_important_first);
 	tcase_add_test(tc, github_exactly_ten_needs_no_summary);
 	tcase_add_test(tc, markdown_escapes_cells_and_labels);
+	tcase_add_test(tc, graph_pictures_escape_as_the_summary_does);
 	tcase_add_test(tc, markdown_caps_rows_and_nodes);
 	tcase_add_test(tc, sarif_is_valid_2_1_0);
 	tcase_add_test(tc, gitlab_code_quality);

@@ -138,8 +138,8 @@ void ut_cli_status_end(void);
 const char *ut_cli_esc(const char *s);
 /* Prints s on stdout in double quotes, with quotes, backslashes and control bytes escaped. */
 void ut_cli_print_quoted(const char *s);
-/* Prints the graph for Graphviz: every test, and the edges for which style(e, ctx, ...)
- * returns true, with the attributes it writes (none when it leaves attrs empty). */
+/* Prints the graph for Graphviz on stdout (ut_report_dot): every test, and the edges for
+ * which style(e, ctx, ...) returns true, with the attributes it writes. */
 void ut_cli_print_dot(const ut_graph *g, const char *name,
 		      bool (*style)(const ut_edge *e, void *ctx, char *attrs, size_t size),
 		      void *ctx);

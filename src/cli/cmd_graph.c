@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "graph/graph_json.h"
+#include "report/report.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/banned.h"
@@ -15,46 +16,6 @@ static bool shown(const ut_edge *e, bool all)
 	return e->status == UT_EDGE_MANIFEST || (all && ut_edge_active(e));
 }
 
-/* Names in labels: quotes and brackets would end a Mermaid or dot label; control and
- * bidirectional characters are shown escaped, as in text output. */
-static void print_label(const char *s, bool mermaid)
-{
-	for (s = ut_cli_esc(s); *s; s++) {
-		if (*s == '"')
-			fputs(mermaid ? "#quot;" : "\\\"", stdout);
-		else if (*s == '\\' && !mermaid)
-			fputs("\\\\", stdout);
-		else if ((unsigned char)*s < 0x20)
-			putchar(' ');
-		else
-			putchar(*s);
-	}
-}
-
-void ut_cli_print_dot(const ut_graph *g, const char *name,
-		      bool (*style)(const ut_edge *e, void *ctx, char *attrs, size_t size),
-		      void *ctx)
-{
-	char attrs[128];
-	size_t i;
-
-	printf("digraph %s {\n  rankdir=RL;\n  node [shape=box];\n", name);
-	for (i = 0; i < g->ntests; i++) {
-		printf("  t%zu [label=\"", i);
-		print_label(g->tests[i].name, false);
-		printf("\"%s];\n", g->tests[i].flaky ? ", style=dashed" : "");
-	}
-	for (i = 0; i < g->edges.n; i++) {
-		const ut_edge *e = &g->edges.v[i];
-
-		attrs[0] = '\0';
-		if (style(e, ctx, attrs, sizeof(attrs)))
-			printf("  t%u -> t%u%s%s%s;\n", e->dependent, e->dependee, *attrs ? " [" : "",
-			       attrs, *attrs ? "]" : "");
-	}
-	printf("}\n");
-}
-
 static bool graph_style(const ut_edge *e, void *all, char *attrs, size_t size)
 {
 	if (e->status != UT_EDGE_MANIFEST)
@@ -62,23 +23,9 @@ static bool graph_style(const ut_edge *e, void *all, char *attrs, size_t size)
 	return shown(e, *(bool *)all);
 }
 
-static void print_mermaid(const ut_graph *g, bool all)
+static bool mermaid_shown(const ut_edge *e, void *all)
 {
-	size_t i;
-
-	printf("graph RL\n");
-	for (i = 0; i < g->ntests; i++) {
-		printf("  t%zu[\"", i);
-		print_label(g->tests[i].name, true);
-		printf("\"]\n");
-	}
-	for (i = 0; i < g->edges.n; i++) {
-		const ut_edge *e = &g->edges.v[i];
-
-		if (shown(e, all))
-			printf("  t%u %s t%u\n", e->dependent,
-			       e->status == UT_EDGE_MANIFEST ? "-->" : "-.->", e->dependee);
-	}
+	return shown(e, *(bool *)all);
 }
 
 int cmd_graph(int argc, char **argv)
@@ -121,18 +68,19 @@ int cmd_graph(int argc, char **argv)
 		exit_code = ut_cli_exit_code(rc);
 		goto done;
 	}
-	if (!strcmp(format, "dot")) {
-		ut_cli_print_dot(g, "untangle", graph_style, &all);
-	} else if (!strcmp(format, "mermaid")) {
-		print_mermaid(g, all);
-	} else {
-		out.sink = ut_cli_stdout_sink;
+	out.sink = ut_cli_stdout_sink;
+	if (!strcmp(format, "dot"))
+		rc = ut_report_dot(&out, g, "untangle", graph_style, &all);
+	else if (!strcmp(format, "mermaid"))
+		rc = ut_report_mermaid(&out, g, mermaid_shown, &all);
+	else
 		rc = ut_graph_write_json(&out, g);
-		if (rc < 0) {
-			ut_errorf("%s", ut_error_message());
-			exit_code = UT_EXIT_ENV;
-			goto done;
-		}
+	if (rc == 0)
+		rc = ut_buf_flush(&out);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		exit_code = UT_EXIT_ENV;
+		goto done;
 	}
 done:
 	ut_buf_dispose(&out);

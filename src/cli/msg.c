@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "util/error.h"
 #include "util/esc.h"
+#include "report/report.h"
 #include "util/banned.h"
 
 static bool quiet;
@@ -246,4 +247,14 @@ int ut_cli_emit(ut_buf *out)
 		fwrite(out->ptr, 1, out->len, stdout);
 	ut_buf_dispose(out);
 	return rc;
+}
+
+void ut_cli_print_dot(const ut_graph *g, const char *name, ut_report_edge_style style, void *ctx)
+{
+	ut_buf out = UT_BUF_INIT;
+
+	out.sink = ut_cli_stdout_sink;
+	if (ut_report_dot(&out, g, name, style, ctx) == 0)
+		ut_buf_flush(&out);
+	ut_buf_dispose(&out);
 }

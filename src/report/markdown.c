@@ -15,42 +15,6 @@
  * not stretch the picture. */
 #define LABEL_MAX 60
 
-/* Inside ["..."] Mermaid reads #name; and #code; as entities; everything that could end
- * the label, the statement or the code fence, be read as HTML or as a mention, is written
- * as one. Control and bidirectional characters are first escaped as text shows them. */
-static void label(ut_buf *out, const char *name)
-{
-	ut_buf text = UT_BUF_INIT;
-	const unsigned char *p;
-	const char *s;
-	size_t n, i = 0;
-
-	ut_esc_text(&text, name);
-	s = text.failed ? "?" : text.ptr;
-	p = (const unsigned char *)s;
-	n = strlen(s);
-	while (i < n) {
-		size_t len = p[i] < 0x80 ? 1 : ut_utf8_valid(p + i, n - i);
-
-		if (i + (len ? len : 1) > LABEL_MAX) {
-			ut_buf_puts(out, "\xe2\x80\xa6"); /* … */
-			break;
-		}
-		if (!len)
-			ut_buf_puts(out, "\xef\xbf\xbd");
-		else if (p[i] < 0x20 || p[i] == 0x7f)
-			ut_buf_putc(out, ' ');
-		else if (p[i] == '"')
-			ut_buf_puts(out, "#quot;");
-		else if (len == 1 && strchr("#&<>|[]{}()`\\;@", p[i]))
-			ut_buf_printf(out, "#%u;", p[i]);
-		else
-			ut_buf_put(out, (const char *)p + i, len);
-		i += len ? len : 1;
-	}
-	ut_buf_dispose(&text);
-}
-
 #define REMOVED 3
 
 typedef struct {
@@ -124,7 +88,7 @@ static int mermaid(ut_buf *out, const ut_findings *fs, size_t max)
 	ut_buf_puts(out, "```mermaid\nflowchart RL\n");
 	for (i = 0; i < ns.n; i++) {
 		ut_buf_printf(out, "  n%zu[\"", i);
-		label(out, ns.ids[i]);
+		ut_esc_mermaid(out, ns.ids[i], LABEL_MAX);
 		ut_buf_puts(out, "\"]\n");
 	}
 	ut_buf_put(out, edges.ptr, edges.len);

@@ -7,8 +7,10 @@
 #ifndef UT_REPORT_H
 #define UT_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "graph/graph.h"
 #include "report/findings.h"
 #include "util/buf.h"
 
@@ -65,5 +67,18 @@ int ut_report_json(ut_buf *out, const ut_findings *fs);
 /* Adds the findings of a document in the plain JSON form to fs (then sort it). `path`
  * names the document in messages. UT_EINPUT with "PATH: ..." for a malformed document. */
 int ut_report_json_read(ut_findings *fs, const char *text, size_t len, const char *path);
+
+/* Whether an edge is drawn, and its dot attributes (written into attrs, "" for none). */
+typedef bool (*ut_report_edge_style)(const ut_edge *e, void *ctx, char *attrs, size_t size);
+
+/* A graph as Graphviz dot ("digraph NAME", right to left, a box per test labelled with its
+ * name through ut_esc_dot, a flaky test dashed) with the edges style draws. Streams through
+ * out's sink when it has one. 0 or UT_ENOMEM. */
+int ut_report_dot(ut_buf *out, const ut_graph *g, const char *name, ut_report_edge_style style,
+		  void *ctx);
+/* The same as a Mermaid flowchart (labels through ut_esc_mermaid, uncut): the edges shown
+ * accepts, a manifest one solid (-->), another dashed (-.->). */
+int ut_report_mermaid(ut_buf *out, const ut_graph *g, bool (*shown)(const ut_edge *e, void *ctx),
+		      void *ctx);
 
 #endif

@@ -230,3 +230,52 @@ void ut_esc_markdown(ut_buf *out, const char *s)
 		i += len;
 	}
 }
+
+void ut_esc_mermaid(ut_buf *out, const char *s, size_t max)
+{
+	ut_buf text = UT_BUF_INIT;
+	const unsigned char *p;
+	size_t n, i = 0;
+
+	if (!out || !s)
+		return;
+	ut_esc_text(&text, s);
+	s = text.failed ? "?" : text.ptr ? text.ptr : "";
+	p = (const unsigned char *)s;
+	n = strlen(s);
+	while (i < n) {
+		size_t len = p[i] < 0x80 ? 1 : ut_utf8_valid(p + i, n - i);
+
+		if (max && i + (len ? len : 1) > max) {
+			ut_buf_puts(out, "\xe2\x80\xa6"); /* … */
+			break;
+		}
+		if (!len)
+			ut_buf_puts(out, "\xef\xbf\xbd");
+		else if (p[i] < 0x20 || p[i] == 0x7f)
+			ut_buf_putc(out, ' ');
+		else if (p[i] == '"')
+			ut_buf_puts(out, "#quot;");
+		else if (len == 1 && strchr("#&<>|[]{}()`\\;@", p[i]))
+			ut_buf_printf(out, "#%u;", p[i]);
+		else
+			ut_buf_put(out, (const char *)p + i, len);
+		i += len ? len : 1;
+	}
+	ut_buf_dispose(&text);
+}
+
+void ut_esc_dot(ut_buf *out, const char *s)
+{
+	ut_buf text = UT_BUF_INIT;
+
+	if (!out || !s)
+		return;
+	ut_esc_text(&text, s);
+	for (s = text.failed ? "?" : text.ptr ? text.ptr : ""; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			ut_buf_putc(out, '\\');
+		ut_buf_putc(out, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
+	}
+	ut_buf_dispose(&text);
+}

@@ -35,6 +35,17 @@ void ut_esc_github_property(ut_buf *out, const char *s);
  * separators are shown as text (\u202e). */
 void ut_esc_markdown(ut_buf *out, const char *s);
 
+/* A Mermaid node label inside ["..."]: Mermaid reads #name; and #code; as entities, so
+ * everything that could end the label, the statement or a Markdown code fence, or be read
+ * as HTML or as a mention, is written as one (" as #quot;, # & < > | [ ] { } ( ) ` \ ; @ as
+ * #NN;); control and bidirectional characters are first escaped as ut_esc_text shows
+ * them, then any control left is a space, invalid UTF-8 U+FFFD. max > 0 cuts the label
+ * at that many bytes (at a character boundary) with an ellipsis. */
+void ut_esc_mermaid(ut_buf *out, const char *s, size_t max);
+/* A Graphviz dot label inside "...": ut_esc_text's escapes, then " as \" and \ doubled
+ * (dot reads \n, \l, \N as its own), any control left a space. */
+void ut_esc_dot(ut_buf *out, const char *s);
+
 /* Whether code point cp is one the escapes never leave raw beyond ASCII: a C1 control,
  * a line or paragraph separator or a bidirectional control (JSON writes it as \uXXXX). */
 bool ut_esc_hostile(unsigned long cp);
