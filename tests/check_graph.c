@@ -1,5 +1,5 @@
-/* check_graph.c: the graph, sub-use string analysis, value statistics, the value filter
- * and graph.json. */
+/* check_graph.c: the graph, sub-use string analysis, value statistics, the value filter,
+ * graph.json, and the hooks the tests share (`tests --json`). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,8 @@
 #include "filter/filter.h"
 #include "graph/graph.h"
 #include "graph/graph_json.h"
+#include "model/hooks.h"
+#include "model/suite_json.h"
 #include "util/error.h"
 
 Suite *graph_suite(void);
@@ -471,6 +473,66 @@ START_TEST(graph_json_errors_name_the_line)
 }
 END_TEST
 
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (hay = strstr(hay, needle); hay; hay = strstr(hay + 1, needle))
+		n++;
+	return n;
+}
+
+/* Setup copied into every test by the parsers comes out once, split by file. */
+START_TEST(hooks_are_shared_once)
+{
+	static const char *const t1[] = {"t1", "S:login", "u:a", "U:bye", NULL};
+	static const char *const t2[] = {"t2", "S:login", "s:b", "U:bye", NULL};
+	static const char *const t3[] = {"t3", "S:other", "u:c", NULL};
+	static const char *const t4[] = {"t4", "S:login", "S:local", "u:d", NULL};
+	static const char *const t5[] = {"t5", "S:login", NULL};
+	static const char *const *spec[] = {t1, t2, t3, t4, t5};
+	ut_suite *s = make_suite(spec, 5);
+	ut_suite_hooks h;
+	ut_buf out = UT_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < 5; i++)
+		if (i != 2)
+			s->tests.v[i].actions[0].file = "conftest.py";
+	ck_assert_int_eq(ut_suite_hooks_build(&h, s), 0);
+	ck_assert_uint_eq(h.hooks.n, 4); /* login, bye, other, local */
+	ck_assert_str_eq(h.hooks.v[0].file, "conftest.py");
+	ck_assert_str_eq(h.hooks.v[0].actions[0].values[0], "login");
+	ck_assert_uint_eq(h.hooks.v[0].ntests, 4);
+	ck_assert_str_eq(h.hooks.v[1].file, "t.py");
+	ck_assert_uint_eq(h.hooks.v[1].ntests, 2);
+	ck_assert_uint_eq(h.of[1].nsetup, 1);
+	ck_assert_uint_eq(ut_suite_hooks_setup(&h, 1)[0], 0);
+	ck_assert_uint_eq(h.of[1].nteardown, 1);
+	ck_assert_uint_eq(ut_suite_hooks_teardown(&h, 1)[0], 1);
+	ck_assert_uint_eq(h.of[1].own_at, 1);
+	ck_assert_uint_eq(h.of[1].own_end, 2);
+	ck_assert_uint_eq(h.of[3].nsetup, 2);
+	ck_assert_uint_eq(ut_suite_hooks_setup(&h, 3)[1], 3);
+	ck_assert_uint_eq(h.of[4].own_at, 1); /* only setup: all of it before */
+	ck_assert_uint_eq(h.of[4].own_end, 1);
+	ck_assert_uint_eq(h.of[4].nteardown, 0);
+	ut_suite_hooks_dispose(&h);
+
+	ck_assert_int_eq(ut_suite_write_json(&out, s, NULL, true, false), 0);
+	ck_assert_uint_eq(count_of(out.ptr, "\"login\""), 1);
+	ck_assert_uint_eq(count_of(out.ptr, "\"bye\""), 1);
+	ck_assert_uint_eq(count_of(out.ptr, "\"a\""), 1);
+	ck_assert_ptr_nonnull(strstr(out.ptr, "\"setup\":[0],\"teardown\":[1]"));
+	ut_buf_clear(&out);
+	ck_assert_int_eq(ut_suite_write_json(&out, s, NULL, false, false), 0);
+	ck_assert_ptr_null(strstr(out.ptr, "\"values\""));
+	ck_assert_ptr_nonnull(strstr(out.ptr, "\"counts\":{\"actions\":1,\"setup\":2,\"teardown\":0}"));
+	ut_buf_dispose(&out);
+	ut_suite_free(s);
+}
+END_TEST
+
 Suite *graph_suite(void)
 {
 	Suite *s = suite_create("graph");
@@ -489,6 +551,7 @@ Suite *graph_suite(void)
 	tcase_add_test(tc, original_order_connects_every_pair);
 	tcase_add_test(tc, graph_json_round_trip);
 	tcase_add_test(tc, graph_json_errors_name_the_line);
+	tcase_add_test(tc, hooks_are_shared_once);
 	suite_add_tcase(s, tc);
 	return s;
 }
