@@ -533,6 +533,80 @@ START_TEST(hooks_are_shared_once)
 }
 END_TEST
 
+/* --limit, --test and --dropped of `candidates`: the strongest first, only the test's. */
+START_TEST(candidates_select_strongest_first)
+{
+	static const char *const ids[] = {"a.py::test_x", "a.py::test_y", "b.py::test_x",
+					  "b.py::test_z"};
+	ut_candidates_select_opts o = {-1, 2, false, NULL};
+	ut_candidates_selection sel;
+	ut_graph *g = NULL;
+	ut_edge *e = NULL;
+	bool ambiguous = false;
+	size_t i;
+
+	ck_assert_int_eq(ut_graph_new(&g, 4), 0);
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(ut_graph_set_test(g, i, ids[i], strchr(ids[i], ':') + 2, "a.py",
+						   1, 2), 0);
+	ck_assert_int_eq(ut_graph_add(g, 1, 0, UT_ORIGIN_STRING, &e), 0);
+	ck_assert_int_eq(ut_graph_add_value(g, e, "v1", false), 0);
+	ck_assert_int_eq(ut_graph_add(g, 2, 0, UT_ORIGIN_STRING, &e), 0);
+	ck_assert_int_eq(ut_graph_add_value(g, e, "v1", false), 0);
+	ck_assert_int_eq(ut_graph_add_value(g, e, "v2", false), 0);
+	ck_assert_int_eq(ut_graph_add(g, 3, 1, UT_ORIGIN_STRING, &e), 0);
+	ck_assert_int_eq(ut_graph_add_value(g, e, "v3", false), 0);
+	e->filtered_by = "verb";
+	ck_assert_int_eq(ut_graph_add(g, 3, 2, UT_ORIGIN_DECLARED, &e), 0);
+	ck_assert_int_eq(ut_graph_add(g, 2, 1, UT_ORIGIN_STRING, &e), 0);
+	ck_assert_int_eq(ut_graph_add_value(g, e, "v4", true), 0);
+
+	ck_assert_int_eq(ut_graph_find_test(g, "test_x", &ambiguous), -1);
+	ck_assert(ambiguous);
+	ck_assert_int_eq(ut_graph_find_test(g, "b.py::test_x", &ambiguous), 2);
+	ck_assert_int_eq(ut_graph_find_test(g, "test_y", &ambiguous), 1);
+	ck_assert_int_eq(ut_graph_find_test(g, "y::test_z", &ambiguous), -1); /* not after a separator */
+	ck_assert_int_eq(ut_graph_find_test(g, "py::test_z", &ambiguous), 3);
+	ck_assert_int_eq(ut_graph_find_test(g, "nope", &ambiguous), -1);
+	ck_assert(!ambiguous);
+
+	ck_assert_int_eq(ut_candidates_select(g, &o, &sel), 0);
+	ck_assert_uint_eq(sel.matching, 4); /* the dropped 3 -> 1 left out */
+	ck_assert_uint_eq(sel.listed, 2);
+	ck_assert_uint_eq(g->edges.n, 2);
+	ck_assert_uint_eq(g->edges.v[0].dependent, 3); /* declared */
+	ck_assert_uint_eq(g->edges.v[1].dependent, 2); /* two values */
+	ck_assert_uint_eq(g->edges.v[1].dependee, 0);
+	ck_assert_ptr_eq(ut_graph_find(g, 2, 0), &g->edges.v[1]);
+	ck_assert_ptr_null(ut_graph_find(g, 1, 0));
+	ut_graph_free(g);
+}
+END_TEST
+
+START_TEST(candidates_select_one_test)
+{
+	ut_candidates_select_opts o = {1, 0, true, "t1"};
+	ut_candidates_selection sel;
+	ut_graph *g = NULL;
+	ut_edge *e = NULL;
+	size_t i;
+
+	ck_assert_int_eq(ut_graph_new(&g, 4), 0);
+	for (i = 1; i < 4; i++)
+		for (uint32_t d = 0; d < i; d++) {
+			ck_assert_int_eq(ut_graph_add(g, (uint32_t)i, d, UT_ORIGIN_STRING, &e), 0);
+			e->filtered_by = i == 3 && d == 1 ? "values" : NULL;
+		}
+	ck_assert_int_eq(ut_candidates_select(g, &o, &sel), 0);
+	ck_assert_uint_eq(sel.matching, 3); /* 1 -> 0, 2 -> 1, 3 -> 1 (dropped, last) */
+	ck_assert_uint_eq(sel.listed, 3);
+	for (i = 0; i < g->edges.n; i++)
+		ck_assert(g->edges.v[i].dependent == 1 || g->edges.v[i].dependee == 1);
+	ck_assert_ptr_nonnull(g->edges.v[2].filtered_by);
+	ut_graph_free(g);
+}
+END_TEST
+
 Suite *graph_suite(void)
 {
 	Suite *s = suite_create("graph");
@@ -552,6 +626,8 @@ Suite *graph_suite(void)
 	tcase_add_test(tc, graph_json_round_trip);
 	tcase_add_test(tc, graph_json_errors_name_the_line);
 	tcase_add_test(tc, hooks_are_shared_once);
+	tcase_add_test(tc, candidates_select_strongest_first);
+	tcase_add_test(tc, candidates_select_one_test);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -414,3 +414,63 @@ done:
 	*out = sub;
 	return 0;
 }
+
+long ut_graph_find_test(const ut_graph *g, const char *what, bool *ambiguous)
+{
+	size_t i, len = strlen(what);
+	long found = ut_graph_test_index(g, what);
+
+	*ambiguous = false;
+	if (found >= 0)
+		return found;
+	for (i = 0; i < g->ntests; i++) {
+		const char *id = g->tests[i].id;
+		size_t n = strlen(id);
+
+		if (strcmp(g->tests[i].name, what) && !(n > len && !strcmp(id + n - len, what) &&
+							strchr(":#. ", id[n - len - 1])))
+			continue;
+		if (found >= 0) {
+			*ambiguous = true;
+			return -1;
+		}
+		found = (long)i;
+	}
+	return found;
+}
+
+int ut_graph_keep_edges(ut_graph *g, const uint32_t *order, size_t n)
+{
+	ut_edge *kept = malloc((n ? n : 1) * sizeof(*kept));
+	bool *taken = calloc(g->edges.n ? g->edges.n : 1, sizeof(*taken));
+	size_t i, s;
+
+	if (!kept || !taken) {
+		free(kept);
+		free(taken);
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		kept[i] = g->edges.v[order[i]];
+		taken[order[i]] = true;
+	}
+	for (i = 0; i < g->edges.n; i++)
+		if (!taken[i])
+			ut_vec_free(&g->edges.v[i].evidence);
+	free(g->edges.v);
+	free(taken);
+	g->edges.v = kept;
+	g->edges.n = n;
+	g->edges.cap = n ? n : 1;
+	if (g->cap)
+		memset(g->slots, 0, g->cap * sizeof(*g->slots));
+	for (i = 0; i < n; i++) {
+		uint64_t key = edge_key(kept[i].dependent, kept[i].dependee);
+
+		for (s = key_slot(key, g->cap); g->slots[s]; s = (s + 1) & (g->cap - 1))
+			;
+		g->keys[s] = key;
+		g->slots[s] = (uint32_t)i + 1;
+	}
+	return 0;
+}
