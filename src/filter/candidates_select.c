@@ -68,6 +68,8 @@ int ut_candidates_select(ut_graph *g, const ut_candidates_select_opts *o,
 	out->listed = o->limit && o->limit < n ? o->limit : n;
 	for (i = 0; i < out->listed; i++)
 		order[i] = ranks[i].edge;
+	free(ranks);
+	ranks = NULL;
 	rc = ut_graph_keep_edges(g, order, out->listed);
 done:
 	free(ranks);

@@ -439,38 +439,62 @@ long ut_graph_find_test(const ut_graph *g, const char *what, bool *ambiguous)
 	return found;
 }
 
-int ut_graph_keep_edges(ut_graph *g, const uint32_t *order, size_t n)
+/* The index of edge pairs after edges moved: rebuilt from the edges themselves. */
+static void reindex(ut_graph *g)
 {
-	ut_edge *kept = malloc((n ? n : 1) * sizeof(*kept));
-	bool *taken = calloc(g->edges.n ? g->edges.n : 1, sizeof(*taken));
 	size_t i, s;
 
-	if (!kept || !taken) {
-		free(kept);
-		free(taken);
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	}
-	for (i = 0; i < n; i++) {
-		kept[i] = g->edges.v[order[i]];
-		taken[order[i]] = true;
-	}
-	for (i = 0; i < g->edges.n; i++)
-		if (!taken[i])
-			ut_vec_free(&g->edges.v[i].evidence);
-	free(g->edges.v);
-	free(taken);
-	g->edges.v = kept;
-	g->edges.n = n;
-	g->edges.cap = n ? n : 1;
 	if (g->cap)
 		memset(g->slots, 0, g->cap * sizeof(*g->slots));
-	for (i = 0; i < n; i++) {
-		uint64_t key = edge_key(kept[i].dependent, kept[i].dependee);
+	for (i = 0; i < g->edges.n; i++) {
+		uint64_t key = edge_key(g->edges.v[i].dependent, g->edges.v[i].dependee);
 
 		for (s = key_slot(key, g->cap); g->slots[s]; s = (s + 1) & (g->cap - 1))
 			;
 		g->keys[s] = key;
 		g->slots[s] = (uint32_t)i + 1;
 	}
+}
+
+int ut_graph_keep_edges(ut_graph *g, const uint32_t *order, size_t n)
+{
+	size_t total = g->edges.n, i, j, k, m = n;
+	uint32_t *perm = malloc((total ? total : 1) * sizeof(*perm));
+	unsigned char *done = calloc(total ? total : 1, 1);
+	ut_edge tmp;
+
+	if (!perm || !done) {
+		free(perm);
+		free(done);
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	/* a whole permutation (the edges kept, then the others), applied in place by its
+	 * cycles: a copy of the edges would double the memory of a million of them */
+	memcpy(perm, order, n * sizeof(*perm));
+	for (i = 0; i < n; i++)
+		done[order[i]] = 1;
+	for (i = 0; i < total; i++)
+		if (!done[i])
+			perm[m++] = (uint32_t)i;
+	memset(done, 0, total);
+	for (i = 0; i < total; i++) {
+		if (done[i])
+			continue;
+		tmp = g->edges.v[i];
+		for (j = i;; j = k) {
+			k = perm[j];
+			done[j] = 1;
+			if (k == i)
+				break;
+			g->edges.v[j] = g->edges.v[k];
+		}
+		g->edges.v[j] = tmp;
+	}
+	for (i = n; i < total; i++)
+		ut_vec_free(&g->edges.v[i].evidence);
+	g->edges.n = n;
+	free(perm);
+	free(done);
+	reindex(g);
 	return 0;
 }
