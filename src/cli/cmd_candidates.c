@@ -224,11 +224,9 @@ int cmd_candidates(int argc, char **argv)
 		goto done;
 	if (common.json) {
 		out.sink = ut_cli_stdout_sink; /* 1.5 million edges are half a gigabyte of JSON */
-		rc = ut_candidates_write_json(&out, g, &report, extract, filter, &so, &sel);
-		if (rc < 0) {
+		if (ut_candidates_write_json(&out, g, &report, extract, filter, &so, &sel) < 0) {
 			ut_errorf("%s", ut_error_message());
 			exit_code = UT_EXIT_ENV;
-			goto done;
 		}
 	} else if (dot) {
 		ut_cli_print_dot(g, "candidates", candidate_style, NULL);

@@ -9,7 +9,7 @@
 
 typedef struct {
 	uint32_t edge;
-	uint32_t weak;    /* 0 kept and declared, 1 kept, 2 dropped */
+	uint32_t weak;	  /* 0 kept and declared, 1 kept, 2 dropped */
 	uint32_t outside; /* values outside setup code */
 	uint32_t values;
 } rank;

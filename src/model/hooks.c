@@ -88,8 +88,8 @@ static int grow_table(ut_suite_hooks *h)
 }
 
 /* The index of the hook equal to the block, added when new; test is the one running it. */
-static int intern(ut_suite_hooks *h, const char *file, const ut_action *a, size_t n,
-		  size_t test, uint32_t *out)
+static int intern(ut_suite_hooks *h, const char *file, const ut_action *a, size_t n, size_t test,
+		  uint32_t *out)
 {
 	uint64_t hash = hash_block(file, a, n);
 	ut_hook k;
@@ -128,8 +128,8 @@ static int intern(ut_suite_hooks *h, const char *file, const ut_action *a, size_
 
 /* Cuts actions[from, to) of test t (all setup) into blocks of one file each, interned
  * and appended to refs; *count is how many. */
-static int add_blocks(ut_suite_hooks *h, const ut_test *t, size_t test, size_t from,
-		      size_t to, size_t *count)
+static int add_blocks(ut_suite_hooks *h, const ut_test *t, size_t test, size_t from, size_t to,
+		      size_t *count)
 {
 	size_t i = from, j;
 	uint32_t ref = 0;

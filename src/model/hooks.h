@@ -17,26 +17,26 @@
 #include "util/vec.h"
 
 typedef struct {
-	const char *file;         /* where its code is, relative to the suite root */
+	const char *file;	  /* where its code is, relative to the suite root */
 	const ut_action *actions; /* borrowed from the first test that runs it */
 	size_t nactions;
-	unsigned line, end_line;  /* its actions' first and last line */
-	size_t ntests;            /* how many tests run it (a test running it twice: once) */
-	uint64_t hash;            /* private */
-	size_t last_test_;        /* private: the last test counted in ntests, + 1 */
+	unsigned line, end_line; /* its actions' first and last line */
+	size_t ntests;		 /* how many tests run it (a test running it twice: once) */
+	uint64_t hash;		 /* private */
+	size_t last_test_;	 /* private: the last test counted in ntests, + 1 */
 } ut_hook;
 
 typedef struct {
 	size_t own_at, own_end; /* the test's own actions: actions[own_at, own_end) */
-	size_t ref_at;          /* its hooks in ut_suite_hooks.refs: nsetup, then nteardown */
+	size_t ref_at;		/* its hooks in ut_suite_hooks.refs: nsetup, then nteardown */
 	size_t nsetup, nteardown;
 } ut_test_hooks;
 
 typedef struct {
-	UT_VEC(ut_hook) hooks;   /* in the order of their first use */
-	UT_VEC(uint32_t) refs;   /* hook indices */
-	ut_test_hooks *of;       /* one per test of the suite */
-	uint32_t *table;         /* private: hash table of hook index + 1 */
+	UT_VEC(ut_hook) hooks; /* in the order of their first use */
+	UT_VEC(uint32_t) refs; /* hook indices */
+	ut_test_hooks *of;     /* one per test of the suite */
+	uint32_t *table;       /* private: hash table of hook index + 1 */
 	size_t cap;
 } ut_suite_hooks;
 
