@@ -1,5 +1,5 @@
-/* check_graph.c: the graph, sub-use string analysis, value statistics, the value filter
- * and graph.json. */
+/* check_graph.c: the graph, sub-use string analysis, value statistics, the value filter,
+ * graph.json, and the hooks the tests share (`tests --json`). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,8 @@
 #include "filter/filter.h"
 #include "graph/graph.h"
 #include "graph/graph_json.h"
+#include "model/hooks.h"
+#include "model/suite_json.h"
 #include "util/error.h"
 
 Suite *graph_suite(void);
@@ -528,6 +530,140 @@ START_TEST(graph_json_errors_name_the_line)
 }
 END_TEST
 
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (hay = strstr(hay, needle); hay; hay = strstr(hay + 1, needle))
+		n++;
+	return n;
+}
+
+/* Setup copied into every test by the parsers comes out once, split by file. */
+START_TEST(hooks_are_shared_once)
+{
+	static const char *const t1[] = {"t1", "S:login", "u:a", "U:bye", NULL};
+	static const char *const t2[] = {"t2", "S:login", "s:b", "U:bye", NULL};
+	static const char *const t3[] = {"t3", "S:other", "u:c", NULL};
+	static const char *const t4[] = {"t4", "S:login", "S:local", "u:d", NULL};
+	static const char *const t5[] = {"t5", "S:login", NULL};
+	static const char *const *spec[] = {t1, t2, t3, t4, t5};
+	ut_suite *s = make_suite(spec, 5);
+	ut_suite_hooks h;
+	ut_buf out = UT_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < 5; i++)
+		if (i != 2)
+			s->tests.v[i].actions[0].file = "conftest.py";
+	ck_assert_int_eq(ut_suite_hooks_build(&h, s), 0);
+	ck_assert_uint_eq(h.hooks.n, 4); /* login, bye, other, local */
+	ck_assert_str_eq(h.hooks.v[0].file, "conftest.py");
+	ck_assert_str_eq(h.hooks.v[0].actions[0].values[0], "login");
+	ck_assert_uint_eq(h.hooks.v[0].ntests, 4);
+	ck_assert_str_eq(h.hooks.v[1].file, "t.py");
+	ck_assert_uint_eq(h.hooks.v[1].ntests, 2);
+	ck_assert_uint_eq(h.of[1].nsetup, 1);
+	ck_assert_uint_eq(ut_suite_hooks_setup(&h, 1)[0], 0);
+	ck_assert_uint_eq(h.of[1].nteardown, 1);
+	ck_assert_uint_eq(ut_suite_hooks_teardown(&h, 1)[0], 1);
+	ck_assert_uint_eq(h.of[1].own_at, 1);
+	ck_assert_uint_eq(h.of[1].own_end, 2);
+	ck_assert_uint_eq(h.of[3].nsetup, 2);
+	ck_assert_uint_eq(ut_suite_hooks_setup(&h, 3)[1], 3);
+	ck_assert_uint_eq(h.of[4].own_at, 1); /* only setup: all of it before */
+	ck_assert_uint_eq(h.of[4].own_end, 1);
+	ck_assert_uint_eq(h.of[4].nteardown, 0);
+	ut_suite_hooks_dispose(&h);
+
+	ck_assert_int_eq(ut_suite_write_json(&out, s, NULL, true, false), 0);
+	ck_assert_uint_eq(count_of(out.ptr, "\"login\""), 1);
+	ck_assert_uint_eq(count_of(out.ptr, "\"bye\""), 1);
+	ck_assert_uint_eq(count_of(out.ptr, "\"a\""), 1);
+	ck_assert_ptr_nonnull(strstr(out.ptr, "\"setup\":[0],\"teardown\":[1]"));
+	ut_buf_clear(&out);
+	ck_assert_int_eq(ut_suite_write_json(&out, s, NULL, false, false), 0);
+	ck_assert_ptr_null(strstr(out.ptr, "\"values\""));
+	ck_assert_ptr_nonnull(strstr(out.ptr, "\"counts\":{\"actions\":1,\"setup\":2,\"teardown\":0}"));
+	ut_buf_dispose(&out);
+	ut_suite_free(s);
+}
+END_TEST
+
+/* --limit, --test and --dropped of `candidates`: the strongest first, only the test's. */
+START_TEST(candidates_select_strongest_first)
+{
+	static const char *const ids[] = {"a.py::test_x", "a.py::test_y", "b.py::test_x",
+					  "b.py::test_z"};
+	ut_candidates_select_opts o = {-1, 2, false, NULL};
+	ut_candidates_selection sel;
+	ut_graph *g = NULL;
+	ut_edge *e = NULL;
+	bool ambiguous = false;
+	size_t i;
+
+	ck_assert_int_eq(ut_graph_new(&g, 4), 0);
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(ut_graph_set_test(g, i, ids[i], strchr(ids[i], ':') + 2, "a.py",
+						   1, 2), 0);
+	ck_assert_int_eq(ut_graph_add(g, 1, 0, UT_ORIGIN_STRING, &e), 0);
+	ck_assert_int_eq(ut_graph_add_value(g, e, "v1", false), 0);
+	ck_assert_int_eq(ut_graph_add(g, 2, 0, UT_ORIGIN_STRING, &e), 0);
+	ck_assert_int_eq(ut_graph_add_value(g, e, "v1", false), 0);
+	ck_assert_int_eq(ut_graph_add_value(g, e, "v2", false), 0);
+	ck_assert_int_eq(ut_graph_add(g, 3, 1, UT_ORIGIN_STRING, &e), 0);
+	ck_assert_int_eq(ut_graph_add_value(g, e, "v3", false), 0);
+	e->filtered_by = "verb";
+	ck_assert_int_eq(ut_graph_add(g, 3, 2, UT_ORIGIN_DECLARED, &e), 0);
+	ck_assert_int_eq(ut_graph_add(g, 2, 1, UT_ORIGIN_STRING, &e), 0);
+	ck_assert_int_eq(ut_graph_add_value(g, e, "v4", true), 0);
+
+	ck_assert_int_eq(ut_graph_find_test(g, "test_x", &ambiguous), -1);
+	ck_assert(ambiguous);
+	ck_assert_int_eq(ut_graph_find_test(g, "b.py::test_x", &ambiguous), 2);
+	ck_assert_int_eq(ut_graph_find_test(g, "test_y", &ambiguous), 1);
+	ck_assert_int_eq(ut_graph_find_test(g, "y::test_z", &ambiguous), -1); /* not after a separator */
+	ck_assert_int_eq(ut_graph_find_test(g, "py::test_z", &ambiguous), 3);
+	ck_assert_int_eq(ut_graph_find_test(g, "nope", &ambiguous), -1);
+	ck_assert(!ambiguous);
+
+	ck_assert_int_eq(ut_candidates_select(g, &o, &sel), 0);
+	ck_assert_uint_eq(sel.matching, 4); /* the dropped 3 -> 1 left out */
+	ck_assert_uint_eq(sel.listed, 2);
+	ck_assert_uint_eq(g->edges.n, 2);
+	ck_assert_uint_eq(g->edges.v[0].dependent, 3); /* declared */
+	ck_assert_uint_eq(g->edges.v[1].dependent, 2); /* two values */
+	ck_assert_uint_eq(g->edges.v[1].dependee, 0);
+	ck_assert_ptr_eq(ut_graph_find(g, 2, 0), &g->edges.v[1]);
+	ck_assert_ptr_null(ut_graph_find(g, 1, 0));
+	ut_graph_free(g);
+}
+END_TEST
+
+START_TEST(candidates_select_one_test)
+{
+	ut_candidates_select_opts o = {1, 0, true, "t1"};
+	ut_candidates_selection sel;
+	ut_graph *g = NULL;
+	ut_edge *e = NULL;
+	size_t i;
+
+	ck_assert_int_eq(ut_graph_new(&g, 4), 0);
+	for (i = 1; i < 4; i++)
+		for (uint32_t d = 0; d < i; d++) {
+			ck_assert_int_eq(ut_graph_add(g, (uint32_t)i, d, UT_ORIGIN_STRING, &e), 0);
+			e->filtered_by = i == 3 && d == 1 ? "values" : NULL;
+		}
+	ck_assert_int_eq(ut_candidates_select(g, &o, &sel), 0);
+	ck_assert_uint_eq(sel.matching, 3); /* 1 -> 0, 2 -> 1, 3 -> 1 (dropped, last) */
+	ck_assert_uint_eq(sel.listed, 3);
+	for (i = 0; i < g->edges.n; i++)
+		ck_assert(g->edges.v[i].dependent == 1 || g->edges.v[i].dependee == 1);
+	ck_assert_ptr_nonnull(g->edges.v[2].filtered_by);
+	ut_graph_free(g);
+}
+END_TEST
+
 Suite *graph_suite(void)
 {
 	Suite *s = suite_create("graph");
@@ -547,6 +683,9 @@ Suite *graph_suite(void)
 	tcase_add_test(tc, graph_json_round_trip);
 	tcase_add_test(tc, graph_json_keeps_what_was_proven);
 	tcase_add_test(tc, graph_json_errors_name_the_line);
+	tcase_add_test(tc, hooks_are_shared_once);
+	tcase_add_test(tc, candidates_select_strongest_first);
+	tcase_add_test(tc, candidates_select_one_test);
 	suite_add_tcase(s, tc);
 	return s;
 }

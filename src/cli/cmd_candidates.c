@@ -1,5 +1,6 @@
 /* cmd_candidates.c: `untangle candidates`: the candidate graph, each edge with the values
  * behind it and, for filtered edges, the filter that removed it and why. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +86,10 @@ static int explain_name(const ut_cli_project *p, const char *name, bool json)
 }
 
 static void print_text(const ut_graph *g, const ut_candidates_report *r, const char *extract,
-		       const char *filter, bool dropped)
+		       const char *filter, const ut_candidates_select_opts *o,
+		       const ut_candidates_selection *sel)
 {
+	bool dropped = o->dropped;
 	size_t i;
 	uint32_t k;
 
@@ -119,6 +122,35 @@ static void print_text(const ut_graph *g, const ut_candidates_report *r, const c
 	if (r->unlisted_pairs)
 		printf("not listed: edges caused only by dependency-free values (up to %zu pairs)\n",
 		       r->unlisted_pairs);
+	if (o->test_id)
+		printf("%zu edge%s with %s (--test)\n", sel->matching, sel->matching == 1 ? "" : "s",
+		       ut_cli_esc(o->test_id));
+	if (sel->matching > sel->listed)
+		printf("... and %zu more (--limit %zu)\n", sel->matching - sel->listed, o->limit);
+}
+
+/* --test, --limit and --dropped: the edges left in g. An unknown test is exit 2. */
+static int select_edges(ut_graph *g, const char *test, long limit, bool dropped,
+			ut_candidates_select_opts *so, ut_candidates_selection *sel)
+{
+	bool ambiguous = false;
+
+	so->dropped = dropped;
+	so->limit = (size_t)limit;
+	if (test) {
+		so->test = ut_graph_find_test(g, test, &ambiguous);
+		if (so->test < 0) {
+			ut_errorf("--test: '%s' %s", test,
+				  ambiguous ? "names more than one test" : "is no test of the suite");
+			return UT_EXIT_INPUT;
+		}
+		so->test_id = g->tests[so->test].id;
+	}
+	if (ut_candidates_select(g, so, sel) < 0) {
+		ut_errorf("%s", ut_error_message());
+		return UT_EXIT_ENV;
+	}
+	return UT_EXIT_OK;
 }
 
 static bool candidate_style(const ut_edge *e, void *ctx, char *attrs, size_t size)
@@ -133,8 +165,9 @@ int cmd_candidates(int argc, char **argv)
 {
 	ut_cli_common common = {0};
 	ut_cli_rest rest = {0};
-	const char *extract = NULL, *filter = NULL, *explain = NULL;
+	const char *extract = NULL, *filter = NULL, *explain = NULL, *test = NULL;
 	bool dot = false, dropped = false;
+	long limit = 0;
 	ut_opt opts[] = {
 		UT_OPT_ROW(UT_OPT_VALUE, 0, "extract", "string|order",
 		 "string analysis (default) or every later test on every earlier one", &extract),
@@ -142,7 +175,14 @@ int cmd_candidates(int argc, char **argv)
 		 "filter configuration (default: detect.filter of untangle.json)", &filter),
 		UT_OPT_ROW(UT_OPT_FLAG, 0, "dot", NULL, "print the graph for Graphviz", &dot),
 		UT_OPT_ROW(UT_OPT_FLAG, 0, "dropped", NULL,
-		 "also the edges a filter dropped, with the filter and why", &dropped),
+		 "also the edges a filter dropped, with the filter and why (text and --json)",
+		 &dropped),
+		UT_OPT_INT_ROW('n', "limit", "N",
+			       "at most N edges, the strongest first (kept before dropped, then by "
+			       "shared values)", &limit, 1, LONG_MAX),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "test", "TEST",
+		 "only the edges whose dependent or dependee is TEST (an id, a name or the end "
+		 "of an id)", &test),
 		UT_OPT_ROW(UT_OPT_VALUE, 0, "explain-name", "NAME",
 		 "show how one test name is tokenized, tagged and classified", &explain),
 		UT_OPT_ROW(UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest),
@@ -152,6 +192,8 @@ int cmd_candidates(int argc, char **argv)
 	ut_cli_project p;
 	ut_candidates_opts co;
 	ut_candidates_report report;
+	ut_candidates_select_opts so = {-1, 0, false, NULL};
+	ut_candidates_selection sel = {0, 0};
 	ut_graph *g = NULL;
 	ut_buf out = UT_BUF_INIT;
 	int rc, exit_code;
@@ -177,18 +219,19 @@ int cmd_candidates(int argc, char **argv)
 		exit_code = ut_cli_exit_code(rc);
 		goto done;
 	}
+	exit_code = select_edges(g, test, limit, dropped || dot, &so, &sel);
+	if (exit_code)
+		goto done;
 	if (common.json) {
 		out.sink = ut_cli_stdout_sink; /* 1.5 million edges are half a gigabyte of JSON */
-		rc = ut_candidates_write_json(&out, g, &report, extract, filter);
-		if (rc < 0) {
+		if (ut_candidates_write_json(&out, g, &report, extract, filter, &so, &sel) < 0) {
 			ut_errorf("%s", ut_error_message());
 			exit_code = UT_EXIT_ENV;
-			goto done;
 		}
 	} else if (dot) {
 		ut_cli_print_dot(g, "candidates", candidate_style, NULL);
 	} else {
-		print_text(g, &report, extract, filter, dropped);
+		print_text(g, &report, extract, filter, &so, &sel);
 	}
 done:
 	ut_buf_dispose(&out);

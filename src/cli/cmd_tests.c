@@ -1,11 +1,12 @@
 /* cmd_tests.c: `untangle tests`: the parsed suite in original order, a line a test or
- * with its actions. */
+ * with its actions (the hooks they share once). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "extract/extract.h"
+#include "model/hooks.h"
 #include "model/suite_json.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -46,29 +47,61 @@ static int print_lines(const ut_suite *s)
 	return 0;
 }
 
-static void print_actions(const ut_suite *s)
+static void print_action(const ut_action *a, bool in_hook)
 {
-	size_t i, j;
+	printf("    %5u %-8s%s", a->line, ut_action_kind_name(a->kind),
+	       a->setup && !in_hook ? " (setup)" : "");
+	print_values(NULL, a->values, a->nvalues);
+	print_values("unresolved:", a->unresolved, a->nunresolved);
+	if (a->via)
+		printf("  via %s", ut_cli_esc(a->via));
+	if (a->file && !in_hook)
+		printf("  in %s", ut_cli_esc(a->file));
+	putchar('\n');
+}
 
-	for (i = 0; i < s->tests.n; i++) {
+static void print_refs(const char *label, const uint32_t *refs, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	printf("    %s:", label);
+	for (i = 0; i < n; i++)
+		printf(" hook %u", refs[i]);
+	putchar('\n');
+}
+
+/* The shared setup and teardown blocks once, then each test with its own actions and
+ * the hooks it runs before and after them. */
+static int print_actions(const ut_suite *s)
+{
+	ut_suite_hooks h;
+	size_t i, j;
+	int rc;
+
+	rc = ut_suite_hooks_build(&h, s);
+	for (i = 0; rc == 0 && i < h.hooks.n; i++) {
+		const ut_hook *k = &h.hooks.v[i];
+
+		printf("hook %zu  %s:%u-%u  run by %zu test%s\n", i, ut_cli_esc(k->file), k->line,
+		       k->end_line, k->ntests, k->ntests == 1 ? "" : "s");
+		for (j = 0; j < k->nactions; j++)
+			print_action(&k->actions[j], true);
+	}
+	for (i = 0; rc == 0 && i < s->tests.n; i++) {
 		const ut_test *t = &s->tests.v[i];
+		const ut_test_hooks *th = &h.of[i];
 
 		printf("%zu  %s\n    %s %s  %s:%u-%u\n", t->index, ut_cli_esc(t->id), ut_lang_name(t->language),
 		       t->framework, ut_cli_esc(t->file), t->line, t->end_line);
-		for (j = 0; j < t->nactions; j++) {
-			const ut_action *a = &t->actions[j];
-
-			printf("    %5u %-8s%s", a->line, ut_action_kind_name(a->kind),
-			       a->setup ? " (setup)" : "");
-			print_values(NULL, a->values, a->nvalues);
-			print_values("unresolved:", a->unresolved, a->nunresolved);
-			if (a->via)
-				printf("  via %s", ut_cli_esc(a->via));
-			if (a->file)
-				printf("  in %s", ut_cli_esc(a->file));
-			putchar('\n');
-		}
+		print_refs("setup", ut_suite_hooks_setup(&h, i), th->nsetup);
+		for (j = th->own_at; j < th->own_end; j++)
+			print_action(&t->actions[j], false);
+		print_refs("teardown", ut_suite_hooks_teardown(&h, i), th->nteardown);
 	}
+	ut_suite_hooks_dispose(&h);
+	return rc;
 }
 
 int cmd_tests(int argc, char **argv)
@@ -78,7 +111,8 @@ int cmd_tests(int argc, char **argv)
 	bool actions = false;
 	ut_opt opts[] = {
 		UT_OPT_ROW(UT_OPT_FLAG, 0, "actions", NULL,
-		 "every action of every test, with its values (default: a line a test)", &actions),
+		 "every action with its values, the hooks' once (default: a line a test; "
+		 "with --json: counts and the hooks they run)", &actions),
 		UT_OPT_ROW(UT_OPT_REST, 0, NULL, "PATH", "files or folders with tests", &rest),
 		UT_CLI_OPT_SUITE(common),
 		UT_OPT_END,
@@ -95,15 +129,13 @@ int cmd_tests(int argc, char **argv)
 		goto done;
 	if (common.json) {
 		out.sink = ut_cli_stdout_sink;
-		rc = ut_suite_write_json(&out, p.suite, &p.diags, true);
+		rc = ut_suite_write_json(&out, p.suite, &p.diags, actions, true);
 		if (rc < 0) {
 			ut_errorf("%s", ut_error_message());
 			exit_code = UT_EXIT_ENV;
 			goto done;
 		}
-	} else if (actions) {
-		print_actions(p.suite);
-	} else if (print_lines(p.suite) < 0) {
+	} else if (actions ? print_actions(p.suite) < 0 : print_lines(p.suite) < 0) {
 		ut_errorf("%s", ut_error_message());
 		exit_code = UT_EXIT_ENV;
 		goto done;

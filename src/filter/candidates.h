@@ -41,8 +41,28 @@ typedef struct {
 int ut_candidates_build(ut_graph **out, ut_candidates_report *report, const ut_suite *s,
 			const ut_candidates_opts *opts);
 void ut_candidates_report_dispose(ut_candidates_report *r);
-/* `untangle candidates --json`; 0 or UT_ENOMEM. */
+/* Which edges `candidates` lists. */
+typedef struct {
+	long test;    /* only the edges whose dependent or dependee is this test; -1: all */
+	size_t limit; /* at most this many, the strongest; 0: all */
+	bool dropped; /* also the edges a filter dropped */
+	const char *test_id; /* the test's id, for the output; NULL when test < 0 */
+} ut_candidates_select_opts;
+
+typedef struct {
+	size_t matching; /* the edges that match test and dropped */
+	size_t listed;   /* of those, the ones left in the graph: min(matching, limit) */
+} ut_candidates_selection;
+
+/* Leaves in g only the edges o selects, strongest first (docs/commands.md): kept before
+ * dropped, declared before found, then more values outside setup code, more values, and
+ * the order they were found in. Edge pointers are invalid afterwards. 0 or UT_ENOMEM. */
+int ut_candidates_select(ut_graph *g, const ut_candidates_select_opts *o,
+			 ut_candidates_selection *out);
+/* `untangle candidates --json`: the edges left in g, with what was selected (sel, o) and
+ * the counts of the whole candidate graph (r); 0 or UT_ENOMEM. */
 int ut_candidates_write_json(ut_buf *out, const ut_graph *g, const ut_candidates_report *r,
-			     const char *extract, const char *filter);
+			     const char *extract, const char *filter,
+			     const ut_candidates_select_opts *o, const ut_candidates_selection *sel);
 
 #endif

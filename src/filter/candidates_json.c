@@ -6,8 +6,26 @@
 #include "util/jsonw.h"
 #include "util/banned.h"
 
+/* "listed": which edges "edges" holds, of how many that match. */
+static void write_listed(ut_jsonw *w, const ut_candidates_select_opts *o,
+			 const ut_candidates_selection *sel)
+{
+	ut_jsonw_key(w, "listed");
+	ut_jsonw_obj_begin(w);
+	if (o->test_id)
+		ut_jsonw_kstr(w, "test", o->test_id);
+	if (o->limit)
+		ut_jsonw_kint(w, "limit", (long long)o->limit);
+	ut_jsonw_kbool(w, "dropped", o->dropped);
+	ut_jsonw_kint(w, "matching", (long long)sel->matching);
+	ut_jsonw_kint(w, "edges", (long long)sel->listed);
+	ut_jsonw_kint(w, "left_out", (long long)(sel->matching - sel->listed));
+	ut_jsonw_obj_end(w);
+}
+
 int ut_candidates_write_json(ut_buf *out, const ut_graph *g, const ut_candidates_report *r,
-			     const char *extract, const char *filter)
+			     const char *extract, const char *filter,
+			     const ut_candidates_select_opts *o, const ut_candidates_selection *sel)
 {
 	ut_jsonw w;
 	size_t i;
@@ -43,6 +61,7 @@ int ut_candidates_write_json(ut_buf *out, const ut_graph *g, const ut_candidates
 	ut_jsonw_kint(&w, "kept_without_nlp_verdict", (long long)r->filter.no_verdict);
 	ut_jsonw_kint(&w, "unlisted_value_pairs", (long long)r->unlisted_pairs);
 	ut_jsonw_obj_end(&w);
+	write_listed(&w, o, sel);
 	ut_jsonw_obj_end(&w);
 	return ut_jsonw_end(&w, "output");
 }

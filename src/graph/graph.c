@@ -415,3 +415,87 @@ done:
 	*out = sub;
 	return 0;
 }
+
+long ut_graph_find_test(const ut_graph *g, const char *what, bool *ambiguous)
+{
+	size_t i, len = strlen(what);
+	long found = ut_graph_test_index(g, what);
+
+	*ambiguous = false;
+	if (found >= 0)
+		return found;
+	for (i = 0; i < g->ntests; i++) {
+		const char *id = g->tests[i].id;
+		size_t n = strlen(id);
+
+		if (strcmp(g->tests[i].name, what) && !(n > len && !strcmp(id + n - len, what) &&
+							strchr(":#. ", id[n - len - 1])))
+			continue;
+		if (found >= 0) {
+			*ambiguous = true;
+			return -1;
+		}
+		found = (long)i;
+	}
+	return found;
+}
+
+/* The index of edge pairs after edges moved: rebuilt from the edges themselves. */
+static void reindex(ut_graph *g)
+{
+	size_t i, s;
+
+	if (g->cap)
+		memset(g->slots, 0, g->cap * sizeof(*g->slots));
+	for (i = 0; i < g->edges.n; i++) {
+		uint64_t key = edge_key(g->edges.v[i].dependent, g->edges.v[i].dependee);
+
+		for (s = key_slot(key, g->cap); g->slots[s]; s = (s + 1) & (g->cap - 1))
+			;
+		g->keys[s] = key;
+		g->slots[s] = (uint32_t)i + 1;
+	}
+}
+
+int ut_graph_keep_edges(ut_graph *g, const uint32_t *order, size_t n)
+{
+	size_t total = g->edges.n, i, j, k, m = n;
+	uint32_t *perm = malloc((total ? total : 1) * sizeof(*perm));
+	unsigned char *done = calloc(total ? total : 1, 1);
+	ut_edge tmp;
+
+	if (!perm || !done) {
+		free(perm);
+		free(done);
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	/* a whole permutation (the edges kept, then the others), applied in place by its
+	 * cycles: a copy of the edges would double the memory of a million of them */
+	memcpy(perm, order, n * sizeof(*perm));
+	for (i = 0; i < n; i++)
+		done[order[i]] = 1;
+	for (i = 0; i < total; i++)
+		if (!done[i])
+			perm[m++] = (uint32_t)i;
+	memset(done, 0, total);
+	for (i = 0; i < total; i++) {
+		if (done[i])
+			continue;
+		tmp = g->edges.v[i];
+		for (j = i;; j = k) {
+			k = perm[j];
+			done[j] = 1;
+			if (k == i)
+				break;
+			g->edges.v[j] = g->edges.v[k];
+		}
+		g->edges.v[j] = tmp;
+	}
+	for (i = n; i < total; i++)
+		ut_vec_free(&g->edges.v[i].evidence);
+	g->edges.n = n;
+	free(perm);
+	free(done);
+	reindex(g);
+	return 0;
+}

@@ -120,6 +120,14 @@ int ut_graph_add_evidence(ut_edge *e, long run_id);
 int ut_graph_subgraph(ut_graph **out, const ut_graph *g, const bool *keep);
 /* The index of the test with this id, or -1. */
 long ut_graph_test_index(const ut_graph *g, const char *id);
+/* The test `what` names, as commands accept a test on their command line: its id, else
+ * its name or the end of its id after a `:`, `#`, `.` or space (`test_login`,
+ * `LoginTest.testLogin`, `Boards adds a user`) when one test alone has it. -1 when none
+ * does, or when several do (*ambiguous then true). */
+long ut_graph_find_test(const ut_graph *g, const char *what, bool *ambiguous);
+/* Keeps only the edges order[0..n) (indices into g->edges, each once), in that order;
+ * the others are freed. Pointers to edges are invalid afterwards. 0 or UT_ENOMEM. */
+int ut_graph_keep_edges(ut_graph *g, const uint32_t *order, size_t n);
 
 /* Whether the edge counts as a prerequisite now: not filtered and not false. */
 bool ut_edge_active(const ut_edge *e);

@@ -14,24 +14,6 @@ bool ut_minimize_eligible(const ut_graph_test *t)
 	return !t->flaky && !t->failing;
 }
 
-/* The test named by an id or, failing that, by a unique name; -1 when none. */
-static long find_test(const ut_graph *g, const char *what)
-{
-	long found = ut_graph_test_index(g, what);
-	size_t i;
-
-	if (found >= 0)
-		return found;
-	for (i = 0; i < g->ntests; i++) {
-		if (strcmp(g->tests[i].name, what))
-			continue;
-		if (found >= 0)
-			return -1;
-		found = (long)i;
-	}
-	return found;
-}
-
 static bool manifest(const ut_edge *e)
 {
 	return e->status == UT_EDGE_MANIFEST && !e->filtered_by;
@@ -197,7 +179,8 @@ int ut_minimize_run(const ut_graph *g, const ut_coverage *cov, const double *dur
 		out->cost_before += duration[i];
 	}
 	for (i = 0; i < opts->nkeep; i++) {
-		long t = find_test(g, opts->keep[i]);
+		bool ambiguous;
+		long t = ut_graph_find_test(g, opts->keep[i], &ambiguous);
 
 		if (t < 0) {
 			rc = ut_error_set(UT_EINPUT, "--keep: '%s' is no test of the graph (or "

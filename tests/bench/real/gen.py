@@ -47,6 +47,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from suite_json import test_actions  # noqa: E402
+
 BASE_S = 1.0
 PER_ACTION_S = 0.1
 # Subjects given a test class outside their @SuiteClasses, and its name.
@@ -195,7 +198,7 @@ def outside_class():
 
 
 def compare(untangle, out, subject):
-    r = subprocess.run([untangle, "tests", "--json", "--quiet", "-C", out],
+    r = subprocess.run([untangle, "tests", "--json", "--actions", "--quiet", "-C", out],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode:
         sys.exit(f"gen.py: untangle tests -C {out}: exit {r.returncode}: {r.stderr.strip()}")
@@ -214,7 +217,7 @@ def compare(untangle, out, subject):
 
     for want, have in zip(subject["tests"], got):
         w = [key(a) for a in want["actions"]]
-        h = [key(a) for a in have["actions"]]
+        h = [key(a) for a in test_actions(doc, have)]
         if w != h:
             for i, (x, y) in enumerate(zip(w + [None] * len(h), h + [None] * len(w))):
                 if x != y:
