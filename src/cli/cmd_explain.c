@@ -12,32 +12,6 @@
 #include "util/banned.h"
 
 
-/* The test named by an id, a name, or the end of an id; -1 when none or ambiguous. */
-static long find_test(const ut_graph *g, const char *what, bool *ambiguous)
-{
-	size_t i, len = strlen(what);
-	long found = -1;
-
-	*ambiguous = false;
-	found = ut_graph_test_index(g, what);
-	if (found >= 0)
-		return found;
-	for (i = 0; i < g->ntests; i++) {
-		const char *id = g->tests[i].id;
-		size_t n = strlen(id);
-
-		if (strcmp(g->tests[i].name, what) && !(n > len && !strcmp(id + n - len, what) &&
-							strchr(":#. ", id[n - len - 1])))
-			continue;
-		if (found >= 0) {
-			*ambiguous = true;
-			return -1;
-		}
-		found = (long)i;
-	}
-	return found;
-}
-
 static void print_run(const ut_journal *j, long run)
 {
 	const ut_journal_record *r = ut_journal_find(j, run);
@@ -166,7 +140,7 @@ int cmd_explain(int argc, char **argv)
 		exit_code = ut_cli_exit_code(rc);
 		goto done;
 	}
-	t = find_test(g, rest.items[0], &ambiguous);
+	t = ut_graph_find_test(g, rest.items[0], &ambiguous);
 	if (t < 0) {
 		ut_errorf("'%s' %s in %s", rest.items[0],
 			  ambiguous ? "names more than one test" : "is no test", cfg.store.graph);
