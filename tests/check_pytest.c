@@ -141,6 +141,31 @@ START_TEST(fixture_values_and_unresolved_values)
 }
 END_TEST
 
+/* ALICE, ALICE_PW = "alice", "pw" binds each name to the value at its place, at module
+ * and class level (found on a DokuWiki suite: the constants stayed unresolved and every
+ * login looked alike); a pair from a call binds nothing. */
+START_TEST(tuple_constants_are_unpacked)
+{
+	parse("ALICE, ALICE_PW = 'alice', 'wonderland-42'\n"
+	      "A, B = pair()\n"
+	      "def login(driver, user, password):\n"
+	      "    driver.find_element(By.NAME, 'u').send_keys(user)\n"
+	      "    driver.find_element(By.NAME, 'p').send_keys(password)\n"
+	      "def test_login(driver):\n"
+	      "    login(driver, ALICE, ALICE_PW)\n"
+	      "def test_pair(driver):\n"
+	      "    driver.find_element(By.NAME, 'u').send_keys(A)\n"
+	      "class TestPage:\n"
+	      "    PAGE, TITLE = 'project:plan', 'Launch plan'\n"
+	      "    def test_open(self, driver):\n"
+	      "        driver.find_element(By.ID, 'q').send_keys(self.PAGE)\n");
+	ck_assert(has(P "test_login", UT_ACT_SUBMIT, "alice", false));
+	ck_assert(has(P "test_login", UT_ACT_SUBMIT, "wonderland-42", false));
+	ck_assert(!has(P "test_pair", UT_ACT_SUBMIT, "pair()", false));
+	ck_assert(has(P "TestPage::test_open", UT_ACT_SUBMIT, "project:plan", false));
+}
+END_TEST
+
 START_TEST(fixture_params_make_cases)
 {
 	parse("import pytest\n"
@@ -384,6 +409,7 @@ Suite *pytest_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, parametrized_cases_have_their_own_values);
 	tcase_add_test(tc, fixture_values_and_unresolved_values);
+	tcase_add_test(tc, tuple_constants_are_unpacked);
 	tcase_add_test(tc, fixture_params_make_cases);
 	tcase_add_test(tc, loops_submit_what_they_loop_over);
 	tcase_add_test(tc, classes_in_method_resolution_order);

@@ -23,6 +23,8 @@
 ; bindings
 (assignment left: (identifier) @assign.target right: (_) @assign.value) @assign
 (assignment left: (attribute) @assign.target right: (_) @assign.value) @assign
+; A, B = "a", "b": each name bound to the value at its place (index.c pairs them)
+(assignment left: (pattern_list (identifier) @assign.target) right: (expression_list (_) @assign.value)) @assign
 
 ; loops over one name: the walker binds it to what is looped over
 (for_statement left: (identifier) @loop.var right: (_) @loop.iter body: (_) @loop.body) @loop

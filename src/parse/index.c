@@ -106,6 +106,30 @@ static int index_class(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *outer,
 	return index_node(ix, f, c, k, NULL, depth + 1);
 }
 
+/* Python's A, B = "a", "b" at module or class level: the k-th name is a constant of the
+ * k-th value (only when the counts agree: A, B = pair() binds nothing). 1 when c is one. */
+static int index_unpacking(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls)
+{
+	const ut_syn *targets[16], *values[16], *k;
+	size_t nt = 0, nv = 0;
+	int rc = 0;
+
+	for (k = ut_syn_first(c); k; k = ut_syn_next(k)) {
+		if (ut_syn_is(k, UT_R_ASSIGN_TARGET) && nt < 16)
+			targets[nt++] = k;
+		else if (ut_syn_is(k, UT_R_ASSIGN_VALUE) && nv < 16)
+			values[nv++] = k;
+	}
+	if (nt < 2)
+		return 0;
+	for (size_t i = 0; rc == 0 && nt == nv && i < nt; i++) {
+		if (ut_syn_is(targets[i], UT_R_IDENT))
+			rc = add_const(ix, cls ? &cls->constants : &f->constants, f, cls,
+				       text_dup(ix, f, targets[i]), values[i], true);
+	}
+	return rc < 0 ? rc : 1;
+}
+
 static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, ut_fn *fn,
 			int depth)
 {
@@ -115,6 +139,8 @@ static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, 
 
 	if (!target || !value)
 		return index_node(ix, f, c, cls, fn, depth + 1);
+	if (!fn && f->lang == UT_LANG_PYTHON && (rc = index_unpacking(ix, f, c, cls)) != 0)
+		return rc < 0 ? rc : index_node(ix, f, c, cls, fn, depth + 1);
 	if (ut_syn_is(value, UT_R_FUNC) && ut_syn_is(target, UT_R_IDENT)) {
 		/* const login = async (page, user) => { ... } */
 		ut_fn *named;
