@@ -291,6 +291,21 @@ int ut_runner_remove_leftovers(const char *work_dir, size_t *removed)
 	return ut_fs_remove_dead(work_dir, work_file_pid, false, removed);
 }
 
+static bool names_worker(const char *const *items, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strstr(items[i], "{worker}"))
+			return true;
+	}
+	return false;
+}
+
+bool ut_runner_worker_untold(const ut_runner *r)
+{
+	return names_worker(r->reset, r->nreset) && !names_worker(r->command, r->ncommand) &&
+	       !names_worker(r->env, r->nenv);
+}
+
 void ut_runner_free(ut_runner *r)
 {
 	if (!r)
