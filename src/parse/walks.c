@@ -23,6 +23,7 @@ typedef struct {
 	ut_arena temp;
 	ut_map memos; /* steps walked before: step_key -> memo, both in memo_arena */
 	ut_arena memo_arena;
+	ut_type_memo types; /* ix.types */
 	size_t failed; /* the first plan whose walk failed here, or SIZE_MAX */
 	char error[256]; /* its error */
 } lane;
@@ -212,6 +213,8 @@ int ut_walks_run(ut_discover *d)
 		q->lanes[k].ix.temp = &q->lanes[k].temp;
 		q->lanes[k].failed = SIZE_MAX;
 		ut_arena_init(&q->lanes[k].memo_arena);
+		ut_arena_init(&q->lanes[k].types.arena);
+		q->lanes[k].ix.types = &q->lanes[k].types;
 	}
 	if (d->plans.n)
 		ut_workers_run(threads, worker, q);
@@ -236,6 +239,8 @@ int ut_walks_run(ut_discover *d)
 		ut_arena_dispose(&q->lanes[k].temp);
 		ut_map_dispose(&q->lanes[k].memos);
 		ut_arena_dispose(&q->lanes[k].memo_arena);
+		ut_map_dispose(&q->lanes[k].types.map);
+		ut_arena_dispose(&q->lanes[k].types.arena);
 	}
 	free(q);
 	ut_walks_dispose(d);
