@@ -466,7 +466,7 @@ def js_spec(rng, page, tests):
     k = 0
     for g in range(groups):
         n = tests // groups + (1 if g < tests % groups else 0)
-        lines += [f"  describe('when {VERBS[g % 12]}ing {low}s {g}', function () {{",
+        lines += [f"  describe('{VERBS[g % 12]} {low}s, group {g}', function () {{",
                   "    beforeEach(async function () {"]
         lines += ["  " + s for s in js_hook_steps(rng, f"{low}-{g}", 6)]
         lines += ["    });", ""]
