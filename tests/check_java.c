@@ -70,6 +70,35 @@ START_TEST(inherited_tests_run_overrides)
 }
 END_TEST
 
+/* A base class's @BeforeMethod is walked once per test class (walks.c keeps its actions),
+ * each class with its own overrides. */
+START_TEST(hooks_walked_once_per_class)
+{
+	parse("import org.testng.annotations.*;\n"
+	      "class BaseTest {\n"
+	      "  String user() { return \"base\"; }\n"
+	      "  @BeforeMethod public void signIn() { el.sendKeys(user()); }\n"
+	      "}\n"
+	      "class AdminTests extends BaseTest {\n"
+	      "  String user() { return \"admin\"; }\n"
+	      "  @Test public void a1() { el.sendKeys(\"a1\"); }\n"
+	      "  @Test public void a2() { el.sendKeys(\"a2\"); }\n"
+	      "}\n"
+	      "class GuestTests extends BaseTest {\n"
+	      "  String user() { return \"guest\"; }\n"
+	      "  @Test public void g1() { el.sendKeys(\"g1\"); }\n"
+	      "  @Test public void g2() { el.sendKeys(\"g2\"); }\n"
+	      "}\n");
+	ck_assert_uint_eq(suite->tests.n, 4);
+	ck_assert_str_eq(values(test_id("AdminTests#a1"), UT_ACT_SUBMIT), "admin,a1");
+	ck_assert_str_eq(values(test_id("AdminTests#a2"), UT_ACT_SUBMIT), "admin,a2");
+	ck_assert_str_eq(values(test_id("GuestTests#g1"), UT_ACT_SUBMIT), "guest,g1");
+	ck_assert_str_eq(values(test_id("GuestTests#g2"), UT_ACT_SUBMIT), "guest,g2");
+	ck_assert(test_id("GuestTests#g2")->actions[0].setup);
+	ck_assert(!test_id("GuestTests#g2")->actions[1].setup);
+}
+END_TEST
+
 START_TEST(root_suite_decides)
 {
 	parse("import org.junit.Test;\n"
@@ -298,6 +327,7 @@ Suite *java_suite(void)
 
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, inherited_tests_run_overrides);
+	tcase_add_test(tc, hooks_walked_once_per_class);
 	tcase_add_test(tc, root_suite_decides);
 	tcase_add_test(tc, junit4_default_order_is_hash_order);
 	tcase_add_test(tc, testng_rules);

@@ -645,6 +645,58 @@ START_TEST(walks_cut_and_kept_per_test)
 }
 END_TEST
 
+/* A hook is walked once for the tests of its describe (walks.c keeps its actions): the
+ * same hook body in another describe instance gives that one's values, and a hook cut by
+ * the depth limit warns for every test it runs before. */
+START_TEST(hooks_walked_once_per_scope)
+{
+	ut_buf src = UT_BUF_INIT;
+	size_t i, one = 0, two = 0;
+
+	ut_buf_puts(&src, "const { By } = require('selenium-webdriver');\n"
+			  "function suiteFor(name) {\n"
+			  "  describe('Suite ' + name, function () {\n"
+			  "    beforeEach(async function () {\n"
+			  "      await driver.findElement(By.id('user')).sendKeys(name);\n"
+			  "    });\n"
+			  "    it('one', async function () { await el.sendKeys('1'); });\n"
+			  "    it('two', async function () { await el.sendKeys('2'); });\n"
+			  "  });\n"
+			  "}\n"
+			  "suiteFor('react');\n"
+			  "suiteFor('vue');\n"
+			  "describe('deep', function () {\n"
+			  "  beforeEach(function () { x = ");
+	for (i = 0; i < 300; i++)
+		ut_buf_puts(&src, "f(");
+	ut_buf_puts(&src, "'inner'");
+	for (i = 0; i < 300; i++)
+		ut_buf_puts(&src, ")");
+	ut_buf_puts(&src, "; });\n"
+			  "  it('three', function () { el.sendKeys('3'); });\n"
+			  "  it('four', function () { el.sendKeys('4'); });\n"
+			  "});\n");
+	parse(UT_LANG_JAVASCRIPT, "a.spec.js", src.ptr);
+	ut_buf_dispose(&src);
+	ck_assert_uint_eq(suite->tests.n, 6);
+	for (i = 0; i < 4; i++) {
+		const ut_test *t = &suite->tests.v[i];
+		const ut_action *a = action_with(t, UT_ACT_SUBMIT, i < 2 ? "react" : "vue", false);
+
+		ck_assert_msg(a && a->setup, "%s: no setup submit of its describe's name", t->id);
+		ck_assert_ptr_null(action_with(t, UT_ACT_SUBMIT, i < 2 ? "vue" : "react", false));
+		ck_assert_ptr_nonnull(action_with(t, UT_ACT_SUBMIT, i % 2 ? "2" : "1", false));
+	}
+	for (i = 0; i < diags.items.n; i++) {
+		one += strstr(diags.items.v[i].message, "deep three' nests deeper") != NULL;
+		two += strstr(diags.items.v[i].message, "deep four' nests deeper") != NULL;
+	}
+	ck_assert_uint_eq(one, 1);
+	ck_assert_uint_eq(two, 1);
+	expect("four", UT_ACT_SUBMIT, "4");
+}
+END_TEST
+
 Suite *parse_suite(void)
 {
 	Suite *s = suite_create("parse");
@@ -654,6 +706,7 @@ Suite *parse_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, java_values_and_forwarding);
 	tcase_add_test(tc, walks_cut_and_kept_per_test);
+	tcase_add_test(tc, hooks_walked_once_per_scope);
 	tcase_add_test(tc, java_orders);
 	tcase_add_test(tc, python_strings_and_classes);
 	tcase_add_test(tc, js_order_hooks_and_skips);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/arena.h"
 #include "util/error.h"
 #include "util/banned.h"
 
@@ -46,7 +47,25 @@ static void test_values_clear(test_values *tv)
 typedef struct {
 	ut_map values; /* submitted value -> the value (borrowed from the suite) */
 	size_t maxlen;
+	ut_map found;  /* a string searched -> its found_list, in arena: the hooks of a describe
+			  or a base class give every test of it the same strings */
+	ut_arena arena;
 } submitted_set;
+
+#define SUBMITTED_SET_INIT {UT_MAP_INIT, 0, UT_MAP_INIT, UT_ARENA_INIT}
+
+/* The submitted values inside one string, in the order they are found. */
+typedef struct {
+	const char **v;
+	size_t n;
+} found_list;
+
+static void submitted_dispose(submitted_set *ss)
+{
+	ut_map_dispose(&ss->values);
+	ut_map_dispose(&ss->found);
+	ut_arena_dispose(&ss->arena);
+}
 
 static int submitted_collect(submitted_set *ss, const ut_suite *s)
 {
@@ -102,15 +121,20 @@ static int test_values_use(test_values *tv, const char *val, bool setup, bool su
 	return 0;
 }
 
-/* Uses of submitted values inside `val`: every run of whole tokens (with what separates
- * them: "Jane Doe") shorter than val itself that is a submitted value. */
-static int test_values_embedded(test_values *tv, const char *val, bool setup,
-				const submitted_set *ss)
+/* The submitted values inside `val`: every run of whole tokens (with what separates them:
+ * "Jane Doe") shorter than val itself that is a submitted value; searched once per string. */
+static const found_list *embedded_in(submitted_set *ss, const char *val, size_t n)
 {
-	size_t n = strlen(val), a, b;
+	static const found_list none = {NULL, 0};
+	UT_VEC(const char *) got = {0};
+	found_list *fl = ut_map_get(&ss->found, val, n);
+	size_t a, b;
 	const char *v;
-	int rc;
 
+	if (fl)
+		return fl;
+	if (n <= EMBED_MIN) /* nothing shorter than it is long enough */
+		return &none;
 	for (a = 0; a + EMBED_MIN <= n; a++) {
 		if (!token_byte((unsigned char)val[a]) ||
 		    (a > 0 && token_byte((unsigned char)val[a - 1])))
@@ -121,16 +145,46 @@ static int test_values_embedded(test_values *tv, const char *val, bool setup,
 			    (a == 0 && b == n))
 				continue;
 			v = ut_map_get(&ss->values, val + a, b - a);
-			if (v && (rc = test_values_use(tv, v, setup, false)) < 0)
-				return rc;
+			if (v && ut_vec_push(&got, v) < 0)
+				goto nomem;
 		}
 	}
+	fl = ut_arena_alloc(&ss->arena, sizeof(*fl));
+	if (!fl || (got.n && !(fl->v = ut_arena_alloc(&ss->arena, got.n * sizeof(*got.v)))))
+		goto nomem;
+	if (got.n)
+		memcpy(fl->v, got.v, got.n * sizeof(*got.v));
+	else
+		fl->v = NULL;
+	fl->n = got.n;
+	ut_vec_free(&got);
+	if (ut_map_put(&ss->found, val, n, fl) < 0) /* val is the suite's: it outlives ss */
+		return NULL;
+	return fl;
+nomem:
+	ut_vec_free(&got);
+	return NULL;
+}
+
+/* Uses of submitted values inside `val` (embedded_in). */
+static int test_values_embedded(test_values *tv, const char *val, bool setup,
+				submitted_set *ss)
+{
+	const found_list *fl = embedded_in(ss, val, strlen(val));
+	size_t i;
+	int rc;
+
+	if (!fl)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (i = 0; i < fl->n; i++)
+		if ((rc = test_values_use(tv, fl->v[i], setup, false)) < 0)
+			return rc;
 	return 0;
 }
 
 /* The values test t uses and submits; with `ss`, also the submitted values found inside
  * the strings it uses. */
-static int test_values_collect(test_values *tv, const ut_test *t, const submitted_set *ss)
+static int test_values_collect(test_values *tv, const ut_test *t, submitted_set *ss)
 {
 	size_t i, j;
 	int rc;
@@ -180,7 +234,7 @@ int ut_value_stats_build(ut_value_stats *out, const ut_suite *s, const char *con
 			 size_t nignore)
 {
 	test_values tv = {0};
-	submitted_set ss = {UT_MAP_INIT, 0};
+	submitted_set ss = SUBMITTED_SET_INIT;
 	ut_map ignored = UT_MAP_INIT;
 	UT_VEC(ut_value_stat) all = {0};
 	size_t i, j;
@@ -242,7 +296,7 @@ nomem:
 done:
 	ut_vec_free(&all);
 	ut_map_dispose(&ignored);
-	ut_map_dispose(&ss.values);
+	submitted_dispose(&ss);
 	test_values_dispose(&tv);
 	if (rc < 0)
 		ut_value_stats_dispose(out);
@@ -348,7 +402,7 @@ int ut_extract_string(ut_graph *g, const ut_suite *s, const ut_extract_opts *opt
 		      ut_extract_stats *stats)
 {
 	test_values tv = {0};
-	submitted_set ss = {UT_MAP_INIT, 0};
+	submitted_set ss = SUBMITTED_SET_INIT;
 	ut_map index = UT_MAP_INIT; /* value -> index + 1 into lists */
 	UT_VEC(sub_list *) lists = {0};
 	size_t i, j;
@@ -408,7 +462,7 @@ done:
 	sub_lists_free(lists.v, lists.n);
 	ut_vec_free(&lists);
 	ut_map_dispose(&index);
-	ut_map_dispose(&ss.values);
+	submitted_dispose(&ss);
 	test_values_dispose(&tv);
 	return rc;
 }

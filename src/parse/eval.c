@@ -38,6 +38,11 @@ void ut_def_leave(void)
 		nbusy--;
 }
 
+size_t ut_def_busy(void)
+{
+	return nbusy;
+}
+
 void ut_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls)
 {
 	memset(env, 0, sizeof(*env));

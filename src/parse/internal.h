@@ -54,6 +54,8 @@ typedef struct {
 bool ut_def_enter(const ut_const_def *def);
 /* Unmarks the definition ut_def_enter marked last. */
 void ut_def_leave(void);
+/* How many definitions this thread has marked. */
+size_t ut_def_busy(void);
 
 /* A function, method or constructor definition. */
 typedef struct ut_fn ut_fn;
@@ -81,6 +83,13 @@ struct ut_cls {
 	ut_cls *next_same_name;
 };
 
+/* The field types one walking lane found (resolve.c): (class, name) -> the type and the
+ * type steps finding it took. */
+typedef struct {
+	ut_map map;
+	ut_arena arena;
+} ut_type_memo;
+
 typedef struct {
 	ut_arena *arena;       /* the suite's: strings that end up in the model */
 	ut_arena scratch;      /* index entries */
@@ -93,6 +102,7 @@ typedef struct {
 	ut_map globals;        /* name -> ut_const_def*, or &ut_ambiguous when defined twice */
 	ut_diags *diags;
 	const char *root;
+	ut_type_memo *types;   /* a walking lane's (walks.c), else NULL: nothing kept */
 } ut_index;
 
 extern ut_const_def ut_ambiguous;

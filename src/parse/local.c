@@ -5,7 +5,6 @@
  * reach the application (HTTP clients, API helpers, the driver, page objects) is not local. */
 #define _GNU_SOURCE /* memmem */
 #include <ctype.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "parse/internal.h"
@@ -50,8 +49,9 @@ static bool is_ident(char c)
 
 static bool in_list(const char *s, size_t n, const char *const *set)
 {
+	/* the first letter settles most: every call's names are looked up */
 	for (; *set; set++)
-		if (strlen(*set) == n && memcmp(*set, s, n) == 0)
+		if (n && (*set)[0] == s[0] && strlen(*set) == n && memcmp(*set, s, n) == 0)
 			return true;
 	return false;
 }
@@ -140,7 +140,10 @@ static size_t module_of(const ut_file *f, const char *name, size_t nlen, const c
 
 		if (!ut_syn_is(c, UT_R_IMPORT) && !(is_js(f->lang) && js_require_binding(f, c)))
 			continue;
-		for (p = s; p + nlen <= end && !named; p++)
+		/* every call asks: the name's first letter is found by memchr, then compared */
+		for (p = s; !named && p + nlen <= end &&
+			    (p = memchr(p, name[0], (size_t)(end - p) - nlen + 1)) != NULL;
+		     p++)
 			named = memcmp(p, name, nlen) == 0 && (p == s || !is_ident(p[-1])) &&
 				(p + nlen == end || !is_ident(p[nlen]));
 		if (!named)
@@ -221,18 +224,39 @@ static bool module_is_webdriver(const char *mod, size_t n)
 static bool stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
 			const ut_syn *call, int follow);
 
+/* The dotted names of a call: its receiver's, the root's and the method's
+ * (webdriver.ChromeOptions(), new Builder().forBrowser('chrome')), written out only when a
+ * WebDriver module's launch classes are looked for in them: every call gets here. */
+typedef struct {
+	const ut_index *ix;
+	const ut_file *f;
+	const ut_syn *recv;
+	const char *root, *name;
+} call_names;
+
+static bool names_launch_class(const call_names *c)
+{
+	char cbuf[256];
+
+	/* the receiver is a whole expression: its brackets close within it */
+	return (c->recv &&
+		chain_names_in(ut_compact_text_buf(c->ix, c->f, c->recv, cbuf, sizeof(cbuf)),
+			       launch_classes)) ||
+	       chain_names_in(c->root, launch_classes) || chain_names_in(c->name, launch_classes);
+}
+
 /* A module's part in it: a local module, or the WebDriver library's launch configuration. */
-static bool module_is_local_for(ut_lang lang, const char *mod, size_t m, const char *chain)
+static bool module_is_local_for(ut_lang lang, const char *mod, size_t m, const call_names *chain)
 {
 	return module_is_local(lang, mod, m) ||
-	       (module_is_webdriver(mod, m) && chain_names_in(chain, launch_classes));
+	       (module_is_webdriver(mod, m) && names_launch_class(chain));
 }
 
 /* Whether the object a chain starts from (root, the name of its leftmost object) is
  * local: imported from such a module, a global of that kind, or a name bound to what a
  * local call made. */
 static bool root_is_local(const ut_index *ix, const ut_env *env, const ut_file *f,
-			  const char *root, const char *chain, bool bare, int follow)
+			  const char *root, const call_names *chain, bool bare, int follow)
 {
 	const char *mod = NULL;
 	size_t n = strlen(root), m;
@@ -288,8 +312,9 @@ static bool stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
 			const ut_syn *call, int follow)
 {
 	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call), *root;
-	char nbuf[128], cbuf[256], rbuf[128], chain[400];
+	char nbuf[128], rbuf[128];
 	const char *name, *r;
+	call_names chain;
 	size_t n, k;
 
 	if (!nm)
@@ -310,11 +335,12 @@ static bool stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
 		;
 	if (!k || r[k])
 		return false; /* a literal, a subscript, a parenthesised expression */
-	/* the dotted names of the receiver, the root's and the method's:
-	 * webdriver.ChromeOptions(), new Builder().forBrowser('chrome') */
-	snprintf(chain, sizeof(chain), "%s.%s.%s",
-		 recv ? ut_compact_text_buf(ix, f, recv, cbuf, sizeof(cbuf)) : "", r, name);
-	return root_is_local(ix, env, f, r, chain, !recv, follow);
+	chain.ix = ix;
+	chain.f = f;
+	chain.recv = recv;
+	chain.root = r;
+	chain.name = name;
+	return root_is_local(ix, env, f, r, &chain, !recv, follow);
 }
 
 bool ut_call_stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,

@@ -138,7 +138,7 @@ static ut_ty def_type(rctx *r, ut_const_def *def)
 
 /* A field of cls or of its superclasses: an @FindBy declaration, else the type of what it
  * was set to, else its declared type. */
-static ut_ty field_type(rctx *r, const ut_cls *cls, const char *name, size_t nlen)
+static ut_ty field_type_found(rctx *r, const ut_cls *cls, const char *name, size_t nlen)
 {
 	int guard = 0;
 
@@ -159,6 +159,48 @@ static ut_ty field_type(rctx *r, const ut_cls *cls, const char *name, size_t nle
 		return set.kind != UT_TY_UNKNOWN ? set : declared;
 	}
 	return ty_of(UT_TY_UNKNOWN, NULL);
+}
+
+/* A found field type and the type steps it took. */
+typedef struct {
+	ut_ty ty;
+	int steps;
+} field_memo;
+
+/* field_type_found, kept by a walking lane: every call on a page's field asks again. The
+ * answer depends on the class, the name, the definitions being typed (none, when kept or
+ * reused) and the steps left: kept when found within them, reused when as many are left,
+ * which are then taken, so that the rest of the question finds what it would have. */
+static ut_ty field_type(rctx *r, const ut_cls *cls, const char *name, size_t nlen)
+{
+	ut_type_memo *m = r->ix->types;
+	char buf[sizeof(cls) + 128], *key;
+	size_t klen = sizeof(cls) + nlen;
+	field_memo *fm;
+	int start = r->steps;
+	ut_ty t;
+
+	if (!m || !cls || klen > sizeof(buf) || ut_def_busy())
+		return field_type_found(r, cls, name, nlen);
+	memcpy(buf, &cls, sizeof(cls));
+	memcpy(buf + sizeof(cls), name, nlen);
+	fm = ut_map_get(&m->map, buf, klen);
+	if (fm && r->steps >= fm->steps) {
+		r->steps -= fm->steps;
+		return fm->ty;
+	}
+	t = field_type_found(r, cls, name, nlen);
+	if (fm || r->steps < 0)
+		return t;
+	fm = ut_arena_alloc(&m->arena, sizeof(*fm));
+	key = ut_arena_alloc(&m->arena, klen);
+	if (fm && key) { /* out of memory: only not kept */
+		memcpy(key, buf, klen);
+		fm->ty = t;
+		fm->steps = start - r->steps;
+		(void)ut_map_put(&m->map, key, klen, fm);
+	}
+	return t;
 }
 
 /* The value last assigned to the local that `ret` names before it: d = webdriver.Chrome()

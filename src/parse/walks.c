@@ -13,6 +13,7 @@
 
 #include "parse/internal.h"
 #include "util/error.h"
+#include "util/map.h"
 #include "util/workers.h"
 #include "util/banned.h"
 
@@ -20,6 +21,9 @@ typedef struct {
 	ut_index ix; /* the discovery's, with arena and temp below */
 	ut_arena out;
 	ut_arena temp;
+	ut_map memos; /* steps walked before: step_key -> memo, both in memo_arena */
+	ut_arena memo_arena;
+	ut_type_memo types; /* ix.types */
 	size_t failed; /* the first plan whose walk failed here, or SIZE_MAX */
 	char error[256]; /* its error */
 } lane;
@@ -29,6 +33,24 @@ typedef struct {
 	atomic_size_t next; /* the next plan nobody has taken */
 	lane lanes[UT_MAX_WORKERS];
 } queue;
+
+/* What a step's walk depends on besides the walker's start (no actions, depth 0): its code,
+ * its scope (one without bindings of its own: a hook, a method), the test's object, and
+ * the test's file (actions elsewhere name their file). */
+typedef struct {
+	const ut_syn *body;
+	const ut_file *file;
+	const ut_env *parent;
+	const ut_cls *cls, *env_self, *self;
+	size_t setup;
+} step_key;
+
+/* A step's walk, kept for the next test that runs the same step. */
+typedef struct {
+	ut_action *v;
+	size_t n;
+	bool truncated;
+} memo;
 
 /* The walker's actions become the test's, in arena. */
 static int finish(ut_walker *w, ut_test *t, ut_arena *arena)
@@ -42,6 +64,74 @@ static int finish(ut_walker *w, ut_test *t, ut_arena *arena)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	memcpy(t->actions, w->actions.v, w->actions.n * sizeof(ut_action));
 	return 0;
+}
+
+/* step_key then the test's file, in buf (size at least sizeof(step_key) + 1); its length,
+ * or 0 when the file's name does not fit. */
+static size_t key_of(const ut_walker *w, const ut_walk_step *s, char *buf, size_t size)
+{
+	step_key k;
+	size_t n = strlen(w->test_file);
+
+	if (sizeof(k) + n > size)
+		return 0;
+	memset(&k, 0, sizeof(k)); /* no stray padding bytes in the key */
+	k.body = s->body;
+	k.file = s->file;
+	k.parent = s->env.parent;
+	k.cls = s->env.cls;
+	k.env_self = s->env.self;
+	k.self = w->self;
+	k.setup = s->setup;
+	memcpy(buf, &k, sizeof(k));
+	memcpy(buf + sizeof(k), w->test_file, n);
+	return sizeof(k) + n;
+}
+
+/* The walk of step s for w's test. A setup step with no bindings of its own that this lane walked
+ * before for a test with the same object and file (the hooks of a class or a describe,
+ * which run before each of its tests) gives the actions it gave then: the walk depends on
+ * nothing else, and a hook's actions are most of a suite's. */
+static int walk_step(lane *l, ut_walker *w, ut_walk_step *s)
+{
+	char buf[sizeof(step_key) + 512], *key;
+	size_t klen = !s->setup || s->env.locals.n ? 0 : key_of(w, s, buf, sizeof(buf));
+	size_t start = w->actions.n;
+	bool truncated = w->truncated;
+	memo *m;
+	int rc;
+
+	if (!klen)
+		return ut_walk_body(w, &s->env, s->file, s->body);
+	m = ut_map_get(&l->memos, buf, klen);
+	if (m) {
+		if (ut_vec_reserve(&w->actions, w->actions.n + m->n) < 0)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+		if (m->n)
+			memcpy(w->actions.v + w->actions.n, m->v, m->n * sizeof(ut_action));
+		w->actions.n += m->n;
+		w->truncated = w->truncated || m->truncated;
+		return 0;
+	}
+	w->truncated = false;
+	rc = ut_walk_body(w, &s->env, s->file, s->body);
+	if (rc < 0)
+		return rc;
+	m = ut_arena_alloc(&l->memo_arena, sizeof(*m));
+	key = ut_arena_alloc(&l->memo_arena, klen);
+	if (!m || !key)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	memcpy(key, buf, klen);
+	m->n = w->actions.n - start;
+	m->truncated = w->truncated;
+	m->v = m->n ? ut_arena_alloc(&l->memo_arena, m->n * sizeof(ut_action)) : NULL;
+	if (m->n && !m->v)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	if (m->n)
+		memcpy(m->v, w->actions.v + start, m->n * sizeof(ut_action));
+	w->truncated = truncated || m->truncated;
+	return ut_map_put(&l->memos, key, klen, m) < 0 ? ut_error_set(UT_ENOMEM, "out of memory")
+						       : 0;
 }
 
 static void walk(lane *l, ut_test *t, ut_walk_plan *p)
@@ -59,7 +149,7 @@ static void walk(lane *l, ut_test *t, ut_walk_plan *p)
 		ut_walk_step *s = &p->steps[i];
 
 		w.setup = s->setup;
-		rc = ut_walk_body(&w, &s->env, s->file, s->body);
+		rc = walk_step(l, &w, s);
 		ut_env_dispose(&s->env); /* walked once: what the walk bound there goes */
 	}
 	if (rc == 0)
@@ -122,6 +212,9 @@ int ut_walks_run(ut_discover *d)
 		q->lanes[k].ix.arena = &q->lanes[k].out;
 		q->lanes[k].ix.temp = &q->lanes[k].temp;
 		q->lanes[k].failed = SIZE_MAX;
+		ut_arena_init(&q->lanes[k].memo_arena);
+		ut_arena_init(&q->lanes[k].types.arena);
+		q->lanes[k].ix.types = &q->lanes[k].types;
 	}
 	if (d->plans.n)
 		ut_workers_run(threads, worker, q);
@@ -144,6 +237,10 @@ int ut_walks_run(ut_discover *d)
 	for (k = 0; k < threads; k++) {
 		ut_arena_adopt(&d->suite->arena, &q->lanes[k].out);
 		ut_arena_dispose(&q->lanes[k].temp);
+		ut_map_dispose(&q->lanes[k].memos);
+		ut_arena_dispose(&q->lanes[k].memo_arena);
+		ut_map_dispose(&q->lanes[k].types.map);
+		ut_arena_dispose(&q->lanes[k].types.arena);
 	}
 	free(q);
 	ut_walks_dispose(d);
