@@ -532,6 +532,35 @@ START_TEST(java_helper_is_compiled_once)
 }
 END_TEST
 
+/* detect's warning: a reset per worker, tests never told which application is theirs. */
+START_TEST(worker_told_or_not)
+{
+	static const char *untold[] = {"/usr/bin/python3", "bin/fake-runner.py", "--report",
+				       "{report}", "--", "{tests}"};
+	static ut_envvar plain[] = {{"FAKE_LOG", NULL}};
+
+	ck_assert_int_eq(run(0, 1), 0);
+	ck_assert(!ut_runner_worker_untold(runner)); /* --tag=w{worker} and APP_WORKER */
+	ut_runner_free(runner);
+	runner = NULL;
+	cfg.runner.command.items = untold;
+	cfg.runner.command.n = 6;
+	ck_assert_int_eq(ut_runner_new(&runner, &cfg, fixture_dir(), fixture(0, "work/tmp")), 0);
+	ck_assert(!ut_runner_worker_untold(runner)); /* env APP_WORKER={worker} tells it */
+	ut_runner_free(runner);
+	cfg.runner.env = plain;
+	cfg.runner.nenv = 1;
+	ck_assert_int_eq(ut_runner_new(&runner, &cfg, fixture_dir(), fixture(0, "work/tmp")), 0);
+	ck_assert(ut_runner_worker_untold(runner));
+	ut_runner_free(runner);
+	cfg.runner.reset.n = 0; /* no reset per worker: nothing to tell */
+	ck_assert_int_eq(ut_runner_new(&runner, &cfg, fixture_dir(), fixture(0, "work/tmp")), 0);
+	ck_assert(!ut_runner_worker_untold(runner));
+	cfg.runner.env = env;
+	cfg.runner.nenv = 2;
+}
+END_TEST
+
 /* untangle run's verdict: a failing and a not-run test fail the job, a skipped one does
  * not; its JSON report. */
 START_TEST(tally_counts_what_fails_a_job)
@@ -595,6 +624,7 @@ Suite *runner_suite(void)
 	tcase_add_test(tc, configuration_errors);
 	tcase_add_test(tc, presets_fill_the_command);
 	tcase_add_test(tc, java_helper_is_compiled_once);
+	tcase_add_test(tc, worker_told_or_not);
 	tcase_add_test(tc, tally_counts_what_fails_a_job);
 	suite_add_tcase(s, tc);
 	return s;
