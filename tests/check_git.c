@@ -14,7 +14,7 @@
 #include "config/parse_opts.h"
 #include "graph/graph_json.h"
 #include "parse/parse.h"
-#include "runner/process.h"
+#include "proc/process.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"

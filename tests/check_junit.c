@@ -9,7 +9,7 @@
 
 #include "check_runner.h"
 #include "runner/junit.h"
-#include "runner/process.h"
+#include "proc/process.h"
 #include "runner/tally.h"
 #include "util/xml.h"
 #include "util/buf.h"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "check_runner.h"
-#include "runner/process.h"
+#include "proc/process.h"
 #include "util/env.h"
 #include "util/error.h"
 #include "util/pool.h"

@@ -13,7 +13,7 @@
 
 #include "check_runner.h"
 #include "json/json.h"
-#include "runner/process.h"
+#include "proc/process.h"
 #include "runner/runner.h"
 #include "runner/tally.h"
 #include "util/buf.h"

@@ -8,7 +8,7 @@
 
 #include "detect/journal.h"
 #include "graph/graph_json.h"
-#include "runner/process.h"
+#include "proc/process.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/map.h"

@@ -3,7 +3,7 @@
 
 #include "check/check.h"
 #include "cli/cli.h"
-#include "runner/process.h"
+#include "proc/process.h"
 #include "runner/runner.h"
 #include "util/error.h"
 #include "util/fs.h"

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "runner/process.h"
+#include "proc/process.h"
 #include "util/banned.h"
 
 static volatile sig_atomic_t deferred;

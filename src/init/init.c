@@ -10,7 +10,7 @@
 #include "extract/extract.h"
 #include "json/json.h"
 #include "parse/parse.h"
-#include "runner/process.h"
+#include "proc/process.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/jsonw.h"

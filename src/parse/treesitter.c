@@ -9,7 +9,7 @@
 
 #include "parse/query.h"
 #include "parse/syntax.h"
-#include "runner/process.h"
+#include "proc/process.h"
 #include "util/error.h"
 #include "util/jsonw.h"
 #include "util/pool.h"

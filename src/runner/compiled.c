@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner/process.h"
+#include "proc/process.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"

@@ -75,36 +75,4 @@ const char *ut_runner__java_classes(ut_arena *a, const char *src, const char *na
 				    const char *root, const char *work,
 				    const char *const *env, const char *const *pass);
 
-/* groups.c, for process.c: the "UNTANGLE_RUN=..." assignment every child gets, or NULL
- * while groups are not tracked; a child's group started and reaped. Thread-safe. */
-const char *ut_proc__marker(void);
-void ut_proc__group_started(pid_t pgid);
-void ut_proc__group_reaped(pid_t pgid);
-
-/* A process that left its runner's group while untangle runs (setsid), as recorded. */
-typedef struct {
-	pid_t pid, pgid;
-	unsigned long long start; /* /proc/PID/stat's start time: pid reuse is told apart */
-} ut_proc_stray;
-typedef UT_VEC(ut_proc_stray) ut_proc_strays;
-
-/* tree.c: into *out (emptied first), every live descendant of this process, spare's
- * subtree left out, whose group is none of groups (n): what left its runner's group. A
- * stray in untangle's own group is given its pid as pgid. 0, UT_EENV or UT_ENOMEM. */
-int ut_proc__find_strays(pid_t spare, const pid_t *groups, size_t n, ut_proc_strays *out);
-/* tree.c: the start time of a live process; false when it is gone. */
-bool ut_proc__start_time(pid_t pid, unsigned long long *start);
-/* groups.c, for process.c's watch loop: records the strays (ut_proc__find_strays) in the
- * file, at most once a second unless now. Thread-safe; nothing while not tracking. */
-void ut_proc__note_strays(bool now);
-
-/* tree.c: sends sig to every descendant of root (root itself, and spare with its own
- * descendants, left out); with SIGKILL, lists again until none is left (a process may fork
- * meanwhile) and reaps those that were this process's children. *killed counts the
- * signals sent. 0, UT_EENV (/proc cannot be read) or UT_ENOMEM. */
-int ut_proc__kill_tree(pid_t root, pid_t spare, int sig, size_t *killed);
-/* tree.c, for the supervisor (async-signal-safe): SIGKILLs every process whose environment
- * holds the entry marker ("UNTANGLE_RUN=..."), until none is left. */
-void ut_proc__kill_marked(const char *marker);
-
 #endif

@@ -19,7 +19,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/xml.h"
-#include "runner/process.h"
+#include "proc/process.h"
 #include "util/banned.h"
 
 #define MAX_CASES 1000000u

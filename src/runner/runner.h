@@ -8,7 +8,7 @@
 
 #include "config/config.h"
 #include "runner/junit.h"
-#include "runner/process.h"
+#include "proc/process.h"
 #include "util/buf.h"
 
 typedef struct ut_runner ut_runner;

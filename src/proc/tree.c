@@ -3,7 +3,7 @@
  * lives), and, for the supervisor once untangle is gone, every process that carries the
  * run's marker in its environment, a setsid(2) daemon's included. */
 #define _GNU_SOURCE /* syscall, getdents64's record */
-#include "runner/process.h"
+#include "proc/process.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runner/internal.h"
+#include "proc/internal.h"
 #include "util/error.h"
 #include "util/vec.h"
 #include "util/banned.h"

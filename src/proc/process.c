@@ -2,7 +2,7 @@
  * mistaken for an exit status, and one poll loop that reads output and watches the
  * deadline and the interrupt flag. */
 #define _GNU_SOURCE /* pipe2, strerror_r returning char *, waitid flags */
-#include "runner/process.h"
+#include "proc/process.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner/internal.h"
+#include "proc/internal.h"
 #include "util/clock.h"
 #include "util/env.h"
 #include "util/error.h"

@@ -5,7 +5,7 @@
  * runners (a setsid(2) daemon's parent gone) stays its descendant, and ut_proc_stop_strays
  * finds it. */
 #define _GNU_SOURCE /* pipe2 */
-#include "runner/process.h"
+#include "proc/process.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner/internal.h"
+#include "proc/internal.h"
 #include "util/clock.h"
 #include "util/buf.h"
 #include "util/error.h"
