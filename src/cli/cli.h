@@ -175,6 +175,10 @@ void ut_cli_project_dispose(ut_cli_project *p);
 /* The first half of ut_cli_project_load: -C DIR, the project folder, untangle.json; the
  * suite left unparsed (p->suite NULL). *sub as ut_cli_chdir_project (may be NULL). */
 int ut_cli_config_load(ut_cli_project *p, const ut_cli_common *common, char **sub);
+/* The rest of ut_cli_project_load after ut_cli_config_load: the suite parsed and collected
+ * (sub: what config_load gave, freed here). */
+int ut_cli_project_read(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths,
+			char *sub);
 /* The project folder (the working directory, after -C) as an absolute path without
  * symbolic links, ending in '/'. NULL with the error set (UT_EENV, UT_ENOMEM) when it
  * cannot be read. The caller frees it. */

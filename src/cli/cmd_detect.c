@@ -14,6 +14,7 @@
 #include "detect/project.h"
 #include "filter/candidates.h"
 #include "graph/graph_json.h"
+#include "shard/plan_file.h"
 #include "minimize/minimize.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -405,6 +406,27 @@ static int store_note(void *ctx, const ut_graph *g)
 	return write_note(d->git, d->p.cfg.store.notes_ref, d->head, g);
 }
 
+/* The fingerprint of what the graph is validated from (graph.json's "sources"), when it
+ * is the whole suite (no PATH, no --select): run and shard then take the graph's tests
+ * for the suite's while the project matches it, without parsing again. NULL otherwise. */
+static const char *whole_suite_sources(detect_cmd *d)
+{
+	ut_fingerprint fp;
+	char hex[17];
+
+	if (d->select || d->rest.n)
+		return NULL;
+	memset(&fp, 0, sizeof(fp));
+	if (ut_fingerprint_sources(&fp, &d->p.cfg) < 0) {
+		ut_error_clear();
+		ut_fingerprint_dispose(&fp);
+		return NULL;
+	}
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)fp.hash);
+	ut_fingerprint_dispose(&fp);
+	return ut_graph_intern(d->g, hex);
+}
+
 /* The detection and its summary; returns the exit code. */
 static int detect(detect_cmd *d)
 {
@@ -434,6 +456,7 @@ static int detect(detect_cmd *d)
 	o.ctx = d;
 	if (d->git)
 		d->g->commit = d->head;
+	d->g->sources = whole_suite_sources(d);
 	rc = ut_detect_project(d->g, d->runner, &o, &sum);
 	if (d->caught)
 		ut_cli_signals_restore(&d->sigs);

@@ -103,17 +103,14 @@ int ut_cli_config_load(ut_cli_project *p, const ut_cli_common *common, char **su
 	return UT_EXIT_OK;
 }
 
-int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths)
+int ut_cli_project_read(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths,
+			char *sub)
 {
 	ut_parse_opts po;
 	ut_arena arena = UT_ARENA_INIT;
-	char *sub = NULL;
-	int rc, exit_code;
+	int rc;
 	size_t i;
 
-	exit_code = ut_cli_config_load(p, common, &sub);
-	if (exit_code)
-		return exit_code;
 	p->jobs = (unsigned)common->jobs;
 	for (i = 0; paths && i < paths->n; i++) {
 		paths->items[i] = strip_dot(paths->items[i]);
@@ -159,6 +156,14 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 		return ut_cli_exit_code(rc);
 	}
 	return UT_EXIT_OK;
+}
+
+int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths)
+{
+	char *sub = NULL;
+	int exit_code = ut_cli_config_load(p, common, &sub);
+
+	return exit_code ? exit_code : ut_cli_project_read(p, common, paths, sub);
 }
 
 char *ut_cli_project_dir(void)

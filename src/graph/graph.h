@@ -67,6 +67,9 @@ typedef struct {
 	size_t ntests;
 	UT_VEC(ut_edge) edges;
 	const char *commit; /* NULL when unknown */
+	const char *sources; /* the project's fingerprint when it was validated (the hash of
+			      * ut_fingerprint_project, 16 hex digits), or NULL: run and shard
+			      * take the graph's tests as the suite's while it matches */
 	struct {
 		const char *strategy; /* NULL until validated */
 		long schedules_run, test_executions;

@@ -122,6 +122,8 @@ static int write_json(ut_buf *out, const ut_graph *g, bool pretty)
 	ut_jsonw_obj_begin(&w);
 	ut_jsonw_kint(&w, "version", GRAPH_VERSION);
 	ut_jsonw_kstr(&w, "commit", g->commit);
+	if (g->sources)
+		ut_jsonw_kstr(&w, "sources", g->sources);
 	write_members(&w, g, ut_graph_edge_stored);
 	ut_jsonw_key(&w, "stats");
 	ut_jsonw_obj_begin(&w);
@@ -304,6 +306,8 @@ int ut_graph_read_json(ut_graph **out, const char *text, size_t len, const char 
 	}
 	if (get_str(doc, "commit"))
 		g->commit = ut_arena_strdup(&g->arena, get_str(doc, "commit"));
+	if (get_str(doc, "sources"))
+		g->sources = ut_arena_strdup(&g->arena, get_str(doc, "sources"));
 	stats = ut_json_get(doc, "stats");
 	if (stats && ut_json_is_object(stats)) {
 		if (get_str(stats, "strategy"))

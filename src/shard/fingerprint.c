@@ -53,7 +53,7 @@ int ut_fingerprint_files(ut_fingerprint *out, const char *const *paths, size_t n
 	return rc;
 }
 
-int ut_fingerprint_project(ut_fingerprint *out, const ut_config *cfg)
+static int project_files(ut_fingerprint *out, const ut_config *cfg, bool with_graph)
 {
 	ut_pathlist files = {0};
 	ut_parse_opts po;
@@ -65,7 +65,8 @@ int ut_fingerprint_project(ut_fingerprint *out, const ut_config *cfg)
 	/* what the parse and the plan read besides the sources */
 	if (rc == 0 && ut_pathlist_add(&files, "untangle.json") < 0)
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
-	if (rc == 0 && cfg->store.graph && ut_pathlist_add(&files, cfg->store.graph) < 0)
+	if (rc == 0 && with_graph && cfg->store.graph &&
+	    ut_pathlist_add(&files, cfg->store.graph) < 0)
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 	if (rc == 0 && po.order_file && ut_pathlist_add(&files, po.order_file) < 0)
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
@@ -76,6 +77,16 @@ int ut_fingerprint_project(ut_fingerprint *out, const ut_config *cfg)
 	ut_pathlist_dispose(&files);
 	ut_arena_dispose(&arena);
 	return rc;
+}
+
+int ut_fingerprint_project(ut_fingerprint *out, const ut_config *cfg)
+{
+	return project_files(out, cfg, true);
+}
+
+int ut_fingerprint_sources(ut_fingerprint *out, const ut_config *cfg)
+{
+	return project_files(out, cfg, false);
 }
 
 void ut_fingerprint_dispose(ut_fingerprint *fp)

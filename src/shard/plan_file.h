@@ -51,6 +51,10 @@ int ut_fingerprint_files(ut_fingerprint *out, const char *const *paths, size_t n
  * Returns what ut_fingerprint_files returns, and the walk's errors (UT_ENOTFOUND for a
  * suite path that does not exist). */
 int ut_fingerprint_project(ut_fingerprint *out, const ut_config *cfg);
+/* The same without the graph: what a graph was validated from (graph.json's "sources",
+ * written by detect), so that run and shard need not parse the suite again while the
+ * project is as it was. */
+int ut_fingerprint_sources(ut_fingerprint *out, const ut_config *cfg);
 
 /* Frees what it owns; accepts NULL. */
 void ut_fingerprint_dispose(ut_fingerprint *fp);
