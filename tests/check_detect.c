@@ -60,12 +60,12 @@ static void run(fixture *f, const uint32_t *sched, size_t n, const char *outcome
 	r.outcomes = o;
 	r.run = id;
 	r.error = error;
-	ck_assert_int_eq(dx_evidence_learn(&f->c, sched, n, &r), 0);
+	ck_assert_int_eq(dx_evidence_learn(&f->c, sched, n, 0, &r), 0);
 }
 
 static int known(fixture *f, uint32_t t, const uint32_t *set, size_t n, long *id)
 {
-	return dx_evidence_known(&f->c, t, set, n, id);
+	return dx_evidence_known(&f->c, t, set, n, NULL, 0, id);
 }
 
 START_TEST(a_pass_answers_supersets_and_a_failure_subsets)

@@ -100,7 +100,7 @@ static void test_reset(sx_test *x)
 	free(x->rank);
 	x->rank = NULL;
 	x->nrank = x->ri = x->target = 0;
-	x->searching = false;
+	x->searching = x->top_tried = false;
 	x->fail_run = x->pass_run = 0;
 	x->last_probe = 0;
 	x->stalls = 0;
@@ -366,7 +366,9 @@ static int ask(sx *s, uint32_t t, const dx_sched *v, const char *what, long *run
 	dx_sched sched = {0};
 	char purpose[200];
 	uint64_t h;
-	int k = dx_evidence_known(s->c, t, v->v, v->n, run);
+	/* In the peel every test t needs is in u, and v is part of u. */
+	bool peel = x->state == SX_PEEL && x->pass_run;
+	int k = dx_evidence_known(s->c, t, v->v, v->n, peel ? x->u.v : NULL, x->u.n, run);
 
 	if (k) {
 		*ans = k > 0 ? SX_PASS : SX_FAIL;
@@ -647,9 +649,27 @@ static int add_found(sx *s, uint32_t t, uint32_t d)
 	if (rc == 0)
 		rc = copy_sched(&x->in, &both);
 	ut_vec_free(&both);
-	x->searching = false;
+	x->searching = x->top_tried = false;
 	x->hi = d; /* what is still missing is earlier: nothing later is left in u \ in */
 	return rc;
+}
+
+/* Whether the latest test of w (ascending, the tests of u \ in the search is over) needs
+ * all the others: then it is the latest missing prerequisite unless t does not need it at
+ * all, and one probe without it alone ends the search when t needs it (the failure is its
+ * proof, and everything else of w comes with it). Asked once per search, so that a chain
+ * of such tests t does not need costs one run more, not one run per test. */
+static bool top_covers(const sx *s, const uint32_t *w, size_t n)
+{
+	const sx_test *y = &s->t[w[n - 1]];
+
+	if (y->state != SX_DONE && y->state != SX_GRAPH)
+		return false;
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (!contains(&y->anc, w[i]))
+			return false;
+	}
+	return true;
 }
 
 static int step_peel(sx *s, uint32_t t)
@@ -722,7 +742,12 @@ static int step_peel(sx *s, uint32_t t)
 				break;
 			continue;
 		}
-		j = lo + split(s, t, v.v + lo, hi - lo);
+		if (!x->top_tried && top_covers(s, v.v + lo, hi - lo)) {
+			x->top_tried = true;
+			j = hi - 1;
+		} else {
+			j = lo + split(s, t, v.v + lo, hi - lo);
+		}
 		/* t after u without v[j..hi) (nothing of v at or above hi is left in u) */
 		q.n = 0;
 		for (size_t i = 0; rc == 0 && i < x->u.n; i++) {
@@ -827,18 +852,60 @@ static int by_length_desc(const void *a, const void *b)
 	return x->owner < y->owner ? -1 : x->owner > y->owner;
 }
 
+/* Whether h (a run, ascending) holds, of the tests of u (ascending), exactly those of set. */
+static bool same_within(const dx_sched *h, const dx_sched *u, const uint32_t *set, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < h->n; i++) {
+		if (!contains(u, h->v[i]))
+			continue;
+		if (k == n || set[k] != h->v[i])
+			return false;
+		k++;
+	}
+	return k == n;
+}
+
+/* A run of this batch that answers p when p's owner runs at its end: every test the owner
+ * may need (its u, in the peel) that the run holds is one p runs it after, and p's all
+ * are there. Under the search's model the owner's outcome is then p's answer, and one run
+ * tells it for several tests (siblings that need the same tests are searched side by
+ * side). Only search runs take others: a verification run must end with its own test.
+ * Returns the index in kept, or m when none. */
+static size_t host_of(const sx *s, const size_t *kept, size_t m, const sx_probe *p)
+{
+	const sx_test *x = &s->t[p->owner];
+
+	/* t after `in` alone may be its schedule, which the verification wants to have run
+	 * whole: that one runs on its own. */
+	if (p->phase != UT_PHASE_SEARCH || x->state != SX_PEEL || !x->pass_run ||
+	    p->sched.n - 1 == x->in.n)
+		return m;
+	for (size_t j = 0; j < m; j++) {
+		const sx_probe *h = &s->probes.v[kept[j]];
+
+		if (h->phase == UT_PHASE_SEARCH && h->sched.v[h->sched.n - 1] < p->owner &&
+		    same_within(&h->sched, &x->u, p->sched.v, p->sched.n - 1))
+			return j;
+	}
+	return m;
+}
+
 int sx_run_probes(sx *s)
 {
 	dx_job *jobs = calloc(s->probes.n ? s->probes.n : 1, sizeof(*jobs));
 	dx_result *res = calloc(s->probes.n ? s->probes.n : 1, sizeof(*res));
 	size_t *kept = calloc(s->probes.n ? s->probes.n : 1, sizeof(*kept));
+	size_t *base = calloc(s->probes.n ? s->probes.n : 1, sizeof(*base));
 	size_t m = 0;
 	int rc;
 
-	if (!jobs || !res || !kept) {
+	if (!jobs || !res || !kept || !base) {
 		free(jobs);
 		free(res);
 		free(kept);
+		free(base);
 		probes_clear(s);
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	}
@@ -847,17 +914,29 @@ int sx_run_probes(sx *s)
 		const sx_probe *p = &s->probes.v[i];
 		bool dup = false;
 
+		size_t h;
+
 		for (size_t j = 0; j < m && !dup; j++)
 			dup = answers(&s->probes.v[kept[j]], p);
-		if (!dup) {
-			kept[m] = i;
-			jobs[m++] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase};
-		}
+		if (dup)
+			continue;
+		h = host_of(s, kept, m, p);
+		if (h < m && push(&s->probes.v[kept[h]].sched, p->owner) == 0)
+			continue;
+		base[m] = p->sched.n;
+		kept[m++] = i;
+	}
+	for (size_t j = 0; j < m; j++) { /* the owners the run took each end a schedule */
+		const sx_probe *p = &s->probes.v[kept[j]];
+
+		jobs[j] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase,
+				   p->sched.n - base[j] + 1};
 	}
 	rc = dx_run_batch(s->c, jobs, m, res); /* the evidence store learns every run */
 	dx_results_free(res, rc < 0 ? 0 : m);
 	free(jobs);
 	free(kept);
+	free(base);
 	probes_clear(s);
 	return rc;
 }
