@@ -25,7 +25,8 @@
  * run. Every run tells the outcome of every test in it, kept in the evidence store: a
  * question it answers is not run again.
  *
- * Tests are searched together, one run each per batch (on as many workers as there are);
+ * Tests are searched together, one run each per batch (on as many workers as there are;
+ * in the peel, a test whose question a run of another answers runs at that run's end);
  * a test waits only when its next step needs A() of an earlier test that is not settled
  * yet, so the runs and the graph do not depend on the number of workers (the splits'
  * prices come from the reported durations, in job order: with a runner that reports the
