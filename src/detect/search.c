@@ -673,11 +673,67 @@ static bool top_covers(const sx *s, const uint32_t *w, size_t n)
 	return true;
 }
 
+/* One step of the binary search for the latest missing prerequisite, in v[lo..hi) (v:
+ * u \ in, ascending; at least 2 tests there): t after u without v[j..hi) for a split j.
+ * Returns true when the step ends here, with *rc what step_peel returns (1 a run is
+ * planned, 0 t was left out, < 0 an error); false when the search goes on. */
+static bool bisect(sx *s, uint32_t t, const dx_sched *v, size_t lo, size_t hi, int *rc)
+{
+	sx_test *x = &s->t[t];
+	dx_sched q = {0};
+	char what[96];
+	long run = 0;
+	size_t j;
+	int a = SX_PLANNED;
+
+	if (!x->top_tried && top_covers(s, v->v + lo, hi - lo)) {
+		x->top_tried = true;
+		j = hi - 1;
+	} else {
+		j = lo + split(s, t, v->v + lo, hi - lo);
+	}
+	/* t after u without v[j..hi) (nothing of v at or above hi is left in u) */
+	for (size_t i = 0; *rc == 0 && i < x->u.n; i++) {
+		uint32_t y = x->u.v[i];
+
+		if (y < v->v[j] || y >= x->hi || contains(&x->in, y))
+			*rc = push(&q, y);
+	}
+	if (*rc == 0) {
+		snprintf(what, sizeof(what), "without %zu of the %zu tests it may need", hi - j,
+			 v->n);
+		*rc = ask(s, t, &q, what, &run, &a);
+	}
+	ut_vec_free(&q);
+	if (ends(s, t, a, rc))
+		return true;
+	if (a == SX_PASS) {
+		drop(s, t, v->v + j, hi - j);
+		x->pass_run = run;
+		x->hi = v->v[j];
+	} else {
+		x->lo = v->v[j];
+		x->fail_run = run;
+	}
+	return false;
+}
+
+/* t's search is over: its prerequisites are `in`. */
+static void settle(sx *s, uint32_t t)
+{
+	sx_test *x = &s->t[t];
+
+	ut_vec_free(&x->anc);
+	x->anc = x->in;
+	memset(&x->in, 0, sizeof(x->in));
+	for (size_t i = 0; i < x->found.n; i++)
+		s->dependents[x->found.v[i].test]++;
+}
+
 static int step_peel(sx *s, uint32_t t)
 {
 	sx_test *x = &s->t[t];
-	dx_sched v = {0}, q = {0};
-	char what[96];
+	dx_sched v = {0};
 	long run = 0;
 	int rc = 0, a;
 
@@ -694,7 +750,7 @@ static int step_peel(sx *s, uint32_t t)
 		x->hi = t;
 	}
 	for (;;) {
-		size_t lo, hi, j;
+		size_t lo, hi;
 
 		v.n = 0;
 		for (size_t i = 0; rc == 0 && i < x->u.n; i++) {
@@ -743,45 +799,12 @@ static int step_peel(sx *s, uint32_t t)
 				break;
 			continue;
 		}
-		if (!x->top_tried && top_covers(s, v.v + lo, hi - lo)) {
-			x->top_tried = true;
-			j = hi - 1;
-		} else {
-			j = lo + split(s, t, v.v + lo, hi - lo);
-		}
-		/* t after u without v[j..hi) (nothing of v at or above hi is left in u) */
-		q.n = 0;
-		for (size_t i = 0; rc == 0 && i < x->u.n; i++) {
-			uint32_t y = x->u.v[i];
-
-			if (y < v.v[j] || y >= x->hi || contains(&x->in, y))
-				rc = push(&q, y);
-		}
-		if (rc < 0)
+		if (bisect(s, t, &v, lo, hi, &rc))
 			break;
-		snprintf(what, sizeof(what), "without %zu of the %zu tests it may need", hi - j,
-			 v.n);
-		rc = ask(s, t, &q, what, &run, &a);
-		if (ends(s, t, a, &rc))
-			break;
-		if (a == SX_PASS) {
-			drop(s, t, v.v + j, hi - j);
-			x->pass_run = run;
-			x->hi = v.v[j];
-		} else {
-			x->lo = v.v[j];
-			x->fail_run = run;
-		}
 	}
 	ut_vec_free(&v);
-	ut_vec_free(&q);
-	if (rc >= 0 && x->state == SX_DONE && s->c->excluded[t] == DX_IN) {
-		ut_vec_free(&x->anc);
-		x->anc = x->in;
-		memset(&x->in, 0, sizeof(x->in));
-		for (size_t i = 0; i < x->found.n; i++)
-			s->dependents[x->found.v[i].test]++;
-	}
+	if (rc >= 0 && x->state == SX_DONE && s->c->excluded[t] == DX_IN)
+		settle(s, t);
 	return rc;
 }
 
