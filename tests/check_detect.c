@@ -45,9 +45,10 @@ static void teardown(fixture *f)
 	ut_graph_free(f->g);
 }
 
-/* Learns a run of sched (ascending) with outcomes given as a string of 'p' and 'f'. */
-static void run(fixture *f, const uint32_t *sched, size_t n, const char *outcomes, long id,
-		bool error)
+/* Learns a run of sched (ascending) with outcomes given as a string of 'p' and 'f'; its
+ * last `ends` tests each end a schedule asked about (0 as 1). */
+static void run_ends(fixture *f, const uint32_t *sched, size_t n, size_t ends,
+		     const char *outcomes, long id, bool error)
 {
 	ut_outcome o[N];
 	dx_result r;
@@ -60,12 +61,18 @@ static void run(fixture *f, const uint32_t *sched, size_t n, const char *outcome
 	r.outcomes = o;
 	r.run = id;
 	r.error = error;
-	ck_assert_int_eq(dx_evidence_learn(&f->c, sched, n, &r), 0);
+	ck_assert_int_eq(dx_evidence_learn(&f->c, sched, n, ends, &r), 0);
+}
+
+static void run(fixture *f, const uint32_t *sched, size_t n, const char *outcomes, long id,
+		bool error)
+{
+	run_ends(f, sched, n, 0, outcomes, id, error);
 }
 
 static int known(fixture *f, uint32_t t, const uint32_t *set, size_t n, long *id)
 {
-	return dx_evidence_known(&f->c, t, set, n, id);
+	return dx_evidence_known(&f->c, t, set, n, NULL, 0, id);
 }
 
 START_TEST(a_pass_answers_supersets_and_a_failure_subsets)
@@ -167,6 +174,57 @@ static void jappend(ut_journal *j, long run, const uint32_t *t, size_t n, bool e
 
 /* Schedules in any order come back by their indices; error runs and runs of a changed
  * test are not replayed; a plain start refuses an unfinished journal. */
+/* One run that answers several tests: each owner at its end that passed with every test
+ * before it ended a schedule whole; the others did not. */
+START_TEST(several_owners_end_one_run)
+{
+	fixture f;
+	uint32_t s[] = {0, 2, 4, 5, 6}, b5[] = {0, 2, 4}, b6[] = {0, 2, 4, 5}, b4[] = {0, 2};
+
+	setup(&f);
+	run_ends(&f, s, 5, 3, "ppppp", 21, false);
+	ck_assert_int_eq(dx_evidence_whole(&f.c, 4, b4, 2), 21);
+	ck_assert_int_eq(dx_evidence_whole(&f.c, 5, b5, 3), 21);
+	ck_assert_int_eq(dx_evidence_whole(&f.c, 6, b6, 4), 21);
+	ck_assert_int_eq(dx_evidence_whole(&f.c, 2, s, 1), 0); /* not an owner */
+	run_ends(&f, s, 5, 3, "ppfpp", 22, false);
+	run_ends(&f, s, 5, 2, "pppfp", 23, false);
+	ck_assert_int_eq(dx_evidence_whole(&f.c, 5, b5, 3), 21); /* 21 still */
+	ck_assert_int_eq(dx_evidence_whole(&f.c, 6, b6, 4), 21);
+	teardown(&f);
+	setup(&f);
+	run_ends(&f, s, 5, 2, "pppfp", 24, false);
+	ck_assert_int_eq(dx_evidence_whole(&f.c, 5, b5, 3), 0); /* it failed */
+	ck_assert_int_eq(dx_evidence_whole(&f.c, 6, b6, 4), 0); /* one before it failed */
+	ck_assert_int_eq(dx_evidence_whole(&f.c, 4, b4, 2), 0); /* not an owner */
+	teardown(&f);
+}
+END_TEST
+
+/* Within the tests t may need, a pass after P answers for any set holding P's tests among
+ * them; a failure still answers its subsets alone. */
+START_TEST(a_pass_answers_within_what_t_may_need)
+{
+	fixture f;
+	uint32_t p[] = {0, 1, 3, 4}, u[] = {0, 2, 3, 5}, s03[] = {0, 3}, s0[] = {0};
+	uint32_t s023[] = {0, 2, 3}, fl[] = {1, 2, 4};
+	long id = 0;
+
+	setup(&f);
+	run(&f, (uint32_t[]){0, 1, 3, 4, 6}, 5, "ppppp", 31, false);
+	ck_assert_int_eq(known(&f, 6, s03, 2, &id), 0); /* not without u */
+	ck_assert_int_eq(dx_evidence_known(&f.c, 6, s03, 2, u, 4, &id), 1);
+	ck_assert_int_eq(id, 31);
+	ck_assert_int_eq(dx_evidence_known(&f.c, 6, s023, 3, u, 4, &id), 1);
+	ck_assert_int_eq(dx_evidence_known(&f.c, 6, s0, 1, u, 4, &id), 0); /* 3 is missing */
+	ck_assert_int_eq(dx_evidence_known(&f.c, 6, p, 4, NULL, 0, &id), 1);
+	run(&f, (uint32_t[]){1, 2, 4, 7}, 4, "pppf", 32, false);
+	ck_assert_int_eq(dx_evidence_known(&f.c, 7, s0, 1, fl, 3, &id), 0);
+	ck_assert_int_eq(dx_evidence_known(&f.c, 7, fl, 2, fl, 3, &id), -1);
+	teardown(&f);
+}
+END_TEST
+
 START_TEST(the_journal_replays_what_it_may)
 {
 	char dir[] = "/tmp/ut-journal-XXXXXX", path[64], bak[80];
@@ -283,6 +341,8 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, a_pass_answers_supersets_and_a_failure_subsets);
 	tcase_add_test(tc, a_pass_refutes_the_failures_it_contradicts);
 	tcase_add_test(tc, whole_schedules_and_runs_without_outcomes);
+	tcase_add_test(tc, several_owners_end_one_run);
+	tcase_add_test(tc, a_pass_answers_within_what_t_may_need);
 	tcase_add_test(tc, the_journal_replays_what_it_may);
 	tcase_add_test(tc, runs_are_priced_from_the_seconds_they_took);
 	suite_add_tcase(s, tc);

@@ -358,6 +358,32 @@ START_TEST(a_late_flaky_failure_is_run_again)
 }
 END_TEST
 
+/* Siblings: t4, t5 and t6 each need t2 (which needs t1, which needs t0), and string
+ * analysis also proposes the independent t3 for each. They pass after their candidates
+ * and are searched side by side: their probes without t2 and t3 ask the same of each, so
+ * one run holds two or three of them, each after exactly the tests it may need there.
+ * The graph stays exact, with every edge's failure shown and the schedules whole. */
+START_TEST(siblings_share_a_run)
+{
+	dt d;
+	size_t shared = 0;
+
+	dt_suite(&d, 7, "1>0 2>1 4>2 5>2 6>2", "1>0 2>1 4>2 4>3 5>2 5>3 6>2 6>3");
+	ck_assert_int_eq(detect(&d, "fast", 2, 0), 0);
+	ck_assert_edges(&d, "1>0 2>1 4>2 5>2 6>2");
+	ck_schedules_pass(&d);
+	ck_certificates(&d);
+	ck_assert_uint_eq(d.stats.verify_searched + d.stats.verify_added, 0);
+	for (size_t r = 0; r < d.s.nlog; r++) {
+		const sim_run *run = &d.s.log[r];
+
+		shared += run->n >= 2 && run->sched[run->n - 2] >= 4;
+	}
+	ck_assert_uint_ge(shared, 1);
+	dt_teardown(&d);
+}
+END_TEST
+
 /* The one schedule function as detect uses it: less one direct prerequisite (kept when
  * another prerequisite needs it), and without the flaky rule of the commands. */
 START_TEST(schedules_without_a_prerequisite)
@@ -405,6 +431,7 @@ Suite *detect_sim_suite(void)
 	tcase_add_test(tc, a_late_flaky_failure_is_run_again);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("schedules");
+	tcase_add_test(tc, siblings_share_a_run);
 	tcase_add_test(tc, schedules_without_a_prerequisite);
 	suite_add_tcase(s, tc);
 	return s;

@@ -54,7 +54,7 @@ int dx_original_order(dx_ctx *c, const dx_job *extra, size_t nextra, dx_result *
 		all[i] = (uint32_t)i;
 	for (k = 0; k < runs; k++) {
 		snprintf(purpose[k], sizeof(purpose[k]), "original order %d/%d", k + 1, runs);
-		jobs[k] = (dx_job){all, c->g->ntests, purpose[k], UT_PHASE_ORIGINAL};
+		jobs[k] = (dx_job){all, c->g->ntests, purpose[k], UT_PHASE_ORIGINAL, 1};
 	}
 	for (i = 0; i < nextra; i++)
 		jobs[(size_t)runs + i] = extra[i];

@@ -85,7 +85,29 @@ void dx_evidence_free(dx_ctx *c)
 	c->ev = NULL;
 }
 
-int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, long *run)
+/* Whether the tests of a (ascending) that are in w are in b (both ascending). */
+static bool subset_within(const uint32_t *a, size_t na, const uint32_t *w, size_t nw,
+			  const uint32_t *b, size_t nb)
+{
+	size_t j = 0, k = 0;
+
+	for (size_t i = 0; i < na; i++) {
+		while (j < nw && w[j] < a[i])
+			j++;
+		if (j == nw)
+			return true;
+		if (w[j] != a[i])
+			continue;
+		while (k < nb && b[k] < a[i])
+			k++;
+		if (k == nb || b[k] != a[i])
+			return false;
+	}
+	return true;
+}
+
+int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
+		      const uint32_t *within, size_t nw, long *run)
 {
 	const dx_evidence *x = &c->ev[t];
 	size_t i;
@@ -97,8 +119,11 @@ int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n
 		}
 	}
 	for (i = 0; i < x->pass.n; i++) {
-		if (dx_subset(x->pass.v[i].set, x->pass.v[i].n, set, n)) {
-			*run = x->pass.v[i].run;
+		const dx_rec *p = &x->pass.v[i];
+
+		if (within ? subset_within(p->set, p->n, within, nw, set, n)
+			   : dx_subset(p->set, p->n, set, n)) {
+			*run = p->run;
 			return 1;
 		}
 	}
@@ -143,9 +168,10 @@ static void drop_refuted(dx_evidence *x, const uint32_t *before, size_t n)
 	x->fail.n = k;
 }
 
-int dx_evidence_learn(dx_ctx *c, const uint32_t *sched, size_t n, const dx_result *r)
+int dx_evidence_learn(dx_ctx *c, const uint32_t *sched, size_t n, size_t ends,
+		      const dx_result *r)
 {
-	bool all = n > 0;
+	size_t all = 0; /* how many tests from the first passed */
 	int rc = 0;
 
 	if (r->error)
@@ -154,20 +180,22 @@ int dx_evidence_learn(dx_ctx *c, const uint32_t *sched, size_t n, const dx_resul
 		uint32_t t = sched[i];
 		dx_evidence *x = &c->ev[t];
 
+		if (all == i && (r->outcomes[i] == UT_OUT_PASS || c->excluded[t] != DX_IN))
+			all++; /* a test left out does not count */
 		if (c->excluded[t] != DX_IN)
 			continue;
 		if (r->outcomes[i] == UT_OUT_PASS) {
 			drop_refuted(x, sched, i);
 			rc = recs_add(&x->pass, sched, i, r->run, true);
-		} else {
-			all = false;
-			if (r->outcomes[i] == UT_OUT_FAIL || r->outcomes[i] == UT_OUT_ERROR) {
-				if (!dx_evidence_contradicts(c, t, sched, i))
-					rc = recs_add(&x->fail, sched, i, r->run, false);
-			}
+		} else if (r->outcomes[i] == UT_OUT_FAIL || r->outcomes[i] == UT_OUT_ERROR) {
+			if (!dx_evidence_contradicts(c, t, sched, i))
+				rc = recs_add(&x->fail, sched, i, r->run, false);
 		}
 	}
-	if (rc == 0 && all && !dx_evidence_whole(c, sched[n - 1], sched, n - 1))
-		rc = rec_push(&c->ev[sched[n - 1]].whole, sched, n - 1, r->run);
+	ends = ends ? ends : 1;
+	for (size_t i = n > ends ? n - ends : 0; rc == 0 && i < all; i++) {
+		if (!dx_evidence_whole(c, sched[i], sched, i))
+			rc = rec_push(&c->ev[sched[i]].whole, sched, i, r->run);
+	}
 	return rc;
 }

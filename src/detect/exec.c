@@ -631,7 +631,7 @@ int dx_run_batch(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
 		}
 	}
 	for (j = 0; rc == 0 && j < m; j++)
-		rc = dx_evidence_learn(c, jobs[j].sched, jobs[j].n, &out[j]);
+		rc = dx_evidence_learn(c, jobs[j].sched, jobs[j].n, jobs[j].ends, &out[j]);
 done:
 	dx_results_free(res2, na);
 	free(again);
@@ -646,7 +646,7 @@ done:
 
 int dx_run(dx_ctx *c, const uint32_t *sched, size_t n, const char *purpose, dx_result *out)
 {
-	dx_job job = {sched, n, purpose, c->phase};
+	dx_job job = {sched, n, purpose, c->phase, 1};
 
 	return dx_run_batch(c, &job, 1, out);
 }

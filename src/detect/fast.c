@@ -37,7 +37,7 @@ static int isolation(sx *s)
 			continue;
 		self[i] = i;
 		snprintf(purpose[m], sizeof(purpose[m]), "alone %s", s->g->tests[i].id);
-		jobs[m] = (dx_job){&self[i], 1, purpose[m], UT_PHASE_ISOLATION};
+		jobs[m] = (dx_job){&self[i], 1, purpose[m], UT_PHASE_ISOLATION, 1};
 		m++;
 	}
 	if (s->with_original) {

@@ -85,6 +85,8 @@ typedef struct {
 	size_t n;
 	const char *purpose;
 	ut_detect_phase phase;
+	size_t ends; /* how many of the last tests each end a schedule asked about (several
+			when one run answers several tests); 0 as 1: the last */
 } dx_job;
 
 typedef struct {
@@ -152,11 +154,17 @@ double dx_cost_overhead(const dx_cost *k);
 int dx_evidence_init(dx_ctx *c);
 void dx_evidence_free(dx_ctx *c);
 /* Learns what a finished run shows of every test it held (nothing from a run that failed
- * as a whole). sched: the run's tests, ascending. */
-int dx_evidence_learn(dx_ctx *c, const uint32_t *sched, size_t n, const dx_result *r);
+ * as a whole). sched: the run's tests, ascending; each of its last `ends` tests (0 as 1)
+ * that passed with every test before it ended a schedule that passed whole. */
+int dx_evidence_learn(dx_ctx *c, const uint32_t *sched, size_t n, size_t ends,
+		      const dx_result *r);
 /* What is known of t run after exactly the tests of set (ascending): 1 passes, -1 fails,
- * 0 not known; *run is a run that shows it. */
-int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, long *run);
+ * 0 not known; *run is a run that shows it. within (ascending, nw tests; NULL: no such
+ * set) holds every test t may need, set among them: a pass after P then answers when the
+ * tests of P within it are in set, whatever else P held (t's outcome depends on those
+ * alone), so that the runs of other tests that held t answer its questions too. */
+int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
+		      const uint32_t *within, size_t nw, long *run);
 /* Whether t passed before after a subset of `before`: its failure after `before` would
  * contradict that. */
 bool dx_evidence_contradicts(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n);

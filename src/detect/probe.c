@@ -27,7 +27,7 @@ int ut_detect_probe(ut_graph *g, ut_runner *runner, ut_journal *journal,
 		c.excluded[i] = g->tests[i].flaky ? DX_FLAKY : g->tests[i].failing ? DX_FAILING
 										      : DX_IN;
 	for (size_t i = 0; i < m; i++)
-		dj[i] = (dx_job){jobs[i].sched, jobs[i].n, jobs[i].purpose, UT_PHASE_VERIFY};
+		dj[i] = (dx_job){jobs[i].sched, jobs[i].n, jobs[i].purpose, UT_PHASE_VERIFY, 1};
 	c.phase = UT_PHASE_VERIFY;
 	rc = dx_run_batch(&c, dj, m, res);
 	if (rc < 0) {

@@ -25,7 +25,8 @@
  * run. Every run tells the outcome of every test in it, kept in the evidence store: a
  * question it answers is not run again.
  *
- * Tests are searched together, one run each per batch (on as many workers as there are);
+ * Tests are searched together, one run each per batch (on as many workers as there are;
+ * in the peel, a test whose question a run of another answers runs at that run's end);
  * a test waits only when its next step needs A() of an earlier test that is not settled
  * yet, so the runs and the graph do not depend on the number of workers (the splits'
  * prices come from the reported durations, in job order: with a runner that reports the
@@ -100,7 +101,7 @@ static void test_reset(sx_test *x)
 	free(x->rank);
 	x->rank = NULL;
 	x->nrank = x->ri = x->target = 0;
-	x->searching = false;
+	x->searching = x->top_tried = false;
 	x->fail_run = x->pass_run = 0;
 	x->last_probe = 0;
 	x->stalls = 0;
@@ -366,7 +367,9 @@ static int ask(sx *s, uint32_t t, const dx_sched *v, const char *what, long *run
 	dx_sched sched = {0};
 	char purpose[200];
 	uint64_t h;
-	int k = dx_evidence_known(s->c, t, v->v, v->n, run);
+	/* In the peel every test t needs is in u, and v is part of u. */
+	bool peel = x->state == SX_PEEL && x->pass_run;
+	int k = dx_evidence_known(s->c, t, v->v, v->n, peel ? x->u.v : NULL, x->u.n, run);
 
 	if (k) {
 		*ans = k > 0 ? SX_PASS : SX_FAIL;
@@ -647,16 +650,90 @@ static int add_found(sx *s, uint32_t t, uint32_t d)
 	if (rc == 0)
 		rc = copy_sched(&x->in, &both);
 	ut_vec_free(&both);
-	x->searching = false;
+	x->searching = x->top_tried = false;
 	x->hi = d; /* what is still missing is earlier: nothing later is left in u \ in */
 	return rc;
+}
+
+/* Whether the latest test of w (ascending, the tests of u \ in the search is over) needs
+ * all the others: then it is the latest missing prerequisite unless t does not need it at
+ * all, and one probe without it alone ends the search when t needs it (the failure is its
+ * proof, and everything else of w comes with it). Asked once per search, so that a chain
+ * of such tests t does not need costs one run more, not one run per test. */
+static bool top_covers(const sx *s, const uint32_t *w, size_t n)
+{
+	const sx_test *y = &s->t[w[n - 1]];
+
+	if (y->state != SX_DONE && y->state != SX_GRAPH)
+		return false;
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (!contains(&y->anc, w[i]))
+			return false;
+	}
+	return true;
+}
+
+/* One step of the binary search for the latest missing prerequisite, in v[lo..hi) (v:
+ * u \ in, ascending; at least 2 tests there): t after u without v[j..hi) for a split j.
+ * Returns true when the step ends here, with *rc what step_peel returns (1 a run is
+ * planned, 0 t was left out, < 0 an error); false when the search goes on. */
+static bool bisect(sx *s, uint32_t t, const dx_sched *v, size_t lo, size_t hi, int *rc)
+{
+	sx_test *x = &s->t[t];
+	dx_sched q = {0};
+	char what[96];
+	long run = 0;
+	size_t j;
+	int a = SX_PLANNED;
+
+	if (!x->top_tried && top_covers(s, v->v + lo, hi - lo)) {
+		x->top_tried = true;
+		j = hi - 1;
+	} else {
+		j = lo + split(s, t, v->v + lo, hi - lo);
+	}
+	/* t after u without v[j..hi) (nothing of v at or above hi is left in u) */
+	for (size_t i = 0; *rc == 0 && i < x->u.n; i++) {
+		uint32_t y = x->u.v[i];
+
+		if (y < v->v[j] || y >= x->hi || contains(&x->in, y))
+			*rc = push(&q, y);
+	}
+	if (*rc == 0) {
+		snprintf(what, sizeof(what), "without %zu of the %zu tests it may need", hi - j,
+			 v->n);
+		*rc = ask(s, t, &q, what, &run, &a);
+	}
+	ut_vec_free(&q);
+	if (ends(s, t, a, rc))
+		return true;
+	if (a == SX_PASS) {
+		drop(s, t, v->v + j, hi - j);
+		x->pass_run = run;
+		x->hi = v->v[j];
+	} else {
+		x->lo = v->v[j];
+		x->fail_run = run;
+	}
+	return false;
+}
+
+/* t's search is over: its prerequisites are `in`. */
+static void settle(sx *s, uint32_t t)
+{
+	sx_test *x = &s->t[t];
+
+	ut_vec_free(&x->anc);
+	x->anc = x->in;
+	memset(&x->in, 0, sizeof(x->in));
+	for (size_t i = 0; i < x->found.n; i++)
+		s->dependents[x->found.v[i].test]++;
 }
 
 static int step_peel(sx *s, uint32_t t)
 {
 	sx_test *x = &s->t[t];
-	dx_sched v = {0}, q = {0};
-	char what[96];
+	dx_sched v = {0};
 	long run = 0;
 	int rc = 0, a;
 
@@ -673,7 +750,7 @@ static int step_peel(sx *s, uint32_t t)
 		x->hi = t;
 	}
 	for (;;) {
-		size_t lo, hi, j;
+		size_t lo, hi;
 
 		v.n = 0;
 		for (size_t i = 0; rc == 0 && i < x->u.n; i++) {
@@ -722,40 +799,12 @@ static int step_peel(sx *s, uint32_t t)
 				break;
 			continue;
 		}
-		j = lo + split(s, t, v.v + lo, hi - lo);
-		/* t after u without v[j..hi) (nothing of v at or above hi is left in u) */
-		q.n = 0;
-		for (size_t i = 0; rc == 0 && i < x->u.n; i++) {
-			uint32_t y = x->u.v[i];
-
-			if (y < v.v[j] || y >= x->hi || contains(&x->in, y))
-				rc = push(&q, y);
-		}
-		if (rc < 0)
+		if (bisect(s, t, &v, lo, hi, &rc))
 			break;
-		snprintf(what, sizeof(what), "without %zu of the %zu tests it may need", hi - j,
-			 v.n);
-		rc = ask(s, t, &q, what, &run, &a);
-		if (ends(s, t, a, &rc))
-			break;
-		if (a == SX_PASS) {
-			drop(s, t, v.v + j, hi - j);
-			x->pass_run = run;
-			x->hi = v.v[j];
-		} else {
-			x->lo = v.v[j];
-			x->fail_run = run;
-		}
 	}
 	ut_vec_free(&v);
-	ut_vec_free(&q);
-	if (rc >= 0 && x->state == SX_DONE && s->c->excluded[t] == DX_IN) {
-		ut_vec_free(&x->anc);
-		x->anc = x->in;
-		memset(&x->in, 0, sizeof(x->in));
-		for (size_t i = 0; i < x->found.n; i++)
-			s->dependents[x->found.v[i].test]++;
-	}
+	if (rc >= 0 && x->state == SX_DONE && s->c->excluded[t] == DX_IN)
+		settle(s, t);
 	return rc;
 }
 
@@ -827,18 +876,60 @@ static int by_length_desc(const void *a, const void *b)
 	return x->owner < y->owner ? -1 : x->owner > y->owner;
 }
 
+/* Whether h (a run, ascending) holds, of the tests of u (ascending), exactly those of set. */
+static bool same_within(const dx_sched *h, const dx_sched *u, const uint32_t *set, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < h->n; i++) {
+		if (!contains(u, h->v[i]))
+			continue;
+		if (k == n || set[k] != h->v[i])
+			return false;
+		k++;
+	}
+	return k == n;
+}
+
+/* A run of this batch that answers p when p's owner runs at its end: every test the owner
+ * may need (its u, in the peel) that the run holds is one p runs it after, and p's all
+ * are there. Under the search's model the owner's outcome is then p's answer, and one run
+ * tells it for several tests (siblings that need the same tests are searched side by
+ * side). Only search runs take others: a verification run must end with its own test.
+ * Returns the index in kept, or m when none. */
+static size_t host_of(const sx *s, const size_t *kept, size_t m, const sx_probe *p)
+{
+	const sx_test *x = &s->t[p->owner];
+
+	/* t after `in` and at most one test more may end its search, its run then being its
+	 * schedule, which the verification wants to have run whole: those run on their own. */
+	if (p->phase != UT_PHASE_SEARCH || x->state != SX_PEEL || !x->pass_run ||
+	    p->sched.n - 1 <= x->in.n + 1)
+		return m;
+	for (size_t j = 0; j < m; j++) {
+		const sx_probe *h = &s->probes.v[kept[j]];
+
+		if (h->phase == UT_PHASE_SEARCH && h->sched.v[h->sched.n - 1] < p->owner &&
+		    same_within(&h->sched, &x->u, p->sched.v, p->sched.n - 1))
+			return j;
+	}
+	return m;
+}
+
 int sx_run_probes(sx *s)
 {
 	dx_job *jobs = calloc(s->probes.n ? s->probes.n : 1, sizeof(*jobs));
 	dx_result *res = calloc(s->probes.n ? s->probes.n : 1, sizeof(*res));
 	size_t *kept = calloc(s->probes.n ? s->probes.n : 1, sizeof(*kept));
+	size_t *base = calloc(s->probes.n ? s->probes.n : 1, sizeof(*base));
 	size_t m = 0;
 	int rc;
 
-	if (!jobs || !res || !kept) {
+	if (!jobs || !res || !kept || !base) {
 		free(jobs);
 		free(res);
 		free(kept);
+		free(base);
 		probes_clear(s);
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	}
@@ -847,17 +938,29 @@ int sx_run_probes(sx *s)
 		const sx_probe *p = &s->probes.v[i];
 		bool dup = false;
 
+		size_t h;
+
 		for (size_t j = 0; j < m && !dup; j++)
 			dup = answers(&s->probes.v[kept[j]], p);
-		if (!dup) {
-			kept[m] = i;
-			jobs[m++] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase};
-		}
+		if (dup)
+			continue;
+		h = host_of(s, kept, m, p);
+		if (h < m && push(&s->probes.v[kept[h]].sched, p->owner) == 0)
+			continue;
+		base[m] = p->sched.n;
+		kept[m++] = i;
+	}
+	for (size_t j = 0; j < m; j++) { /* the owners the run took each end a schedule */
+		const sx_probe *p = &s->probes.v[kept[j]];
+
+		jobs[j] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase,
+				   p->sched.n - base[j] + 1};
 	}
 	rc = dx_run_batch(s->c, jobs, m, res); /* the evidence store learns every run */
 	dx_results_free(res, rc < 0 ? 0 : m);
 	free(jobs);
 	free(kept);
+	free(base);
 	probes_clear(s);
 	return rc;
 }

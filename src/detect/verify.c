@@ -106,7 +106,7 @@ static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 			    dx_evidence_whole(s->c, t, cl.v, cl.n) != 0;
 		}
 		if (sink ? !dx_evidence_whole(s->c, t, cl.v, cl.n)
-			 : dx_evidence_known(s->c, t, cl.v, cl.n, &run) <= 0) {
+			 : dx_evidence_known(s->c, t, cl.v, cl.n, NULL, 0, &run) <= 0) {
 			rc = copy_plus(&sched, &cl, UINT32_MAX, t);
 			snprintf(purpose, sizeof(purpose), "verify the schedule of %s",
 				 s->g->tests[t].id);
@@ -127,7 +127,7 @@ static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 			if (rc < 0 || imp)
 				continue;
 			rc = copy_plus(&sched, &cl, d, UINT32_MAX);
-			if (rc < 0 || dx_evidence_known(s->c, t, sched.v, sched.n, &run) < 0)
+			if (rc < 0 || dx_evidence_known(s->c, t, sched.v, sched.n, NULL, 0, &run) < 0)
 				continue;
 			rc = push_one(&sched, t);
 			snprintf(purpose, sizeof(purpose), "verify that %s needs %s",
@@ -175,7 +175,7 @@ static int run_and_judge(sx *s, const vx_job *why, size_t *reopened)
 	for (size_t i = 0; i < m; i++) {
 		const sx_probe *p = &s->probes.v[i];
 
-		jobs[i] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase};
+		jobs[i] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase, 1};
 	}
 	s->c->phase = UT_PHASE_VERIFY;
 	rc = dx_run_batch(s->c, jobs, m, res);
