@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "config/config.h"
-#include "config/parse_opts.h"
+#include "parse/config_opts.h"
 #include "init/classpath.h"
 #include "init/init.h"
 #include "model/suite.h"
@@ -326,7 +326,7 @@ START_TEST(parse_opts_under_a_root)
 		     " \"runner\": {\"preset\": \"pytest\"}}\n");
 	ut_config_init(&c);
 	ck_assert_int_eq(ut_config_load(&c, path, false), 0);
-	ck_assert_int_eq(ut_config_parse_opts(&po, &c, ".", &a), 0);
+	ck_assert_int_eq(ut_parse_opts_from_config(&po, &c, ".", &a), 0);
 	ck_assert_str_eq(po.root, ".");
 	ck_assert_uint_eq(po.npaths, 2);
 	ck_assert_str_eq(po.paths[0], "tests/e2e");
@@ -335,7 +335,7 @@ START_TEST(parse_opts_under_a_root)
 	ck_assert_int_eq(po.language, UT_LANG_JAVA);
 	ck_assert_str_eq(po.framework, ut_config_framework(&c));
 	ck_assert_uint_eq(po.jobs, 0);
-	ck_assert_int_eq(ut_config_parse_opts(&po, &c, "/tmp/base", &a), 0);
+	ck_assert_int_eq(ut_parse_opts_from_config(&po, &c, "/tmp/base", &a), 0);
 	ck_assert_str_eq(po.root, "/tmp/base");
 	ck_assert_uint_eq(po.npaths, 2);
 	ck_assert_str_eq(po.paths[0], "/tmp/base/tests/e2e");

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "check/check.h"
-#include "config/parse_opts.h"
+#include "parse/config_opts.h"
 #include "graph/graph_json.h"
 #include "parse/parse.h"
 #include "proc/process.h"
@@ -568,7 +568,7 @@ static void run_setup(run_fixture *f, const char *worktree_py)
 	ck_assert_int_eq(chdir(at("r/e2e")), 0);
 	ut_config_init(&f->cfg);
 	ut_diags_init(&f->diags);
-	ck_assert_int_eq(ut_config_parse_opts(&po, &f->cfg, ".", &a), 0);
+	ck_assert_int_eq(ut_parse_opts_from_config(&po, &f->cfg, ".", &a), 0);
 	ck_assert_int_eq(ut_parse_suite(&f->head, &po, &f->diags), 0);
 	ck_assert_uint_eq(f->head->tests.n, 2);
 	ck_assert_int_eq(ut_graph_new(&g, 2), 0);

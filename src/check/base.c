@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config/parse_opts.h"
+#include "parse/config_opts.h"
 #include "graph/graph_json.h"
 #include "parse/parse.h"
 #include "util/error.h"
@@ -155,7 +155,7 @@ int ck_parse_base(ut_check_result *r, ut_git *repo, const ut_check_opts *o)
 	if (rc < 0)
 		goto done;
 	files = ut_git_extract_tree(repo, r->graph_commit, sub, r->base_root_);
-	rc = files < 0 ? (int)files : ut_config_parse_opts(&po, o->cfg, r->base_root_, &arena);
+	rc = files < 0 ? (int)files : ut_parse_opts_from_config(&po, o->cfg, r->base_root_, &arena);
 	if (rc < 0)
 		goto done;
 	po.jobs = o->jobs;

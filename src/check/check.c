@@ -404,36 +404,17 @@ static int add_candidates(ut_check *c)
 	return rc;
 }
 
-int ut_check_prepare(ut_check *c, const ut_check_input *in)
+/* Each base test's test in the base graph (base_graph_of) and back (base_of_graph_), the
+ * graph tests no base test has (graph_unknown); a kept test takes its graph's duration
+ * and flags, one the graph does not know is validated from scratch. 0 or UT_ENOMEM. */
+static int link_base_graph(ut_check *c)
 {
-	const ut_suite *base = in->base.suite, *head = in->head.suite;
-	const ut_graph *bg = in->base_graph;
-	ck_sources bs = {in->base.root, UT_MAP_INIT, {0}}, hs = {in->head.root, UT_MAP_INIT, {0}};
+	const ut_suite *base = c->in->base.suite;
+	const ut_graph *bg = c->in->base_graph;
 	ut_map gids = UT_MAP_INIT;
-	size_t i, nb = base->tests.n, nh = head->tests.n;
-	int rc;
+	size_t i, nb = base->tests.n;
+	int rc = 0;
 
-	memset(c, 0, sizeof(*c));
-	c->in = in;
-	ut_findings_init(&c->pre);
-	c->head = calloc(nh ? nh : 1, sizeof(*c->head));
-	c->base = calloc(nb ? nb : 1, sizeof(*c->base));
-	c->revalidate = calloc(nh ? nh : 1, 1);
-	c->base_graph_of = malloc((nb ? nb : 1) * sizeof(*c->base_graph_of));
-	c->lost = calloc(nh ? nh : 1, 1);
-	c->lost_run = calloc(nh ? nh : 1, sizeof(*c->lost_run));
-	if (!c->head || !c->base || !c->revalidate || !c->base_graph_of || !c->lost ||
-	    !c->lost_run)
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	rc = classify(c, &bs, &hs);
-	if (rc == 0)
-		rc = ut_graph_new(&c->graph, nh);
-	for (i = 0; rc == 0 && i < nh; i++) {
-		const ut_test *t = &head->tests.v[i];
-
-		rc = ut_graph_set_test(c->graph, i, t->id, t->name, t->file, t->line, t->end_line);
-		c->graph->tests[i].duration_s = -1;
-	}
 	for (i = 0; rc == 0 && i < bg->ntests; i++)
 		rc = ut_map_put(&gids, bg->tests[i].id, strlen(bg->tests[i].id), (void *)(i + 1));
 	for (i = 0; rc == 0 && i < nb; i++) {
@@ -464,7 +445,14 @@ int ut_check_prepare(ut_check *c, const ut_check_input *in)
 			c->graph_unknown--;
 		}
 	}
-	for (i = 0; rc == 0 && i < nh; i++) {
+	ut_map_dispose(&gids);
+	return rc;
+}
+
+/* Added tests are searched, modified, renamed and reordered ones verified. */
+static void need_changed(ut_check *c)
+{
+	for (size_t i = 0; i < c->in->head.suite->tests.n; i++) {
 		switch (c->head[i].kind) {
 		case UT_CHANGE_ADDED:
 			need(c, i, UT_REVALIDATE_SEARCH);
@@ -478,13 +466,47 @@ int ut_check_prepare(ut_check *c, const ut_check_input *in)
 			break;
 		}
 	}
+}
+
+int ut_check_prepare(ut_check *c, const ut_check_input *in)
+{
+	const ut_suite *base = in->base.suite, *head = in->head.suite;
+	const ut_graph *bg = in->base_graph;
+	ck_sources bs = {in->base.root, UT_MAP_INIT, {0}}, hs = {in->head.root, UT_MAP_INIT, {0}};
+	size_t i, nb = base->tests.n, nh = head->tests.n;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->in = in;
+	ut_findings_init(&c->pre);
+	c->head = calloc(nh ? nh : 1, sizeof(*c->head));
+	c->base = calloc(nb ? nb : 1, sizeof(*c->base));
+	c->revalidate = calloc(nh ? nh : 1, 1);
+	c->base_graph_of = malloc((nb ? nb : 1) * sizeof(*c->base_graph_of));
+	c->lost = calloc(nh ? nh : 1, 1);
+	c->lost_run = calloc(nh ? nh : 1, sizeof(*c->lost_run));
+	if (!c->head || !c->base || !c->revalidate || !c->base_graph_of || !c->lost ||
+	    !c->lost_run)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	rc = classify(c, &bs, &hs);
+	if (rc == 0)
+		rc = ut_graph_new(&c->graph, nh);
+	for (i = 0; rc == 0 && i < nh; i++) {
+		const ut_test *t = &head->tests.v[i];
+
+		rc = ut_graph_set_test(c->graph, i, t->id, t->name, t->file, t->line, t->end_line);
+		c->graph->tests[i].duration_s = -1;
+	}
+	if (rc == 0)
+		rc = link_base_graph(c);
+	if (rc == 0)
+		need_changed(c);
 	for (i = 0; rc == 0 && i < bg->edges.n; i++) {
 		if (bg->edges.v[i].status == UT_EDGE_MANIFEST && ut_edge_active(&bg->edges.v[i]))
 			rc = carry(c, &bg->edges.v[i]);
 	}
 	if (rc == 0)
 		rc = add_candidates(c);
-	ut_map_dispose(&gids);
 	sources_dispose(&bs);
 	sources_dispose(&hs);
 	return rc;

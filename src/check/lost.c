@@ -33,54 +33,42 @@ static void mark_dependents(const ut_adjacency *adj, unsigned char *mark)
 	}
 }
 
-int ut_check_settle_lost(ut_check *c, ut_runner *runner, ut_journal *journal,
-			 const ut_detect_opts *opts, ut_detect_stats *stats)
+/* What the probes run with. */
+typedef struct {
+	ut_runner *runner;
+	ut_journal *journal;
+	const ut_detect_opts *opts;
+	ut_detect_stats *stats;
+} ck_prober;
+
+/* 1. Each direct dependent who->v[i] in its schedule of sch, without what the change
+ * removes: passes (UT_LOST_PASSES) or broken (UT_LOST_BROKEN, unless every earlier test
+ * makes it pass). *nfail broken ones, *last the last of them. 0 or the error. */
+static int probe_schedules(ut_check *c, ut_scheduler *sch, const ck_tests *who,
+			   const ck_prober *pr, uint32_t *last, size_t *nfail)
 {
 	ut_graph *g = c->graph;
-	size_t n = g->ntests, m = 0, nfail = 0;
-	ut_scheduler sch;
-	ck_tests who = {0}, order = {0};
-	ck_tests *scheds = NULL;
-	ut_detect_probe_job *jobs = NULL;
-	ut_detect_probe_result *res = NULL, ores;
-	char (*purpose)[240] = NULL;
-	unsigned char *gone = NULL;
-	uint32_t last = 0;
-	int rc;
+	ck_tests *scheds = calloc(who->n, sizeof(*scheds));
+	ut_detect_probe_job *jobs = calloc(who->n, sizeof(*jobs));
+	ut_detect_probe_result *res = calloc(who->n, sizeof(*res));
+	char(*purpose)[240] = calloc(who->n, sizeof(*purpose));
+	int rc = 0;
 
-	memset(&ores, 0, sizeof(ores));
-	for (uint32_t t = 0; t < n; t++) {
-		if (c->lost[t] == UT_LOST_UNKNOWN && !left_out(g, t) && ut_vec_push(&who, t) < 0)
-			return ut_error_set(UT_ENOMEM, "out of memory");
-	}
-	if (!who.n)
-		return 0;
-	/* d's schedule in the head graph, over its manifest edges */
-	rc = ut_scheduler_init_over(&sch, g, manifest, NULL);
-	if (rc < 0) {
-		ut_vec_free(&who);
-		return rc;
-	}
-	scheds = calloc(who.n, sizeof(*scheds));
-	jobs = calloc(who.n, sizeof(*jobs));
-	res = calloc(who.n, sizeof(*res));
-	purpose = calloc(who.n, sizeof(*purpose));
-	gone = calloc(n ? n : 1, 1);
-	if (!scheds || !jobs || !res || !purpose || !gone) {
+	if (!scheds || !jobs || !res || !purpose) {
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
-	/* 1. each direct dependent in its schedule, without what the change removes */
-	for (m = 0; rc == 0 && m < who.n; m++) {
-		rc = ut_scheduler_of(&sch, who.v[m], &scheds[m].v, &scheds[m].n, &scheds[m].cap);
+	for (size_t m = 0; rc == 0 && m < who->n; m++) {
+		rc = ut_scheduler_of(sch, who->v[m], &scheds[m].v, &scheds[m].n, &scheds[m].cap);
 		snprintf(purpose[m], sizeof(purpose[m]), "the schedule of %s without its removed "
-			 "prerequisite", g->tests[who.v[m]].id);
+			 "prerequisite", g->tests[who->v[m]].id);
 		jobs[m] = (ut_detect_probe_job){scheds[m].v, scheds[m].n, purpose[m]};
 	}
 	if (rc == 0)
-		rc = ut_detect_probe(g, runner, journal, opts, jobs, who.n, res, stats);
-	for (size_t i = 0; rc == 0 && i < who.n; i++) {
-		uint32_t d = who.v[i];
+		rc = ut_detect_probe(g, pr->runner, pr->journal, pr->opts, jobs, who->n, res,
+				     pr->stats);
+	for (size_t i = 0; rc == 0 && i < who->n; i++) {
+		uint32_t d = who->v[i];
 
 		if (res[i].error)
 			continue; /* no verdict: verified by the re-validation */
@@ -92,12 +80,32 @@ int ut_check_settle_lost(ut_check *c, ut_runner *runner, ut_journal *journal,
 			continue;
 		}
 		c->lost[d] = UT_LOST_BROKEN; /* unless every earlier test makes it pass */
-		last = d;
-		nfail++;
+		*last = d;
+		(*nfail)++;
 	}
-	if (rc < 0 || !nfail)
-		goto done;
-	/* 2. what every earlier test gives them: the suite in order up to the last of them */
+done:
+	for (size_t i = 0; scheds && i < who->n; i++) {
+		ut_vec_free(&scheds[i]);
+		free(res[i].outcomes);
+	}
+	free(scheds);
+	free(jobs);
+	free(res);
+	free(purpose);
+	return rc;
+}
+
+/* 2. What every earlier test gives the broken ones: the suite in order up to `last`.
+ * Those it makes pass have a stand-in (UT_LOST_STANDIN; UT_LOST_UNKNOWN when the run
+ * gave nothing); the others are marked in `gone`. 0 or the error. */
+static int probe_order(ut_check *c, uint32_t last, const ck_prober *pr, unsigned char *gone)
+{
+	ut_graph *g = c->graph;
+	ck_tests order = {0};
+	ut_detect_probe_result ores;
+	int rc = 0;
+
+	memset(&ores, 0, sizeof(ores));
 	for (uint32_t t = 0; rc == 0 && t <= last; t++) {
 		if (!left_out(g, t) && ut_vec_push(&order, t) < 0)
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
@@ -106,7 +114,8 @@ int ut_check_settle_lost(ut_check *c, ut_runner *runner, ut_journal *journal,
 		ut_detect_probe_job oj = {order.v, order.n, "the suite in order, for a stand-in of "
 					  "removed prerequisites"};
 
-		rc = ut_detect_probe(g, runner, journal, opts, &oj, 1, &ores, stats);
+		rc = ut_detect_probe(g, pr->runner, pr->journal, pr->opts, &oj, 1, &ores,
+				     pr->stats);
 	}
 	if (rc < 0)
 		goto done;
@@ -123,6 +132,47 @@ int ut_check_settle_lost(ut_check *c, ut_runner *runner, ut_journal *journal,
 		}
 		gone[d] = 1;
 	}
+done:
+	free(ores.outcomes);
+	ut_vec_free(&order);
+	return rc;
+}
+
+int ut_check_settle_lost(ut_check *c, ut_runner *runner, ut_journal *journal,
+			 const ut_detect_opts *opts, ut_detect_stats *stats)
+{
+	ut_graph *g = c->graph;
+	size_t n = g->ntests, nfail = 0;
+	ck_prober pr = {runner, journal, opts, stats};
+	ut_scheduler sch;
+	ck_tests who = {0};
+	unsigned char *gone = NULL;
+	uint32_t last = 0;
+	int rc;
+
+	for (uint32_t t = 0; t < n; t++) {
+		if (c->lost[t] == UT_LOST_UNKNOWN && !left_out(g, t) && ut_vec_push(&who, t) < 0)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	if (!who.n)
+		return 0;
+	/* d's schedule in the head graph, over its manifest edges */
+	rc = ut_scheduler_init_over(&sch, g, manifest, NULL);
+	if (rc < 0) {
+		ut_vec_free(&who);
+		return rc;
+	}
+	gone = calloc(n ? n : 1, 1);
+	if (!gone) {
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+		goto done;
+	}
+	rc = probe_schedules(c, &sch, &who, &pr, &last, &nfail);
+	if (rc < 0 || !nfail)
+		goto done;
+	rc = probe_order(c, last, &pr, gone);
+	if (rc < 0)
+		goto done;
 	/* 3. the broken ones, and everything that depends on them, left out without running */
 	mark_dependents(&sch.adj, gone);
 	for (size_t t = 0; t < n; t++) {
@@ -132,17 +182,7 @@ int ut_check_settle_lost(ut_check *c, ut_runner *runner, ut_journal *journal,
 		c->revalidate[t] = UT_REVALIDATE_KEEP;
 	}
 done:
-	for (size_t i = 0; scheds && i < who.n; i++) {
-		ut_vec_free(&scheds[i]);
-		free(res[i].outcomes);
-	}
-	free(ores.outcomes);
-	free(scheds);
-	free(jobs);
-	free(res);
-	free(purpose);
 	free(gone);
-	ut_vec_free(&order);
 	ut_vec_free(&who);
 	ut_scheduler_dispose(&sch);
 	return rc;

@@ -66,6 +66,37 @@ static void print_found(const ut_init *in)
 		printf("      ... %zu more in %s\n", in->nvalues - UT_INIT_SHOW, UT_INIT_FILE);
 }
 
+/* How untangle.json differs from the proposal, and whether it was written. */
+static void print_changes(const ut_init_change *changes, size_t nchanges, bool written)
+{
+	for (size_t i = 0; i < nchanges; i++) {
+		if (i == 0)
+			printf("%s differs from this proposal:\n", UT_INIT_FILE);
+		printf("  %-22s %s -> %s\n", changes[i].key,
+		       changes[i].was ? changes[i].was : "(not set)",
+		       changes[i].then ? changes[i].then : "(not proposed)");
+	}
+	if (written)
+		printf("wrote %s\n", UT_INIT_FILE);
+	else if (nchanges)
+		printf("%s is kept: 'untangle init --force' writes the proposal (what it does not "
+		       "propose is dropped: copy it over after)\n", UT_INIT_FILE);
+	else
+		printf("%s already holds this proposal\n", UT_INIT_FILE);
+}
+
+/* The commands to run next. */
+static void print_next(const ut_init *in)
+{
+	printf("\nnext:\n");
+	if (!in->nreset)
+		printf("  untangle init --force --reset CMD...   # first: the reset detect needs\n");
+	printf("  untangle tests        # the suite as the runner lists it, a line a test\n");
+	printf("  untangle candidates   # the dependencies the values suggest\n");
+	printf("  untangle detect       # proves them by running the tests; writes the graph\n");
+	printf("  untangle shard --shards 4\n");
+}
+
 int cmd_init(int argc, char **argv)
 {
 	ut_cli_common common = {0};
@@ -87,7 +118,7 @@ int cmd_init(int argc, char **argv)
 	ut_init_opts io;
 	ut_init *in = NULL;
 	const ut_init_change *changes = NULL;
-	size_t nchanges = 0, i;
+	size_t nchanges = 0;
 	bool written = false;
 	ut_diags diags;
 	ut_buf out = UT_BUF_INIT;
@@ -133,27 +164,8 @@ int cmd_init(int argc, char **argv)
 		goto done;
 	}
 	print_found(in);
-	for (i = 0; i < nchanges; i++) {
-		if (i == 0)
-			printf("%s differs from this proposal:\n", UT_INIT_FILE);
-		printf("  %-22s %s -> %s\n", changes[i].key,
-		       changes[i].was ? changes[i].was : "(not set)",
-		       changes[i].then ? changes[i].then : "(not proposed)");
-	}
-	if (written)
-		printf("wrote %s\n", UT_INIT_FILE);
-	else if (nchanges)
-		printf("%s is kept: 'untangle init --force' writes the proposal (what it does not "
-		       "propose is dropped: copy it over after)\n", UT_INIT_FILE);
-	else
-		printf("%s already holds this proposal\n", UT_INIT_FILE);
-	printf("\nnext:\n");
-	if (!in->nreset)
-		printf("  untangle init --force --reset CMD...   # first: the reset detect needs\n");
-	printf("  untangle tests        # the suite as the runner lists it, a line a test\n");
-	printf("  untangle candidates   # the dependencies the values suggest\n");
-	printf("  untangle detect       # proves them by running the tests; writes the graph\n");
-	printf("  untangle shard --shards 4\n");
+	print_changes(changes, nchanges, written);
+	print_next(in);
 done:
 	ut_buf_dispose(&out);
 	ut_init_free(in);

@@ -234,33 +234,97 @@ static int write_lines(const ut_cli_plan *pl, const char *dir, bool per_sink,
 	return rc;
 }
 
+/* What the command line asked for. */
+typedef struct {
+	const char *format, *out_dir, *select, *plan_file;
+	long shards;
+	bool per_sink;
+} shard_args;
+
+/* The options that go together, and the shard options they make; 0 or UT_EXIT_INPUT
+ * (printed). a->format is set to its default when not given. */
+static int check_args(const char *name, shard_args *a, const ut_cli_common *common,
+		      ut_shard_opts *so)
+{
+	if (!a->format)
+		a->format = common->json ? "json" : "text";
+	if (strcmp(a->format, "text") && strcmp(a->format, "json") &&
+	    strcmp(a->format, "github") && strcmp(a->format, "lines")) {
+		ut_errorf("--format: '%s' is not one of text, json, github, lines", a->format);
+		return UT_EXIT_INPUT;
+	}
+	if (a->select && strcmp(a->format, "lines")) {
+		ut_errorf("--select goes with --format lines");
+		return UT_EXIT_INPUT;
+	}
+	if (a->per_sink && !strcmp(a->format, "github")) {
+		ut_errorf("--format github makes a matrix of shards: use --shards N, not --per-sink");
+		return UT_EXIT_INPUT;
+	}
+	if (a->per_sink && a->plan_file) {
+		ut_errorf("--plan-file writes shards for 'untangle run': use --shards N, not "
+			  "--per-sink");
+		return UT_EXIT_INPUT;
+	}
+	so->per_sink = a->per_sink;
+	if (!a->per_sink) {
+		if (!a->shards) {
+			ut_errorf("%s needs --shards N or --per-sink (see 'untangle %s --help')", name,
+				  name);
+			return UT_EXIT_INPUT;
+		}
+		so->nshards = (size_t)a->shards;
+	}
+	return 0;
+}
+
+/* The plan in the format asked for; the exit code. */
+static int print_plan(const ut_cli_plan *pl, const shard_args *a)
+{
+	int rc = 0;
+
+	if (!strcmp(a->format, "text"))
+		print_text(pl, a->per_sink);
+	else if (!strcmp(a->format, "json"))
+		rc = print_json(pl, a->per_sink);
+	else if (!strcmp(a->format, "github"))
+		rc = print_github(pl);
+	else
+		rc = write_lines(pl, a->out_dir ? a->out_dir : DEFAULT_OUT, a->per_sink, a->select);
+	if (rc == 1)
+		return UT_EXIT_INPUT;
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		return ut_cli_exit_code(rc);
+	}
+	return 0;
+}
+
 static int shard_main(const char *name, bool schedules, int argc, char **argv)
 {
 	ut_cli_common common = {0};
-	const char *format = NULL, *out_dir = NULL, *select = NULL, *plan_file = NULL;
-	long shards = 0;
-	bool per_sink = schedules;
+	shard_args a = {.per_sink = schedules};
 #define FORMAT_AND_OUT                                                                      \
 	UT_OPT_ROW(UT_OPT_VALUE, 'f', "format", "text|json|github|lines",                     \
 		   "text (default), json (lists and statistics), github (a strategy.matrix "   \
 		   "include list), lines (one file per list in --out)",                         \
-		   &format),                                                                    \
+		   &a.format),                                                                  \
 	    UT_OPT_ROW(UT_OPT_VALUE, 'o', "out", "DIR",                                        \
-		       "where --format lines writes (default " DEFAULT_OUT ")", &out_dir),     \
+		       "where --format lines writes (default " DEFAULT_OUT ")", &a.out_dir),   \
 	    UT_OPT_ROW(UT_OPT_VALUE, 0, "select", "STYLE",                                      \
-		       "with --format lines: " UT_CLI_SELECT_HELP, &select)
+		       "with --format lines: " UT_CLI_SELECT_HELP, &a.select)
 	ut_opt shard_opts[] = {
 		FORMAT_AND_OUT,
 		UT_CLI_OPT_SUITE(common),
-		UT_OPT_INT_ROW('n', "shards", "N", "the number of lists (CI jobs)", &shards, 1,
+		UT_OPT_INT_ROW('n', "shards", "N", "the number of lists (CI jobs)", &a.shards, 1,
 			       UT_SHARD_MAX),
 		UT_OPT_ROW(UT_OPT_VALUE, 0, "plan-file", "FILE",
 		 "also write the plan to FILE for 'untangle run --plan FILE --shard K/N', which "
 		 "runs it without parsing the suite (JSON: the shards, the runner, a fingerprint "
-		 "of the files)", &plan_file),
+		 "of the files)", &a.plan_file),
 		UT_OPT_ROW(UT_OPT_FLAG, 0, "per-sink", NULL,
 		 "the thesis' schedules, one per test without dependents (as 'untangle schedules')",
-		 &per_sink),
+		 &a.per_sink),
 		UT_OPT_END,
 	};
 	/* no --shards, no --per-sink */
@@ -268,64 +332,24 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 #undef FORMAT_AND_OUT
 	ut_shard_opts so = {0};
 	ut_cli_plan pl;
-	int rc, exit_code;
+	int exit_code;
 
 	memset(&pl, 0, sizeof(pl));
 	if (!ut_cli_parse(name, schedules ? schedules_opts : shard_opts, &common, argc, argv,
 			  &exit_code))
 		return exit_code;
-	if (!format)
-		format = common.json ? "json" : "text";
-	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "github") &&
-	    strcmp(format, "lines")) {
-		ut_errorf("--format: '%s' is not one of text, json, github, lines", format);
-		return UT_EXIT_INPUT;
-	}
-	if (select && strcmp(format, "lines")) {
-		ut_errorf("--select goes with --format lines");
-		return UT_EXIT_INPUT;
-	}
-	if (per_sink && !strcmp(format, "github")) {
-		ut_errorf("--format github makes a matrix of shards: use --shards N, not --per-sink");
-		return UT_EXIT_INPUT;
-	}
-	if (per_sink && plan_file) {
-		ut_errorf("--plan-file writes shards for 'untangle run': use --shards N, not "
-			  "--per-sink");
-		return UT_EXIT_INPUT;
-	}
-	so.per_sink = per_sink;
-	if (!per_sink) {
-		if (!shards) {
-			ut_errorf("%s needs --shards N or --per-sink (see 'untangle %s --help')", name,
-				  name);
-			return UT_EXIT_INPUT;
-		}
-		so.nshards = (size_t)shards;
-	}
+	exit_code = check_args(name, &a, &common, &so);
+	if (exit_code)
+		return exit_code;
 	exit_code = ut_cli_plan_load(&pl, &common, &so);
 	if (exit_code)
 		goto done;
-	if (plan_file) {
-		exit_code = ut_cli_plan_write(&pl, plan_file);
+	if (a.plan_file) {
+		exit_code = ut_cli_plan_write(&pl, a.plan_file);
 		if (exit_code)
 			goto done;
 	}
-	rc = 0;
-	if (!strcmp(format, "text"))
-		print_text(&pl, per_sink);
-	else if (!strcmp(format, "json"))
-		rc = print_json(&pl, per_sink);
-	else if (!strcmp(format, "github"))
-		rc = print_github(&pl);
-	else
-		rc = write_lines(&pl, out_dir ? out_dir : DEFAULT_OUT, per_sink, select);
-	if (rc == 1)
-		exit_code = UT_EXIT_INPUT;
-	if (rc < 0) {
-		ut_errorf("%s", ut_error_message());
-		exit_code = ut_cli_exit_code(rc);
-	}
+	exit_code = print_plan(&pl, &a);
 done:
 	ut_cli_plan_dispose(&pl);
 	return exit_code;

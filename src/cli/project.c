@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "config/parse_opts.h"
+#include "parse/config_opts.h"
 #include "filter/candidates.h"
 #include "parse/parse.h"
 #include "util/error.h"
@@ -124,7 +124,7 @@ int ut_cli_project_read(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 		}
 	}
 	free(sub);
-	rc = ut_config_parse_opts(&po, &p->cfg, ".", &arena);
+	rc = ut_parse_opts_from_config(&po, &p->cfg, ".", &arena);
 	po.jobs = p->jobs;
 	if (paths && paths->n) {
 		po.paths = paths->items;

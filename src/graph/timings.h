@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "graph/graph.h"
+#include "runner/runner.h"
 
 /* The duration of a test when none is known for any test. */
 #define UT_TIMINGS_DEFAULT_S 1.0
@@ -63,5 +64,12 @@ typedef struct {
  * names the file and line), UT_EENV, UT_ENOMEM. info is filled whatever the result. */
 int ut_timings_import(const char *path, const char *const *ids, size_t n,
 		      const char *const *files, size_t nfiles, ut_timings_import_info *info);
+
+/* Records in the timings file at path (ut_timings_update, other entries kept) the
+ * durations (> 0: a report without a time gives 0) of res's passed tests (ids[i] for
+ * res->tests[i]): `run` keeps timings.json current. 0 (also when none passed: nothing
+ * written), or ut_timings_update's error. Here rather than in runner/ so that runner/
+ * does not depend on graph/ (ci/structure). */
+int ut_timings_record_run(const char *path, const char *const *ids, const ut_run_result *res);
 
 #endif

@@ -116,6 +116,36 @@ static bool read_model(Z3_context c, Z3_optimize o, const ut_solver_problem *p,
 	return Z3_get_error_code(c) == Z3_OK;
 }
 
+/* Gives o what is left of time_limit_s since t0 (building the problem counts against
+ * the limit); the params to release with Z3_params_dec_ref. */
+static Z3_params time_left(Z3_context c, Z3_optimize o, double time_limit_s, double t0)
+{
+	double left = time_limit_s - (ut_clock_mono() - t0);
+	unsigned ms = left * 1000.0 >= 1.0 ? (unsigned)fmin(left * 1000.0, 4e9) : 1;
+	Z3_params params = Z3_mk_params(c);
+
+	Z3_params_inc_ref(c, params);
+	Z3_params_set_uint(c, params, Z3_mk_string_symbol(c, "timeout"), ms);
+	Z3_optimize_set_params(c, o, params);
+	return params;
+}
+
+/* The chosen set's size and cost, its lower bound and status (optimal when Z3 proved it,
+ * or when the bound meets the cost). */
+static void score(ut_solver_result *out, const ut_solver_problem *p, bool proved)
+{
+	for (size_t i = 0; i < p->nvars; i++) {
+		out->nchosen += out->chosen[i];
+		out->objective += out->chosen[i] ? p->cost[i] : 0;
+	}
+	out->lower_bound = proved ? out->objective : ut_solver_lower_bound(p);
+	if (out->lower_bound > out->objective)
+		out->lower_bound = out->objective;
+	out->status = proved || ut_solver_proven(out->objective, out->lower_bound)
+			      ? UT_SOLVE_OPTIMAL
+			      : UT_SOLVE_FEASIBLE;
+}
+
 int ut_solver_solve(const ut_solver_problem *p, double time_limit_s, ut_solver_result *out)
 {
 	double t0 = ut_clock_mono();
@@ -127,7 +157,6 @@ int ut_solver_solve(const ut_solver_problem *p, double time_limit_s, ut_solver_r
 	Z3_ast *scratch = malloc((p->clause_vars.n + 1) * sizeof(*scratch));
 	bool *forced = calloc(p->nvars + 1, sizeof(*forced));
 	Z3_lbool r = Z3_L_UNDEF;
-	size_t i;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -150,16 +179,8 @@ int ut_solver_solve(const ut_solver_problem *p, double time_limit_s, ut_solver_r
 		out->reason = copy(Z3_get_error_msg(c, Z3_get_error_code(c)));
 		goto done;
 	}
-	if (time_limit_s > 0) {
-		/* Building the problem counts against the limit, so Z3 gets what is left. */
-		double left = time_limit_s - (ut_clock_mono() - t0);
-		unsigned ms = left * 1000.0 >= 1.0 ? (unsigned)fmin(left * 1000.0, 4e9) : 1;
-
-		params = Z3_mk_params(c);
-		Z3_params_inc_ref(c, params);
-		Z3_params_set_uint(c, params, Z3_mk_string_symbol(c, "timeout"), ms);
-		Z3_optimize_set_params(c, o, params);
-	}
+	if (time_limit_s > 0)
+		params = time_left(c, o, time_limit_s, t0);
 	r = Z3_optimize_check(c, o, 0, NULL);
 	if (r == Z3_L_FALSE) {
 		out->reason = copy("z3 found the constraints unsatisfiable");
@@ -171,16 +192,7 @@ int ut_solver_solve(const ut_solver_problem *p, double time_limit_s, ut_solver_r
 	}
 	if (!read_model(c, o, p, var, out) || !ut_solver_feasible(p, out->chosen))
 		goto done; /* stopped before a model, or one that breaks a constraint */
-	for (i = 0; i < p->nvars; i++) {
-		out->nchosen += out->chosen[i];
-		out->objective += out->chosen[i] ? p->cost[i] : 0;
-	}
-	out->lower_bound = r == Z3_L_TRUE ? out->objective : ut_solver_lower_bound(p);
-	if (out->lower_bound > out->objective)
-		out->lower_bound = out->objective;
-	out->status = r == Z3_L_TRUE || ut_solver_proven(out->objective, out->lower_bound)
-			      ? UT_SOLVE_OPTIMAL
-			      : UT_SOLVE_FEASIBLE;
+	score(out, p, r == Z3_L_TRUE);
 done:
 	if (out->status == UT_SOLVE_UNKNOWN) {
 		free(out->chosen);

@@ -470,15 +470,131 @@ void ut_github_opts_from_env(ut_github_opts *o)
 	o->sha = getenv("GITHUB_SHA");
 }
 
+/* The check run's content: the findings with a file (p->ann, to free), the title (in
+ * *title) and the summary cut at GitHub's limit. 0 or UT_ENOMEM. */
+static int prepare_post(post *p, const ctx *c, const ut_findings *fs, const char *summary,
+			ut_buf *title)
+{
+	size_t i;
+
+	p->fs = fs;
+	p->ann = calloc(fs->v.n + 1, sizeof(*p->ann));
+	if (!p->ann)
+		return fail(c, UT_ENOMEM, "github: out of memory");
+	for (i = 0; i < fs->v.n; i++)
+		if (fs->v.v[i].file)
+			p->ann[p->nann++] = &fs->v.v[i];
+	if (fs->v.n)
+		ut_buf_printf(title, "%zu error%s, %zu warning%s", fs->count[UT_SEVERITY_ERROR],
+			      fs->count[UT_SEVERITY_ERROR] == 1 ? "" : "s",
+			      fs->count[UT_SEVERITY_WARNING],
+			      fs->count[UT_SEVERITY_WARNING] == 1 ? "" : "s");
+	else
+		ut_buf_puts(title, "No dependency problems");
+	p->title = title->ptr;
+	put_cut(&p->summary, summary ? summary : "", UT_GITHUB_MAX_TEXT,
+		"\n\n(summary cut at GitHub's limit)\n");
+	return 0;
+}
+
+/* This post's own marks: "since" a little before it began, and its external id. */
+static void stamp(ctx *c)
+{
+	time_t t0 = time(NULL) - 60;
+	struct tm tm;
+
+	if (gmtime_r(&t0, &tm))
+		strftime(c->since, sizeof(c->since), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(c->external_id, sizeof(c->external_id), "untangle-%ld-%ld-%lx", (long)getpid(),
+		 (long)time(NULL), (unsigned long)clock() ^ (unsigned long)(uintptr_t)c);
+}
+
+/* Creates the check run with the first batch of annotations, then PATCHes the others in
+ * batches of UT_GITHUB_ANNOTATIONS_PER_REQUEST; fills check_run_id and annotations of
+ * c->res. 0 or the first request's error. */
+static int post_check_run(ctx *c, const post *p, ut_http_response *resp)
+{
+	ut_github_result *out = c->res;
+	const char *repo = c->o->repository;
+	ut_buf path = UT_BUF_INIT, body = UT_BUF_INIT;
+	size_t from, to;
+	int rc = 0;
+
+	for (from = 0; !rc && (from < p->nann || !from); from = to) {
+		long found = 0;
+
+		to = from + UT_GITHUB_ANNOTATIONS_PER_REQUEST < p->nann
+			 ? from + UT_GITHUB_ANNOTATIONS_PER_REQUEST
+			 : p->nann;
+		ut_buf_clear(&body);
+		ut_buf_clear(&path);
+		check_run_body(&body, c, p, !from, from, to);
+		if (!from)
+			ut_buf_printf(&path, "/repos/%s/check-runs", repo);
+		else
+			ut_buf_printf(&path, "/repos/%s/check-runs/%ld", repo, out->check_run_id);
+		rc = request(c, from ? "PATCH" : "POST", path.ptr, &body, resp,
+			     from ? NULL : find_check_run, &found);
+		if (!rc && !from && found) {
+			/* the lost answer's run: it gets this batch by PATCH, not a second run */
+			out->check_run_id = found;
+			ut_buf_clear(&body);
+			ut_buf_clear(&path);
+			check_run_body(&body, c, p, false, from, to);
+			ut_buf_printf(&path, "/repos/%s/check-runs/%ld", repo, found);
+			rc = request(c, "PATCH", path.ptr, &body, resp, NULL, NULL);
+		} else if (!rc && !from) {
+			rc = created_id(c, resp, "check run", &out->check_run_id);
+		}
+		if (!rc)
+			out->annotations += to - from;
+		if (!p->nann)
+			break;
+	}
+	ut_buf_dispose(&path);
+	ut_buf_dispose(&body);
+	return rc;
+}
+
+/* The summary as a comment on the pull request c->res->pull_request, with the marker
+ * that finds it again when an answer is lost; fills comment_id. 0 or the error. */
+static int post_comment(ctx *c, const char *summary, ut_http_response *resp)
+{
+	ut_github_result *out = c->res;
+	ut_buf path = UT_BUF_INIT, body = UT_BUF_INIT;
+	ut_buf marker = UT_BUF_INIT, text = UT_BUF_INIT;
+	ut_jsonw w;
+	int rc;
+
+	ut_jsonw_init(&w, &body, false);
+	ut_jsonw_obj_begin(&w);
+	comment_marker(&marker, c);
+	put_cut(&text, summary ? summary : "", UT_GITHUB_MAX_TEXT - marker.len,
+		"\n\n(summary cut at GitHub's limit)\n");
+	ut_buf_put(&text, marker.ptr, marker.len);
+	ut_jsonw_kstr(&w, "body", text.ptr);
+	if (text.failed || marker.failed)
+		body.failed = true;
+	ut_jsonw_obj_end(&w);
+	ut_buf_printf(&path, "/repos/%s/issues/%ld/comments", c->o->repository, out->pull_request);
+	rc = request(c, "POST", path.ptr, &body, resp, find_comment, &out->comment_id);
+	if (!rc && !out->comment_id)
+		rc = created_id(c, resp, "comment", &out->comment_id);
+	ut_buf_dispose(&marker);
+	ut_buf_dispose(&text);
+	ut_buf_dispose(&path);
+	ut_buf_dispose(&body);
+	return rc;
+}
+
 int ut_github_post(ut_github_result *out, const ut_github_opts *o, const ut_findings *fs,
 		   const char *summary)
 {
 	ut_github_result scratch;
 	ut_http_response resp;
-	ut_buf sha = UT_BUF_INIT, path = UT_BUF_INIT, body = UT_BUF_INIT, title = UT_BUF_INIT;
+	ut_buf sha = UT_BUF_INIT, title = UT_BUF_INIT;
 	post p;
 	ctx c;
-	size_t i, from, to;
 	int rc;
 
 	memset(&p, 0, sizeof(p));
@@ -489,105 +605,21 @@ int ut_github_post(ut_github_result *out, const ut_github_opts *o, const ut_find
 	rc = setup(&c, o, out);
 	if (!rc)
 		rc = read_event(&c, &out->pull_request, &sha);
+	if (!rc)
+		rc = prepare_post(&p, &c, fs, summary, &title);
 	if (rc)
 		goto done;
-	p.fs = fs;
-	p.ann = calloc(fs->v.n + 1, sizeof(*p.ann));
-	if (!p.ann) {
-		rc = fail(&c, UT_ENOMEM, "github: out of memory");
-		goto done;
-	}
-	for (i = 0; i < fs->v.n; i++)
-		if (fs->v.v[i].file)
-			p.ann[p.nann++] = &fs->v.v[i];
-	if (fs->v.n)
-		ut_buf_printf(&title, "%zu error%s, %zu warning%s", fs->count[UT_SEVERITY_ERROR],
-			      fs->count[UT_SEVERITY_ERROR] == 1 ? "" : "s",
-			      fs->count[UT_SEVERITY_WARNING],
-			      fs->count[UT_SEVERITY_WARNING] == 1 ? "" : "s");
-	else
-		ut_buf_puts(&title, "No dependency problems");
-	p.title = title.ptr;
-	put_cut(&p.summary, summary ? summary : "", UT_GITHUB_MAX_TEXT,
-		"\n\n(summary cut at GitHub's limit)\n");
-
 	c.sha = sha.ptr;
 	c.pr = out->pull_request;
-	{
-		time_t t0 = time(NULL) - 60;
-		struct tm tm;
-
-		if (gmtime_r(&t0, &tm))
-			strftime(c.since, sizeof(c.since), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	}
-	snprintf(c.external_id, sizeof(c.external_id), "untangle-%ld-%ld-%lx", (long)getpid(),
-		 (long)time(NULL), (unsigned long)clock() ^ (unsigned long)(uintptr_t)&c);
-	for (from = 0; !rc && (from < p.nann || !from); from = to) {
-		long found = 0;
-
-		to = from + UT_GITHUB_ANNOTATIONS_PER_REQUEST < p.nann
-			 ? from + UT_GITHUB_ANNOTATIONS_PER_REQUEST
-			 : p.nann;
-		ut_buf_clear(&body);
-		ut_buf_clear(&path);
-		check_run_body(&body, &c, &p, !from, from, to);
-		if (!from)
-			ut_buf_printf(&path, "/repos/%s/check-runs", o->repository);
-		else
-			ut_buf_printf(&path, "/repos/%s/check-runs/%ld", o->repository,
-				      out->check_run_id);
-		rc = request(&c, from ? "PATCH" : "POST", path.ptr, &body, &resp,
-			     from ? NULL : find_check_run, &found);
-		if (!rc && !from && found) {
-			/* the lost answer's run: it gets this batch by PATCH, not a second run */
-			out->check_run_id = found;
-			ut_buf_clear(&body);
-			ut_buf_clear(&path);
-			check_run_body(&body, &c, &p, false, from, to);
-			ut_buf_printf(&path, "/repos/%s/check-runs/%ld", o->repository, found);
-			rc = request(&c, "PATCH", path.ptr, &body, &resp, NULL, NULL);
-		} else if (!rc && !from) {
-			rc = created_id(&c, &resp, "check run", &out->check_run_id);
-		}
-		if (!rc)
-			out->annotations += to - from;
-		if (!p.nann)
-			break;
-	}
-	if (rc || !out->pull_request)
-		goto done;
-	ut_buf_clear(&body);
-	ut_buf_clear(&path);
-	{
-		ut_jsonw w;
-
-		ut_jsonw_init(&w, &body, false);
-		ut_jsonw_obj_begin(&w);
-		ut_buf marker = UT_BUF_INIT, text = UT_BUF_INIT;
-
-		/* the marker finds the comment again when an answer is lost */
-		comment_marker(&marker, &c);
-		put_cut(&text, summary ? summary : "", UT_GITHUB_MAX_TEXT - marker.len,
-			"\n\n(summary cut at GitHub's limit)\n");
-		ut_buf_put(&text, marker.ptr, marker.len);
-		ut_jsonw_kstr(&w, "body", text.ptr);
-		if (text.failed || marker.failed)
-			body.failed = true;
-		ut_buf_dispose(&marker);
-		ut_buf_dispose(&text);
-		ut_jsonw_obj_end(&w);
-	}
-	ut_buf_printf(&path, "/repos/%s/issues/%ld/comments", o->repository, out->pull_request);
-	rc = request(&c, "POST", path.ptr, &body, &resp, find_comment, &out->comment_id);
-	if (!rc && !out->comment_id)
-		rc = created_id(&c, &resp, "comment", &out->comment_id);
+	stamp(&c);
+	rc = post_check_run(&c, &p, &resp);
+	if (!rc && out->pull_request)
+		rc = post_comment(&c, summary, &resp);
 done:
 	free(p.ann);
 	ut_buf_dispose(&p.summary);
 	ut_buf_dispose(&title);
 	ut_buf_dispose(&sha);
-	ut_buf_dispose(&path);
-	ut_buf_dispose(&body);
 	ut_buf_dispose(&c.auth);
 	ut_http_response_dispose(&resp);
 	return rc;

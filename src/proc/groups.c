@@ -263,20 +263,16 @@ static bool marked(const char *pid, const char *const *markers, size_t n)
 	return hit;
 }
 
-int ut_proc_kill_orphans(const char *file, size_t *killed)
-{
-	UT_VEC(char *) markers = {0};
-	UT_VEC(pid_t) victims = {0};
-	char *text = NULL, *line, *save_p = NULL;
-	struct dirent *de;
-	DIR *proc = NULL;
-	size_t len = 0, strays_n, i;
-	int rc = 0, round;
+typedef UT_VEC(char *) marker_list;
+typedef UT_VEC(pid_t) pid_list;
 
-	*killed = 0;
-	text = slurp(file, FILE_MAX, &len);
-	if (!text)
-		return ut_error_code() == UT_ENOTFOUND ? 0 : ut_error_code();
+/* Reads the orphans file's lines ("PID TOKEN [STRAY_PID START]", text is cut up): each
+ * token's environment marker into markers, each stray that is still the same process
+ * (its start time) into victims. 0 or UT_ENOMEM. */
+static int read_orphans(char *text, marker_list *markers, pid_list *victims)
+{
+	char *line, *save_p = NULL;
+
 	for (line = strtok_r(text, "\n", &save_p); line; line = strtok_r(NULL, "\n", &save_p)) {
 		char *token = strchr(line, ' '), *stray, *m;
 		unsigned long long start = 0, now = 0;
@@ -291,53 +287,58 @@ int ut_proc_kill_orphans(const char *file, size_t *killed)
 		 * still the same process */
 		if (stray && sscanf(stray, "%ld %llu", &pid, &start) == 2 && pid > 1 &&
 		    pid != (long)getpid() && ut_proc__start_time((pid_t)pid, &now) &&
-		    now == start && ut_vec_push(&victims, (pid_t)pid) < 0) {
-			rc = ut_error_set(UT_ENOMEM, "out of memory");
-			goto done;
-		}
+		    now == start && ut_vec_push(victims, (pid_t)pid) < 0)
+			return ut_error_set(UT_ENOMEM, "out of memory");
 		m = malloc(strlen(MARKER) + strlen(token + 1) + 1);
-		if (!m || ut_vec_push(&markers, m) < 0) {
+		if (!m || ut_vec_push(markers, m) < 0) {
 			free(m);
-			rc = ut_error_set(UT_ENOMEM, "out of memory");
-			goto done;
+			return ut_error_set(UT_ENOMEM, "out of memory");
 		}
 		memcpy(m, MARKER, strlen(MARKER));
 		memcpy(m + strlen(MARKER), token + 1, strlen(token + 1) + 1);
 	}
-	if (!markers.n)
-		goto done;
-	proc = opendir("/proc");
-	if (!proc) {
-		rc = ut_error_set(UT_EENV, "cannot list /proc: %s", strerror(errno));
-		goto done;
-	}
-	strays_n = victims.n;
-	while ((de = readdir(proc))) {
+	return 0;
+}
+
+/* Adds to victims every process of /proc (but this one and those already there) whose
+ * environment holds one of the markers. 0, UT_EENV, UT_ENOMEM. */
+static int find_marked(const marker_list *markers, pid_list *victims)
+{
+	size_t strays_n = victims->n, i;
+	struct dirent *de;
+	DIR *proc = opendir("/proc");
+	int rc = 0;
+
+	if (!proc)
+		return ut_error_set(UT_EENV, "cannot list /proc: %s", strerror(errno));
+	while (rc == 0 && (de = readdir(proc))) {
 		pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
 		bool known = false;
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9' || pid == getpid())
 			continue;
 		for (i = 0; i < strays_n && !known; i++)
-			known = victims.v[i] == pid;
-		if (!known && marked(de->d_name, (const char *const *)markers.v, markers.n) &&
-		    ut_vec_push(&victims, pid) < 0) {
+			known = victims->v[i] == pid;
+		if (!known && marked(de->d_name, (const char *const *)markers->v, markers->n) &&
+		    ut_vec_push(victims, pid) < 0)
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
-			goto done;
-		}
 	}
-	for (i = 0; i < victims.n; i++)
-		if (kill(victims.v[i], SIGKILL) == 0)
-			(*killed)++;
-	/* until they are gone: a runner still writing must not meet the next reset */
-	for (round = 0; round < 100; round++) {
+	closedir(proc);
+	return rc;
+}
+
+/* Waits (up to 2 s) until every victim is gone or a zombie: a runner still writing must
+ * not meet the next reset. */
+static void wait_gone(const pid_list *victims)
+{
+	for (int round = 0; round < 100; round++) {
 		bool alive = false;
 
-		for (i = 0; i < victims.n && !alive; i++) {
+		for (size_t i = 0; i < victims->n && !alive; i++) {
 			char stat[64], *s;
 			size_t n;
 
-			snprintf(stat, sizeof(stat), "/proc/%ld/stat", (long)victims.v[i]);
+			snprintf(stat, sizeof(stat), "/proc/%ld/stat", (long)victims->v[i]);
 			s = slurp(stat, 4096, &n);
 			alive = s && strstr(s, ") Z ") == NULL;
 			free(s);
@@ -346,10 +347,32 @@ int ut_proc_kill_orphans(const char *file, size_t *killed)
 			break;
 		usleep(20000);
 	}
+}
+
+int ut_proc_kill_orphans(const char *file, size_t *killed)
+{
+	marker_list markers = {0};
+	pid_list victims = {0};
+	char *text = NULL;
+	size_t len = 0, i;
+	int rc = 0;
+
+	*killed = 0;
+	text = slurp(file, FILE_MAX, &len);
+	if (!text)
+		return ut_error_code() == UT_ENOTFOUND ? 0 : ut_error_code();
+	rc = read_orphans(text, &markers, &victims);
+	if (rc < 0 || !markers.n)
+		goto done;
+	rc = find_marked(&markers, &victims);
+	if (rc < 0)
+		goto done;
+	for (i = 0; i < victims.n; i++)
+		if (kill(victims.v[i], SIGKILL) == 0)
+			(*killed)++;
+	wait_gone(&victims);
 	ut_error_clear();
 done:
-	if (proc)
-		closedir(proc);
 	for (i = 0; i < markers.n; i++)
 		free(markers.v[i]);
 	ut_vec_free(&markers);

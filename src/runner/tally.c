@@ -7,7 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "graph/timings.h"
 #include "util/error.h"
 #include "util/jsonw.h"
 #include "util/xml.h"
@@ -165,30 +164,4 @@ int ut_run_junit(ut_buf *out, const char *label, const char *const *ids,
 	}
 	ut_buf_puts(out, "  </testsuite>\n</testsuites>\n");
 	return out->failed ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
-}
-
-int ut_run_save_timings(const char *path, const char *const *ids, const ut_run_result *res)
-{
-	const char **got = malloc((res->n ? res->n : 1) * sizeof(*got));
-	double *secs = malloc((res->n ? res->n : 1) * sizeof(*secs));
-	size_t i, n = 0;
-	int rc = 0;
-
-	if (!got || !secs) {
-		rc = ut_error_set(UT_ENOMEM, "out of memory");
-		goto done;
-	}
-	for (i = 0; i < res->n; i++) {
-		/* 0: the report gave no time, which would hide a known duration */
-		if (res->tests[i].outcome != UT_OUT_PASS || !(res->tests[i].duration_s > 0))
-			continue;
-		got[n] = ids[i];
-		secs[n++] = res->tests[i].duration_s;
-	}
-	if (n)
-		rc = ut_timings_update(path, got, secs, n, true);
-done:
-	free(got);
-	free(secs);
-	return rc;
 }

@@ -43,9 +43,4 @@ int ut_run_json(ut_buf *out, const char *label, const char *const *ids,
 int ut_run_junit(ut_buf *out, const char *label, const char *const *ids,
 		 const ut_run_result *res);
 
-/* Records in the timings file at path (ut_timings_update, other entries kept) the
- * durations (> 0: a report without a time gives 0) of res's passed tests (ids[i] for res->tests[i]): `run` keeps timings.json
- * current. 0 (also when none passed: nothing written), or ut_timings_update's error. */
-int ut_run_save_timings(const char *path, const char *const *ids, const ut_run_result *res);
-
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/parse_opts.h"
+#include "parse/config_opts.h"
 #include "parse/parse.h"
 #include "shard/plan_file.h"
 #include "util/error.h"
@@ -58,7 +58,7 @@ static int project_files(ut_fingerprint *out, const ut_config *cfg, bool with_gr
 	ut_pathlist files = {0};
 	ut_parse_opts po;
 	ut_arena arena = UT_ARENA_INIT;
-	int rc = ut_config_parse_opts(&po, cfg, ".", &arena);
+	int rc = ut_parse_opts_from_config(&po, cfg, ".", &arena);
 
 	if (rc == 0)
 		rc = ut_parse_source_files(&files, &po);

@@ -500,30 +500,85 @@ static void finish_stats(ut_shard_plan *out, const sink_set *s)
 	free(seen);
 }
 
+/* Several packings of s into k lists, the shortest wins (the first on a tie: fewer
+ * repeats): every component whole (its tests run once); the components that cost at most
+ * LB, LB/2, ... kept whole, the rest split into sinks; last, every sink alone. The winner
+ * in *best, its items in *best_items (best->it points there; both zeroed by the caller,
+ * disposed by it whatever the result). 0 or UT_ENOMEM. */
+static int best_packing(packing *best, item_set *best_items, const sink_set *s, size_t k,
+			double lower_bound_s)
+{
+	item_set items;
+	packing cur;
+	double best_span = 0, span = 0;
+	size_t prev_n = 0;
+	int rc = 0;
+
+	memset(&items, 0, sizeof(items));
+	memset(&cur, 0, sizeof(cur));
+	for (int round = 0; round < ROUNDS; round++) {
+		double atomic = round == 0	    ? DBL_MAX
+				: round == ROUNDS - 1 ? -1
+						      : lower_bound_s * (1 + 1e-9) / (double)(1 << (round - 1));
+
+		rc = items_build(&items, s, atomic);
+		if (rc < 0)
+			break;
+		/* a lower threshold only splits more components: as many items, the same ones */
+		if (round == 0 || items.n != prev_n) {
+			prev_n = items.n;
+			rc = pack(&cur, s, &items, k, &span);
+			if (rc < 0)
+				break;
+			if (round == 0 || span < best_span - EPS) {
+				packing_dispose(best);
+				item_set_dispose(best_items);
+				*best = cur;
+				*best_items = items;
+				best->it = best_items;
+				best_span = span;
+				memset(&cur, 0, sizeof(cur));
+				memset(&items, 0, sizeof(items));
+			}
+		}
+		item_set_dispose(&items);
+		packing_dispose(&cur);
+	}
+	packing_dispose(&cur);
+	item_set_dispose(&items);
+	return rc;
+}
+
+/* UT_EINPUT for a number of shards out of range or a negative duration, else 0. */
+static int check_input(const ut_graph *g, const double *durations, const ut_shard_opts *opts)
+{
+	if (!opts->per_sink && (opts->nshards < 1 || opts->nshards > UT_SHARD_MAX))
+		return ut_error_set(UT_EINPUT, "the number of shards must be from 1 to %d",
+				    UT_SHARD_MAX);
+	for (size_t i = 0; i < g->ntests; i++)
+		if (!(durations[i] >= 0))
+			return ut_error_set(UT_EINPUT, "'%s' has a negative duration",
+					    g->tests[i].id);
+	return 0;
+}
+
 int ut_shard_plan_build(ut_shard_plan *out, const ut_graph *g, const double *durations,
 			const ut_shard_opts *opts)
 {
 	sink_set s;
-	item_set items, best_items;
-	packing best, cur;
-	double best_span = 0, span = 0;
-	size_t i, k, prev_n = 0;
-	int rc, round;
+	item_set best_items;
+	packing best;
+	size_t i, k;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	memset(&s, 0, sizeof(s));
-	memset(&items, 0, sizeof(items));
 	memset(&best_items, 0, sizeof(best_items));
 	memset(&best, 0, sizeof(best));
-	memset(&cur, 0, sizeof(cur));
 	out->chain_test = -1;
-	if (!opts->per_sink && (opts->nshards < 1 || opts->nshards > UT_SHARD_MAX))
-		return ut_error_set(UT_EINPUT, "the number of shards must be from 1 to %d",
-				    UT_SHARD_MAX);
-	for (i = 0; i < g->ntests; i++)
-		if (!(durations[i] >= 0))
-			return ut_error_set(UT_EINPUT, "'%s' has a negative duration",
-					    g->tests[i].id);
+	rc = check_input(g, durations, opts);
+	if (rc < 0)
+		return rc;
 	rc = sink_set_build(&s, g, durations);
 	if (rc < 0)
 		goto done;
@@ -540,36 +595,10 @@ int ut_shard_plan_build(ut_shard_plan *out, const ut_graph *g, const double *dur
 		out->unproven += s.sched.leftout[i];
 	}
 	finish_bounds(out, &s, k, opts->per_sink);
-	/* Several packings, the shortest wins (the first on a tie: fewer repeats): every
-	 * component whole (its tests run once); the components that cost at most LB, LB/2,
-	 * ... kept whole, the rest split into sinks; last, every sink alone. */
-	for (round = 0; !opts->per_sink && round < ROUNDS; round++) {
-		double atomic = round == 0	    ? DBL_MAX
-				: round == ROUNDS - 1 ? -1
-						      : out->lower_bound_s * (1 + 1e-9) / (double)(1 << (round - 1));
-
-		rc = items_build(&items, &s, atomic);
+	if (!opts->per_sink) {
+		rc = best_packing(&best, &best_items, &s, k, out->lower_bound_s);
 		if (rc < 0)
 			goto done;
-		/* a lower threshold only splits more components: as many items, the same ones */
-		if (round == 0 || items.n != prev_n) {
-			prev_n = items.n;
-			rc = pack(&cur, &s, &items, k, &span);
-			if (rc < 0)
-				goto done;
-			if (round == 0 || span < best_span - EPS) {
-				packing_dispose(&best);
-				item_set_dispose(&best_items);
-				best = cur;
-				best_items = items;
-				best.it = &best_items;
-				best_span = span;
-				memset(&cur, 0, sizeof(cur));
-				memset(&items, 0, sizeof(items));
-			}
-		}
-		item_set_dispose(&items);
-		packing_dispose(&cur);
 	}
 	out->moves = best.moves;
 	for (i = 0; i < k; i++) {
@@ -582,8 +611,6 @@ int ut_shard_plan_build(ut_shard_plan *out, const ut_graph *g, const double *dur
 	finish_stats(out, &s);
 done:
 	packing_dispose(&best);
-	packing_dispose(&cur);
-	item_set_dispose(&items);
 	item_set_dispose(&best_items);
 	sink_set_dispose(&s);
 	if (rc < 0)

@@ -1,5 +1,5 @@
-/* parse_opts.c: untangle.json's suite section as the parse stage's options. */
-#include "config/parse_opts.h"
+/* config_opts.c: untangle.json's suite section as the parse stage's options. */
+#include "parse/config_opts.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,16 +18,15 @@ static const char *join(ut_arena *arena, const char *root, const char *path)
 	return out;
 }
 
-int ut_config_parse_opts(ut_parse_opts *out, const ut_config *cfg, const char *root,
-			 ut_arena *arena)
+int ut_parse_opts_from_config(ut_parse_opts *out, const ut_config *cfg, const char *root,
+			      ut_arena *arena)
 {
 	const char **paths;
 
 	memset(out, 0, sizeof(*out));
 	out->root = root;
 	out->npaths = cfg->suite.paths.n;
-	out->language = cfg->suite.language ? ut_lang_from_name(cfg->suite.language)
-					    : UT_LANG_NONE;
+	out->language = cfg->suite.language ? ut_lang_from_name(cfg->suite.language) : UT_LANG_NONE;
 	out->framework = ut_config_framework(cfg);
 	out->testng_xml = cfg->suite.testng_xml; /* relative to the root already */
 	paths = ut_arena_alloc(arena, (out->npaths + 1) * sizeof(*paths));

@@ -1,0 +1,2 @@
+/* a.h: fixture for tests/structure/run. */
+int a_one(void);

@@ -1,0 +1,2 @@
+/* b.h: fixture for tests/structure/run. */
+int b_one(void);
