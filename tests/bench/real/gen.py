@@ -1,11 +1,12 @@
 #!/usr/bin/python3
-"""gen.py: one real subject of shared/bench/real rebuilt as a suite for the simulated runner.
+"""gen.py: one real subject of tests/data/real rebuilt as a suite for the simulated runner.
 
-    gen.py --subject FILE.json --out DIR --simrun PATH [--untangle BIN] [--ignore-rule RULE]
+    gen.py --subject FILE.json --out DIR --simrun PATH [--untangle BIN] [--readme README]
+           [--ignore-rule RULE]
 
-FILE.json is one of the six TEDD subjects (its README: `order`, `truth`, `tests` with the
-actions `untangle tests --json` read from the real sources). Writes a project folder that
-`untangle detect -C DIR` runs end to end:
+FILE.json is one of the six TEDD subjects (tests/data/real/README.md: `order`, `truth`,
+`tests` with the actions `untangle tests --json` read from the real sources). Writes a
+project folder that `untangle detect -C DIR` runs end to end:
 
   src/tests/*.java   one JUnit 4 class per test, in package `tests`, and AllTests with
                      @RunWith(Suite.class) @SuiteClasses in the subject's order. For the
@@ -30,6 +31,9 @@ With --untangle, the folder is read back with `untangle tests --json`: the ids m
 exactly the subject's `order`, the class outside the suite named in a warning, and every
 test's actions must equal the subject's (kind, values, setup); a difference is an error
 (exit 2), since the candidates would then not be those of the real sources.
+
+With --readme, the subject's row of that README's table (tests/data/real/README.md) must
+give the file's number of tests, of truth edges and its lower bound (exit 1 otherwise).
 
 With --ignore-rule (and --untangle), the values `untangle values --json --all` counts on
 the folder are selected by RULE and written to untangle.json's values.ignore, on top of
@@ -268,12 +272,28 @@ def ignore_by_rule(untangle, out, rule):
     return chosen
 
 
+def check_readme(readme, meta):
+    """The subject's row of the data folder's README table (file, application, tests,
+    validated edges, lower bound) must hold the figures computed from the file."""
+    name = f"`{meta['subject']}.json`"
+    with open(readme, encoding="utf-8") as fh:
+        rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+                for line in fh if line.startswith("| " + name)]
+    if len(rows) != 1:
+        sys.exit(f"gen.py: {readme}: {len(rows)} table rows for {name}, expected one")
+    want = [str(meta["tests"]), str(meta["edges"]), str(meta["lower_bound"])]
+    if rows[0][2:5] != want:
+        sys.exit(f"gen.py: {readme}: {name}'s row says tests, edges, lower bound "
+                 f"{', '.join(rows[0][2:5])}; the file gives {', '.join(want)}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--subject", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--simrun", required=True, help="the compiled simrun binary")
     ap.add_argument("--untangle", help="check the actions read back by this binary")
+    ap.add_argument("--readme", help="check the subject's row of this README's table")
     ap.add_argument("--ignore-rule", default="",
                     help="values.ignore: the values RULE selects (see the docstring)")
     args = ap.parse_args()
@@ -331,6 +351,8 @@ def main():
             "lower_bound": lower_bound(order, truth)}
     with open(os.path.join(args.out, "bench.json"), "w") as fh:
         json.dump(meta, fh, indent=1)
+    if args.readme:
+        check_readme(args.readme, meta)
     if args.untangle:
         compare(args.untangle, args.out, subject)
     if args.ignore_rule:
