@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config.h"
+#include "detect/journal.h"
+#include "extract/extract.h"
 #include "parse/parse.h"
 #include "parse/pytest_ini.h"
 #include "util/buf.h"
@@ -163,6 +166,51 @@ START_TEST(tuple_constants_are_unpacked)
 	ck_assert(has(P "test_login", UT_ACT_SUBMIT, "wonderland-42", false));
 	ck_assert(!has(P "test_pair", UT_ACT_SUBMIT, "pair()", false));
 	ck_assert(has(P "TestPage::test_open", UT_ACT_SUBMIT, "project:plan", false));
+}
+END_TEST
+
+/* One fingerprint of a test's body, taken by the parse: --resume (the journal's bodies) and
+ * check (ut_test.body) see a white-space edit as no change and a value edit as one, and a
+ * rename keeps body_unnamed. A second copy that drifts fails here. */
+START_TEST(one_body_fingerprint_for_resume_and_check)
+{
+	static const char *const v1 = "def test_a(driver):\n    driver.get('/a')\n"
+				      "def test_b(driver):\n    driver.get('/b')\n";
+	static const char *const spaced = "def test_a(driver):\n    driver.get( '/a' )\n\n"
+					  "def test_b(driver):\n    driver.get('/b')\n";
+	static const char *const edited = "def test_a(driver):\n    driver.get('/z')\n"
+					  "def test_b(driver):\n    driver.get('/b')\n";
+	static const char *const renamed = "def test_c(driver):\n    driver.get('/a')\n"
+					   "def test_b(driver):\n    driver.get('/b')\n";
+	const char *const sources[] = {v1, spaced, edited, renamed};
+	uint64_t body[4], unnamed[4];
+	const char *journal[4];
+	ut_arena a = UT_ARENA_INIT;
+	ut_config cfg;
+
+	ut_config_init(&cfg);
+	for (int k = 0; k < 4; k++) {
+		ut_graph *g = NULL;
+		ut_journal_header h;
+
+		parse(sources[k]);
+		body[k] = suite->tests.v[0].body;
+		unnamed[k] = suite->tests.v[0].body_unnamed;
+		ck_assert_uint_ne(body[k], 0);
+		ck_assert_int_eq(ut_graph_from_suite(&g, suite), 0);
+		memset(&h, 0, sizeof(h));
+		ck_assert_int_eq(ut_journal_fingerprint(&h, &a, g, &cfg), 0);
+		journal[k] = h.bodies[0];
+		ut_graph_free(g);
+	}
+	ck_assert_uint_eq(body[0], body[1]);  /* white space: no change */
+	ck_assert_str_eq(journal[0], journal[1]);
+	ck_assert_uint_ne(body[0], body[2]);  /* a value: a change for both */
+	ck_assert_str_ne(journal[0], journal[2]);
+	ck_assert_uint_ne(body[0], body[3]);  /* renamed: another body ... */
+	ck_assert_uint_eq(unnamed[0], unnamed[3]); /* ... the same without its name */
+	ut_config_dispose(&cfg);
+	ut_arena_dispose(&a);
 }
 END_TEST
 
@@ -410,6 +458,7 @@ Suite *pytest_suite(void)
 	tcase_add_test(tc, parametrized_cases_have_their_own_values);
 	tcase_add_test(tc, fixture_values_and_unresolved_values);
 	tcase_add_test(tc, tuple_constants_are_unpacked);
+	tcase_add_test(tc, one_body_fingerprint_for_resume_and_check);
 	tcase_add_test(tc, fixture_params_make_cases);
 	tcase_add_test(tc, loops_submit_what_they_loop_over);
 	tcase_add_test(tc, classes_in_method_resolution_order);

@@ -24,92 +24,6 @@ const char *ut_change_kind_name(ut_change_kind k)
 	return (unsigned)k <= UT_CHANGE_REORDERED ? kind_names[k] : "?";
 }
 
-/* One side's source files, read once. */
-typedef struct {
-	const char *root;
-	ut_map files; /* file -> ut_buf* (NULL: unreadable) */
-	UT_VEC(ut_buf *) bufs;
-} ck_sources;
-
-static void sources_dispose(ck_sources *s)
-{
-	for (size_t i = 0; i < s->bufs.n; i++) {
-		ut_buf_dispose(s->bufs.v[i]);
-		free(s->bufs.v[i]);
-	}
-	ut_vec_free(&s->bufs);
-	ut_map_dispose(&s->files);
-}
-
-static int source(ck_sources *s, const char *file, const ut_buf **out)
-{
-	void *v = NULL;
-	ut_buf *b;
-	char *path;
-	int rc;
-
-	if (ut_map_find(&s->files, file, strlen(file), &v)) {
-		*out = v;
-		return 0;
-	}
-	b = calloc(1, sizeof(*b));
-	path = ut_path_join(s->root, file);
-	if (!b || !path || ut_vec_push(&s->bufs, b) < 0) {
-		free(b);
-		free(path);
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	}
-	ut_buf_init(b, CK_MAX_FILE);
-	rc = ut_fs_read(b, path, CK_MAX_FILE);
-	if (rc < 0) {
-		rc = ut_error_set(UT_EINPUT, "%s: cannot read the test file: %s", path,
-				  ut_error_message());
-		free(path);
-		return rc;
-	}
-	free(path);
-	if (ut_map_put(&s->files, file, strlen(file), b) < 0)
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	*out = b;
-	return 0;
-}
-
-/* The test's lines, blank space left out; with `unnamed`, every occurrence of its name
- * too, so that a renamed test hashes as before. */
-static int body_hash(ck_sources *s, const ut_test *t, bool unnamed, uint64_t *out)
-{
-	const ut_buf *b = NULL;
-	const char *p, *end, *name = t->name ? t->name : "";
-	size_t nlen = strlen(name);
-	unsigned line = 1;
-	uint64_t h = UT_HASH_BASIS;
-	int rc = source(s, t->file, &b);
-
-	if (rc < 0)
-		return rc;
-	p = b->ptr;
-	end = b->ptr + b->len;
-	while (p < end && line < t->line) {
-		if (*p++ == '\n')
-			line++;
-	}
-	for (; p < end && line <= (t->end_line ? t->end_line : t->line); p++) {
-		if (*p == '\n') {
-			line++;
-			continue;
-		}
-		if (isspace((unsigned char)*p))
-			continue;
-		if (unnamed && nlen && (size_t)(end - p) >= nlen && !memcmp(p, name, nlen)) {
-			p += nlen - 1;
-			continue;
-		}
-		h = ut_hash_more(h, p, 1);
-	}
-	*out = h;
-	return 0;
-}
-
 /* What the test does: its actions, without their lines. */
 static uint64_t actions_hash(const ut_test *t)
 {
@@ -182,7 +96,7 @@ static int find_reordered(ut_check *c, size_t nh)
 
 /* Matches tests by id, then removed and added tests with the same body (name aside) and
  * the same actions as renamed. */
-static int classify(ut_check *c, ck_sources *bs, ck_sources *hs)
+static int classify(ut_check *c)
 {
 	const ut_suite *base = c->in->base.suite, *head = c->in->head.suite;
 	ut_map ids = UT_MAP_INIT, bodies = UT_MAP_INIT;
@@ -204,11 +118,8 @@ static int classify(ut_check *c, ck_sources *bs, ck_sources *hs)
 		if (!b)
 			continue;
 		b--;
-		rc = body_hash(bs, &base->tests.v[b], false, &hb);
-		if (rc == 0)
-			rc = body_hash(hs, t, false, &hh);
-		if (rc < 0)
-			break;
+		hb = base->tests.v[b].body;
+		hh = t->body;
 		c->head[i] = (ut_check_entry){hb == hh && actions_hash(&base->tests.v[b]) ==
 						       actions_hash(t) ? UT_CHANGE_SAME
 								       : UT_CHANGE_MODIFIED,
@@ -224,7 +135,7 @@ static int classify(ut_check *c, ck_sources *bs, ck_sources *hs)
 
 		if (c->base[i].kind != UT_CHANGE_REMOVED)
 			continue;
-		rc = body_hash(bs, &base->tests.v[i], true, &h);
+		h = base->tests.v[i].body_unnamed;
 		snprintf(keys[i], sizeof(keys[i]), "%016llx",
 			 (unsigned long long)(h ^ actions_hash(&base->tests.v[i])));
 		if (rc == 0 && !ut_map_get(&bodies, keys[i], 16))
@@ -237,11 +148,11 @@ static int classify(ut_check *c, ck_sources *bs, ck_sources *hs)
 
 		if (c->head[i].kind != UT_CHANGE_ADDED)
 			continue;
-		rc = body_hash(hs, &head->tests.v[i], true, &h);
+		h = head->tests.v[i].body_unnamed;
 		snprintf(key, sizeof(key), "%016llx",
 			 (unsigned long long)(h ^ actions_hash(&head->tests.v[i])));
 		b = (size_t)ut_map_get(&bodies, key, 16);
-		if (rc < 0 || !b || c->base[b - 1].kind != UT_CHANGE_REMOVED)
+		if (!b || c->base[b - 1].kind != UT_CHANGE_REMOVED)
 			continue;
 		c->head[i] = (ut_check_entry){UT_CHANGE_RENAMED, (long)(b - 1)};
 		c->base[b - 1] = (ut_check_entry){UT_CHANGE_RENAMED, (long)i};
@@ -472,7 +383,6 @@ int ut_check_prepare(ut_check *c, const ut_check_input *in)
 {
 	const ut_suite *base = in->base.suite, *head = in->head.suite;
 	const ut_graph *bg = in->base_graph;
-	ck_sources bs = {in->base.root, UT_MAP_INIT, {0}}, hs = {in->head.root, UT_MAP_INIT, {0}};
 	size_t i, nb = base->tests.n, nh = head->tests.n;
 	int rc;
 
@@ -488,13 +398,15 @@ int ut_check_prepare(ut_check *c, const ut_check_input *in)
 	if (!c->head || !c->base || !c->revalidate || !c->base_graph_of || !c->lost ||
 	    !c->lost_run)
 		return ut_error_set(UT_ENOMEM, "out of memory");
-	rc = classify(c, &bs, &hs);
+	rc = classify(c);
 	if (rc == 0)
 		rc = ut_graph_new(&c->graph, nh);
 	for (i = 0; rc == 0 && i < nh; i++) {
 		const ut_test *t = &head->tests.v[i];
 
 		rc = ut_graph_set_test(c->graph, i, t->id, t->name, t->file, t->line, t->end_line);
+		if (rc == 0)
+			c->graph->tests[i].body = t->body;
 		c->graph->tests[i].duration_s = -1;
 	}
 	if (rc == 0)
@@ -507,8 +419,6 @@ int ut_check_prepare(ut_check *c, const ut_check_input *in)
 	}
 	if (rc == 0)
 		rc = add_candidates(c);
-	sources_dispose(&bs);
-	sources_dispose(&hs);
 	return rc;
 }
 

@@ -82,29 +82,11 @@ static char *hex(ut_arena *a, uint64_t h)
 	return ut_arena_printf(a, "%016llx", (unsigned long long)h);
 }
 
-/* The lines [line, end_line] of text. */
-static uint64_t body_hash(const ut_buf *text, unsigned line, unsigned end_line)
-{
-	const char *p = text->ptr, *end = text->ptr + text->len, *from = NULL;
-	unsigned at = 1;
-
-	if (!line)
-		return 0;
-	for (; p < end && at <= (end_line > line ? end_line : line); p++) {
-		if (at == line && !from)
-			from = p;
-		at += *p == '\n';
-	}
-	return from ? ut_hash(from, (size_t)(p - from)) : 0;
-}
-
 int ut_journal_fingerprint(ut_journal_header *h, ut_arena *a, const ut_graph *g,
 			   const ut_config *cfg)
 {
 	const char **ids = ut_arena_alloc(a, (g->ntests + 1) * sizeof(*ids));
 	const char **bodies = ut_arena_alloc(a, (g->ntests + 1) * sizeof(*bodies));
-	ut_buf text = UT_BUF_INIT;
-	const char *loaded = NULL;
 	uint64_t hv = 0;
 	size_t i;
 	int rc = 0;
@@ -115,18 +97,11 @@ int ut_journal_fingerprint(ut_journal_header *h, ut_arena *a, const ut_graph *g,
 		const ut_graph_test *t = &g->tests[i];
 
 		ids[i] = t->id;
-		/* tests of one file are neighbours in the order: read each file once in a row */
-		if (t->file && (!loaded || strcmp(loaded, t->file))) {
-			loaded = t->file;
-			if (ut_fs_read(&text, t->file, 64u * 1024u * 1024u) < 0)
-				ut_buf_truncate(&text, 0);
-		}
-		bodies[i] = t->file && text.len ? hex(a, body_hash(&text, t->line, t->end_line))
-						 : "";
+		/* the fingerprint the parse took of its lines (ut_test_body_hash), as check's */
+		bodies[i] = t->body ? hex(a, t->body) : "";
 		if (!bodies[i])
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
 	}
-	ut_buf_dispose(&text);
 	h->ids = ids;
 	h->bodies = bodies;
 	for (i = 0; i < cfg->values.ignore.n; i++)

@@ -347,6 +347,8 @@ int ut_graph_from_suite(ut_graph **out, const ut_suite *s)
 		const ut_test *t = &s->tests.v[i];
 
 		rc = ut_graph_set_test(g, i, t->id, t->name, t->file, t->line, t->end_line);
+		if (rc == 0)
+			g->tests[i].body = t->body;
 	}
 	if (rc < 0) {
 		ut_graph_free(g);

@@ -48,6 +48,8 @@ typedef struct {
 	double duration_s; /* < 0: unknown */
 	bool flaky;        /* did not pass every time in the original order: left out */
 	bool failing;      /* never passed in the original order (or never ran): left out */
+	uint64_t body;     /* ut_test.body of the suite it was made from (0: unknown; not in
+	                    * graph.json): the journal's "the test changed" */
 	long pass_run;     /* the run in which it passed after its prerequisites alone (every
 	                    * other earlier test left out), or 0: the evidence against every
 	                    * edge graph.json does not keep */

@@ -1,6 +1,7 @@
 /* suite.c: lifetime of the suite model. */
 #include "model/suite.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,4 +107,34 @@ size_t ut_suite_unread(const ut_suite *s, const ut_diags *d, const ut_diag **fir
 			*first = &d->items.v[i];
 	}
 	return n;
+}
+
+uint64_t ut_test_body_hash(const char *text, size_t len, unsigned line, unsigned end_line,
+			   const char *unnamed)
+{
+	const char *p = text, *end = text + len;
+	size_t nlen = unnamed ? strlen(unnamed) : 0;
+	unsigned at = 1, last = end_line > line ? end_line : line;
+	uint64_t h = UT_HASH_BASIS;
+
+	if (!line || !text)
+		return 0;
+	while (p < end && at < line) {
+		if (*p++ == '\n')
+			at++;
+	}
+	for (; p < end && at <= last; p++) {
+		if (*p == '\n') {
+			at++;
+			continue;
+		}
+		if (isspace((unsigned char)*p))
+			continue;
+		if (nlen && (size_t)(end - p) >= nlen && !memcmp(p, unnamed, nlen)) {
+			p += nlen - 1;
+			continue;
+		}
+		h = ut_hash_more(h, p, 1);
+	}
+	return h;
 }

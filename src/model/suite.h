@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/lang.h"
 #include "util/arena.h"
@@ -47,7 +48,19 @@ typedef struct {
 	const char **depends_on; /* ids it declares it runs after (TestNG dependsOnMethods,
 				    dependsOnGroups) */
 	size_t ndepends;
+	/* ut_test_body_hash of its lines, computed once when it is parsed (0: no source):
+	 * what --resume and check take for "the test changed"; body_unnamed without its name,
+	 * for check's renames */
+	uint64_t body, body_unnamed;
 } ut_test;
+
+/* The fingerprint of a test's source: the bytes of lines [line, end_line] of text (line
+ * alone when end_line is 0 or smaller) without white space, and without every occurrence
+ * of `unnamed` when it is not NULL or empty (a renamed test hashes as before). 0 when line
+ * is 0. The one definition: the parse stores it in ut_test.body, the journal and check
+ * compare it. */
+uint64_t ut_test_body_hash(const char *text, size_t len, unsigned line, unsigned end_line,
+			   const char *unnamed);
 
 /* How the tests were collected (docs/collection.md): the runner's list joined with the
  * sources, or the sources alone. */

@@ -37,6 +37,8 @@ int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char
 	t.file = f->rel;
 	t.line = ut_syn_line(f->tree, node);
 	t.end_line = ut_syn_end_line(f->tree, node);
+	t.body = ut_test_body_hash(f->src.ptr, f->src.len, t.line, t.end_line, NULL);
+	t.body_unnamed = ut_test_body_hash(f->src.ptr, f->src.len, t.line, t.end_line, name);
 	t.index = d->suite->tests.n;
 	t.language = f->lang == UT_LANG_TSX ? UT_LANG_TYPESCRIPT : f->lang;
 	t.framework = framework;
