@@ -225,6 +225,52 @@ START_TEST(a_pass_answers_within_what_t_may_need)
 }
 END_TEST
 
+/* A journal whose bodies an older untangle fingerprinted (another rule, no "body_rule"):
+ * --resume cannot compare them, so it takes no test as changed (every run is reused) and
+ * says so, instead of dropping every run as if every test had changed. */
+START_TEST(an_older_journals_bodies_are_not_compared)
+{
+	char dir[] = "/tmp/ut-journal-XXXXXX", path[64];
+	const char *bodies[] = {"1", "2", "3", "4", "5"}, *other[] = {"a", "b", "c", "d", "e"};
+	const uint32_t s1[] = {0, 1, 2, 4};
+	ut_journal_header h = jheader(bodies);
+	ut_journal *j = NULL;
+	ut_buf text = UT_BUF_INIT;
+	char *rule;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/journal.jsonl", dir);
+	ck_assert_int_eq(ut_journal_open(&j, path, &h, UT_JOURNAL_START), 0);
+	jappend(j, 1, s1, 4, false);
+	ut_journal_close(j);
+	ck_assert_int_eq(ut_fs_read(&text, path, 1 << 20), 0);
+	rule = strstr(text.ptr, "\"body_rule\":2,");
+	ck_assert_ptr_nonnull(rule);
+	memmove(rule, rule + 14, strlen(rule + 14) + 1); /* as an older untangle wrote it */
+	ck_assert_int_eq(ut_fs_write_atomic(path, text.ptr, strlen(text.ptr)), 0);
+	h = jheader(other);
+	ck_assert_int_eq(ut_journal_open(&j, path, &h, UT_JOURNAL_RESUME), 0);
+	ck_assert(ut_journal_changed(j)->bodies_unknown);
+	ck_assert_uint_eq(ut_journal_changed(j)->ntests, 0);
+	ck_assert_ptr_nonnull(ut_journal_replay(j, s1, 4));
+	ut_journal_close(j);
+	/* the same rule: compared, every test changed */
+	ck_assert_int_eq(ut_journal_open(&j, path, &h, UT_JOURNAL_FRESH), 0);
+	jappend(j, 1, s1, 4, false);
+	ut_journal_close(j);
+	h = jheader(bodies);
+	ck_assert_int_eq(ut_journal_open(&j, path, &h, UT_JOURNAL_RESUME), 0);
+	ck_assert(!ut_journal_changed(j)->bodies_unknown);
+	ck_assert_uint_eq(ut_journal_changed(j)->ntests, 5);
+	ut_journal_close(j);
+	ut_buf_dispose(&text);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/journal.jsonl.1.bak", dir);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 START_TEST(the_journal_replays_what_it_may)
 {
 	char dir[] = "/tmp/ut-journal-XXXXXX", path[64], bak[80];
@@ -344,6 +390,7 @@ Suite *detect_suite(void)
 	tcase_add_test(tc, several_owners_end_one_run);
 	tcase_add_test(tc, a_pass_answers_within_what_t_may_need);
 	tcase_add_test(tc, the_journal_replays_what_it_may);
+	tcase_add_test(tc, an_older_journals_bodies_are_not_compared);
 	tcase_add_test(tc, runs_are_priced_from_the_seconds_they_took);
 	suite_add_tcase(s, tc);
 	return s;

@@ -42,6 +42,10 @@ static void journal_resumed(const ut_journal *j, const ut_graph *g)
 			 ch->dropped == 1 ? "" : "s", ch->ntests == 1 ? "it" : "them");
 		ut_buf_dispose(&names);
 	}
+	if (ch->bodies_unknown)
+		ut_warnf("--resume: the journal was written by an older untangle, whose fingerprints "
+			 "of the tests' bodies this one cannot compare: its runs are all reused; if a "
+			 "test changed since, start over with 'untangle detect --fresh'");
 	if (ch->ignore)
 		ut_warnf("--resume: values.ignore changed since the journal was written: the "
 			 "candidates differ; recorded runs of the same schedules are reused (their "

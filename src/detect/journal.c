@@ -21,6 +21,9 @@
 #include "util/banned.h"
 
 #define JOURNAL_FORMAT 2
+/* The rule the header's bodies were taken with: 2, ut_test_body_hash (the lines without
+ * white space); 1 (no body_rule), the exact lines before it. */
+#define BODY_RULE 2
 #define FINISHED_LINE "{\"finished\":true}"
 
 typedef struct {
@@ -70,6 +73,7 @@ static void write_header(ut_buf *b, const ut_journal_header *h)
 		ut_jsonw_strs(&w, (const char *const *)h->ids, h->ntests);
 	}
 	if (h->bodies) {
+		ut_jsonw_kint(&w, "body_rule", BODY_RULE);
 		ut_jsonw_key(&w, "bodies");
 		ut_jsonw_strs(&w, (const char *const *)h->bodies, h->ntests);
 	}
@@ -302,6 +306,10 @@ static int read_header(ut_journal *j, const ut_json *doc, const ut_journal_heade
 		return 0;
 	j->changes.ignore = !str_eq(doc, "ignore", h->ignore ? h->ignore : "");
 	j->changes.runner = !str_eq(doc, "runner", h->runner ? h->runner : "");
+	if (bodies && (int)get_num(doc, "body_rule", 1) != BODY_RULE) {
+		j->changes.bodies_unknown = true;
+		bodies = NULL; /* another rule's fingerprints: no comparison */
+	}
 	for (i = 0, v = bodies ? ut_json_first(bodies) : NULL; h->bodies && v && i < j->ntests;
 	     i++, v = ut_json_next(v)) {
 		const char *old = ut_json_string(v);

@@ -72,6 +72,8 @@ typedef enum {
 /* What differs between a resumed journal's header and the current one. */
 typedef struct {
 	bool ignore, runner;     /* values.ignore, the runner's command, reset or env */
+	bool bodies_unknown;     /* the bodies were fingerprinted by an older untangle (another
+				  * rule): no test is taken as changed, none can be told apart */
 	const uint32_t *tests;   /* tests whose body changed (indices) */
 	size_t ntests;
 	size_t dropped;          /* recorded runs not replayed because they hold one of those */
