@@ -415,23 +415,14 @@ static int store_note(void *ctx, const ut_graph *g)
  * for the suite's while the project matches it, without parsing again. NULL otherwise. */
 static const char *whole_suite_sources(detect_cmd *d)
 {
-	ut_fingerprint fp;
-	char hex[17];
-
 	const ut_diag *first = NULL;
+	char hex[17];
 
 	/* a source the parse did not read holds tests no list would run: run and shard must
 	 * parse and say so (suite.skip_unreadable), so nothing stands for the suite */
-	if (d->select || d->rest.n || ut_suite_unread(d->p.suite, &d->p.diags, &first))
+	if (d->select || d->rest.n || ut_suite_unread(d->p.suite, &d->p.diags, &first) ||
+	    !ut_fingerprint_sources_hex(&d->p.cfg, hex))
 		return NULL;
-	memset(&fp, 0, sizeof(fp));
-	if (ut_fingerprint_sources(&fp, &d->p.cfg) < 0) {
-		ut_error_clear();
-		ut_fingerprint_dispose(&fp);
-		return NULL;
-	}
-	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)fp.hash);
-	ut_fingerprint_dispose(&fp);
 	return ut_graph_intern(d->g, hex);
 }
 

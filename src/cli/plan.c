@@ -98,54 +98,31 @@ static int check_unread(const ut_cli_plan *pl)
 	return UT_EXIT_INPUT;
 }
 
-/* Whether the project is what the graph was validated from (graph.json's "sources"): the
- * graph's tests are then the suite's, and nothing needs parsing. */
-static bool graph_current(const ut_cli_plan *pl)
-{
-	ut_fingerprint fp;
-	char hex[17];
-	bool same;
-
-	if (!pl->g || !pl->g->sources)
-		return false;
-	memset(&fp, 0, sizeof(fp));
-	if (ut_fingerprint_sources(&fp, &pl->p.cfg) < 0) {
-		ut_error_clear();
-		ut_fingerprint_dispose(&fp);
-		return false;
-	}
-	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)fp.hash);
-	ut_fingerprint_dispose(&fp);
-	same = strcmp(hex, pl->g->sources) == 0;
-	return same;
-}
-
 /* The project and the graph: the suite parsed (and checked against the graph) only when the
- * project changed since the graph was validated. */
+ * project changed since the graph was validated (graph.json's "sources"). */
 static int load_suite_and_graph(ut_cli_plan *pl, const ut_cli_common *common)
 {
-	char *sub = NULL;
+	char *sub = NULL, hex[17];
 	int exit_code = ut_cli_config_load(&pl->p, common, &sub);
 	int rc;
 
 	if (exit_code)
 		return exit_code;
-	rc = ut_fs_exists(pl->p.cfg.store.graph) ? ut_graph_load(&pl->g, pl->p.cfg.store.graph) : 0;
-	if (rc == 0 && graph_current(pl)) {
+	if (ut_fs_exists(pl->p.cfg.store.graph) && ut_graph_load(&pl->g, pl->p.cfg.store.graph) < 0)
+		ut_error_clear(); /* said below, after the parse, as before */
+	if (pl->g && pl->g->sources && ut_fingerprint_sources_hex(&pl->p.cfg, hex) &&
+	    strcmp(hex, pl->g->sources) == 0) {
 		free(sub);
 		ut_infof("%zu tests: the project is as %s was validated from, not parsed again",
 			 pl->g->ntests, pl->p.cfg.store.graph);
 		return UT_EXIT_OK;
 	}
-	ut_graph_free(pl->g);
-	pl->g = NULL;
-	ut_error_clear();
 	exit_code = ut_cli_project_read(&pl->p, common, NULL, sub);
 	if (exit_code == 0)
 		exit_code = check_unread(pl);
 	if (exit_code)
 		return exit_code;
-	rc = ut_graph_load(&pl->g, pl->p.cfg.store.graph);
+	rc = pl->g ? 0 : ut_graph_load(&pl->g, pl->p.cfg.store.graph);
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
 		return ut_cli_exit_code(rc);

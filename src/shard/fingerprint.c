@@ -89,6 +89,21 @@ int ut_fingerprint_sources(ut_fingerprint *out, const ut_config *cfg)
 	return project_files(out, cfg, false);
 }
 
+bool ut_fingerprint_sources_hex(const ut_config *cfg, char hex[17])
+{
+	ut_fingerprint fp;
+	int rc;
+
+	memset(&fp, 0, sizeof(fp));
+	rc = ut_fingerprint_sources(&fp, cfg);
+	if (rc == 0)
+		snprintf(hex, 17, "%016llx", (unsigned long long)fp.hash);
+	else
+		ut_error_clear();
+	ut_fingerprint_dispose(&fp);
+	return rc == 0;
+}
+
 void ut_fingerprint_dispose(ut_fingerprint *fp)
 {
 	if (!fp)

@@ -55,6 +55,9 @@ int ut_fingerprint_project(ut_fingerprint *out, const ut_config *cfg);
  * written by detect), so that run and shard need not parse the suite again while the
  * project is as it was. */
 int ut_fingerprint_sources(ut_fingerprint *out, const ut_config *cfg);
+/* Its hash as graph.json's "sources" holds it (16 hex digits and a NUL); false (no error
+ * left set) when a file could not be read or the walk failed. */
+bool ut_fingerprint_sources_hex(const ut_config *cfg, char hex[17]);
 
 /* Frees what it owns; accepts NULL. */
 void ut_fingerprint_dispose(ut_fingerprint *fp);
