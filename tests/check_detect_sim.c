@@ -296,6 +296,30 @@ START_TEST(both_recover_a_missing_edge)
 }
 END_TEST
 
+/* A run of several tests in which none ran (every one not-run: a hook that failed before the first
+ * test, a browser that did not answer) says nothing of its tests: it is run again as a run
+ * that failed as a whole, and no test is taken for flaky or failing because of it. Found
+ * on the bundled JavaScript example in ci/test, where such a run made "adds a work board"
+ * flaky and left "counts the boards" out as failing. */
+START_TEST(a_run_where_nothing_ran_is_run_again)
+{
+	for (long k = 3; k <= 12; k++) {
+		dt d;
+
+		dt_suite(&d, 5, "1>0 3>1 4>3", "1>0 2>0 3>1 3>2 4>3");
+		d.s.crash_run = k;
+		ck_assert_int_eq(detect(&d, "fast", 1, 1), 0);
+		ck_assert_uint_eq(d.stats.flaky, 0);
+		for (size_t t = 0; t < 5; t++)
+			ck_assert_msg(!d.g->tests[t].flaky && !d.g->tests[t].failing,
+				      "crash in run %ld: test %zu left out", k, t);
+		ck_assert_edges(&d, "1>0 3>1 4>3");
+		ck_schedules_pass(&d);
+		dt_teardown(&d);
+	}
+}
+END_TEST
+
 /* A flaky test (fails on every second execution) seen in the reruns of the original
  * order: marked flaky and left out, the rest exact; its candidate edges stay unvalidated. */
 START_TEST(a_flaky_test_is_left_out)
@@ -428,6 +452,7 @@ Suite *detect_sim_suite(void)
 	tcase_add_test(tc, fast_on_the_tedd_case);
 	tcase_add_test(tc, both_recover_a_missing_edge);
 	tcase_add_test(tc, a_flaky_test_is_left_out);
+	tcase_add_test(tc, a_run_where_nothing_ran_is_run_again);
 	tcase_add_test(tc, a_late_flaky_failure_is_run_again);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("schedules");

@@ -70,6 +70,12 @@ int sim_run_schedule(void *ctx, int worker, const char *const *ids, const uint32
 	memset(&log, 0, sizeof(log));
 	log.n = n;
 	pthread_mutex_lock(&s->lock);
+	if (s->crash_run && (long)s->nlog + 1 == s->crash_run) {
+		for (size_t i = 0; i < n; i++)
+			out->tests[i].outcome = UT_OUT_NOTRUN;
+		out->proc.exit_code = 1;
+		n = 0; /* nothing executed; logged as an empty run */
+	}
 	for (size_t i = 0; i < n; i++) {
 		uint32_t t = sched[i];
 		bool pass = ready(s, t, ran);

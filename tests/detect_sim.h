@@ -28,6 +28,9 @@ typedef struct {
 	long flaky;                  /* a test that fails on every flaky_every-th execution, -1 none */
 	long flaky_every;
 	long execs[SIM_MAX];         /* executions per test so far */
+	long crash_run;              /* the run (1-based, in execution order) in which no test runs:
+				      * every one reported not-run, as when mocha's beforeEach fails
+				      * before the first test (a browser that did not answer); 0 none */
 	sim_run *log;                /* every run, in the order they were executed */
 	size_t nlog, caplog;
 	pthread_mutex_t lock;

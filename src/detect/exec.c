@@ -145,13 +145,14 @@ static int from_journal(const ut_journal_record *rec, size_t n, dx_result *out)
 	return 0;
 }
 
-static void describe(const ut_run_result *res, char *buf, size_t size)
+static void describe(const ut_run_result *res, bool nothing_ran, char *buf, size_t size)
 {
 	char proc[200];
 
 	ut_proc_describe(&res->proc, proc, sizeof(proc));
 	if (res->status == UT_RUN_OK)
-		snprintf(buf, size, "%s", proc);
+		snprintf(buf, size, "%s%s", proc,
+			 nothing_ran ? "; no test ran (every one not-run)" : "");
 	else
 		snprintf(buf, size, "%s: %s%s%s", ut_run_status_name(res->status), proc,
 			 res->report_error ? "; " : "", res->report_error ? res->report_error : "");
@@ -168,6 +169,7 @@ static int execute(dx_ctx *c, int worker, const char **ids, const uint32_t *sche
 	unsigned char *outs = malloc(n ? n : 1);
 	float *durs = malloc((n ? n : 1) * sizeof(*durs));
 	size_t i;
+	bool nothing_ran;
 	int rc;
 
 	memset(&rec, 0, sizeof(rec));
@@ -189,11 +191,18 @@ static int execute(dx_ctx *c, int worker, const char **ids, const uint32_t *sche
 	}
 	/* Without a usable report, or cut short by the timeout, the outcomes say nothing of
 	 * the tests (a partial report is not trusted either: what the runner did after the
-	 * last test it reported is not known). */
-	out->error = res.status != UT_RUN_OK || res.proc.state == UT_PROC_TIMEOUT;
+	 * last test it reported is not known). Nor does a run of several tests in which none
+	 * ran (a hook that failed before the first test, a browser that did not answer): it
+	 * is run again as one that failed as a whole, never taken for the tests' failures. A
+	 * test run alone and not run is the runner's word that it has no such test (an id it
+	 * does not know): that stays an outcome, and the test is left out and named. */
+	nothing_ran = n > 1 && res.status == UT_RUN_OK;
+	for (i = 0; nothing_ran && i < n; i++)
+		nothing_ran = out->outcomes[i] == UT_OUT_NOTRUN;
+	out->error = res.status != UT_RUN_OK || res.proc.state == UT_PROC_TIMEOUT || nothing_ran;
 	out->timed_out = res.proc.state == UT_PROC_TIMEOUT;
 	out->run = ut_journal_next_id(c->journal);
-	describe(&res, detail, sizeof(detail));
+	describe(&res, nothing_ran, detail, sizeof(detail));
 	snprintf(out->detail, sizeof(out->detail), "%s", detail);
 	rec.run = out->run;
 	rec.purpose = purpose;
