@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include "graph/graph.h"
+#include "graph/graph_json.h"
 #include "graph/timings.h"
 #include "shard/plan_file.h"
 #include "shard/shard.h"
+#include "shard/verify.h"
 #include "util/error.h"
 #include "util/fs.h"
 
@@ -486,6 +488,256 @@ START_TEST(plan_file_round_trip)
 }
 END_TEST
 
+
+/* The list of plan p that holds test t, or -1; t in two lists fails. */
+static long list_of(const ut_shard_plan *p, uint32_t t)
+{
+	long at = -1;
+
+	for (size_t i = 0; i < p->nshards; i++)
+		for (size_t j = 0; j < p->shards[i].n; j++)
+			if (p->shards[i].tests[j] == t) {
+				ck_assert_int_eq(at, -1);
+				at = (long)i;
+			}
+	return at;
+}
+
+/* The issue-32 shape: t3 needs t0; t1 spoils t3 (outside its schedule); t2 is long. */
+static const int spoil_edges[][2] = {{3, 0}};
+static const double spoil_d[] = {2, 1, 5, 2};
+
+START_TEST(shard_keeps_pairs_apart)
+{
+	ut_graph *g = make_graph(4, spoil_edges, 1);
+	ut_shard_opts o = {2, false};
+	ut_shard_plan p;
+
+	/* the naive packing: {t2} 5 s, {t0 t1 t3} 5 s: t1 before t3 */
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, spoil_d, &o), 0);
+	assert_valid(g, &p);
+	ck_assert_int_eq(list_of(&p, 1), list_of(&p, 3));
+	ut_shard_plan_dispose(&p);
+	ck_assert_int_eq(ut_graph_add_apart(g, 1, 3, 7, 8), 0);
+	ck_assert_int_eq(ut_graph_add_apart(g, 1, 3, 9, 9), 0); /* once */
+	ck_assert_uint_eq(g->apart.n, 1);
+	ck_assert_int_eq(ut_graph_add_apart(g, 3, 1, 0, 0), UT_EINPUT);
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, spoil_d, &o), 0);
+	assert_valid(g, &p);
+	ck_assert_int_ne(list_of(&p, 1), list_of(&p, 3));
+	ck_assert_uint_eq(p.apart_broken, 0);
+	ck_assert_double_eq_tol(p.makespan_s, 6, 1e-9); /* {t1 t2}, {t0 t3} */
+	ut_shard_plan_dispose(&p);
+	/* one list cannot keep them apart: said, not hidden */
+	o.nshards = 1;
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, spoil_d, &o), 0);
+	ck_assert_uint_eq(p.apart_broken, 1);
+	ut_shard_plan_dispose(&p);
+	ut_graph_free(g);
+}
+END_TEST
+
+START_TEST(shard_splits_a_component_holding_a_pair)
+{
+	/* one component {t0..t3}: t2 needs t0, t3 needs t0 and t1; t1 spoils t2 */
+	static const int edges[][2] = {{2, 0}, {3, 0}, {3, 1}};
+	static const double d[] = {1, 1, 1, 1};
+	ut_graph *g = make_graph(4, edges, 3);
+	ut_shard_opts o = {2, false};
+	ut_shard_plan p;
+
+	ck_assert_int_eq(ut_graph_add_apart(g, 1, 2, 1, 2), 0);
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, d, &o), 0);
+	assert_valid(g, &p);
+	ck_assert_uint_eq(p.apart_broken, 0);
+	ck_assert_int_ne(list_of(&p, 1), list_of(&p, 2));
+	ck_assert_uint_eq(p.repeats, 1); /* t0 in both */
+	ut_shard_plan_dispose(&p);
+	/* a pair inside one test's schedule cannot be parted whatever the lists */
+	ck_assert_int_eq(ut_graph_add_apart(g, 0, 1, 1, 2), 0);
+	o.nshards = 3;
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, d, &o), 0);
+	assert_valid(g, &p);
+	ck_assert_uint_eq(p.apart_broken, 1);
+	ut_shard_plan_dispose(&p);
+	ut_graph_free(g);
+}
+END_TEST
+
+START_TEST(shard_random_pairs_apart_keep_order)
+{
+	unsigned seed = 32;
+
+	for (int round = 0; round < 200; round++) {
+		size_t n = 4 + (size_t)(rand_r(&seed) % 20), ne = 0, k = 2 + rand_r(&seed) % 3;
+		int (*edges)[2] = malloc(n * 2 * sizeof(*edges));
+		double *d = malloc(n * sizeof(*d));
+		ut_shard_opts o = {k, false};
+		ut_shard_plan p;
+		ut_graph *g;
+
+		for (size_t t = 1; t < n; t++)
+			if (rand_r(&seed) % 3 == 0) {
+				edges[ne][0] = (int)t;
+				edges[ne++][1] = rand_r(&seed) % (int)t;
+			}
+		for (size_t t = 0; t < n; t++)
+			d[t] = 0.5 + rand_r(&seed) % 5;
+		g = make_graph(n, (const int(*)[2])edges, ne);
+		for (int x = 0; x < 2; x++) {
+			uint32_t a = rand_r(&seed) % (n - 1), b = a + 1 + rand_r(&seed) % (n - 1 - a);
+
+			ck_assert_int_eq(ut_graph_add_apart(g, a, b, 1, 2), 0);
+		}
+		ck_assert_int_eq(ut_shard_plan_build(&p, g, d, &o), 0);
+		assert_valid(g, &p); /* every list ascending: the original relative order */
+		/* a pair is broken only where a single test's schedule holds both */
+		if (p.apart_broken == 0)
+			for (size_t x = 0; x < g->apart.n; x++)
+				for (size_t i = 0; i < p.nshards; i++) {
+					ut_shard sh = p.shards[i];
+					bool fa = false, fb = false;
+
+					for (size_t j = 0; j < sh.n; j++) {
+						fa = fa || sh.tests[j] == g->apart.v[x].first;
+						fb = fb || sh.tests[j] == g->apart.v[x].then;
+					}
+					ck_assert(!(fa && fb));
+				}
+		ut_shard_plan_dispose(&p);
+		ut_graph_free(g);
+		free(edges);
+		free(d);
+	}
+}
+END_TEST
+
+START_TEST(graph_json_keeps_pairs_apart)
+{
+	ut_graph *g = make_graph(4, spoil_edges, 1), *back = NULL;
+	ut_buf out = UT_BUF_INIT;
+	const char *bad = "{\"version\": 1, \"tests\": [{\"id\": \"a\"}, {\"id\": \"b\"}],\n"
+			  "\"apart\": [{\"first\": \"b\",\n \"then\": \"a\"}]}";
+
+	ck_assert_int_eq(ut_graph_write_json(&out, g), 0);
+	ck_assert_ptr_null(strstr(out.ptr, "apart")); /* none: the file as before */
+	ck_assert_int_eq(ut_graph_add_apart(g, 1, 3, 12, 11), 0);
+	out.len = 0;
+	ck_assert_int_eq(ut_graph_write_json(&out, g), 0);
+	ck_assert_int_eq(ut_graph_read_json(&back, out.ptr, out.len, "graph.json"), 0);
+	ck_assert_uint_eq(back->apart.n, 1);
+	ck_assert_uint_eq(back->apart.v[0].first, 1);
+	ck_assert_uint_eq(back->apart.v[0].then, 3);
+	ck_assert_int_eq(back->apart.v[0].failed_run, 12);
+	ck_assert_int_eq(back->apart.v[0].passed_run, 11);
+	ut_graph_free(back);
+	back = NULL;
+	ck_assert_int_eq(ut_graph_read_json(&back, bad, strlen(bad), "graph.json"), UT_EINPUT);
+	ck_assert_msg(strstr(ut_error_message(), "graph.json:2: 'apart' against the original"),
+		      "%s", ut_error_message());
+	ut_buf_dispose(&out);
+	ut_graph_free(g);
+}
+END_TEST
+
+/* An in-process runner for ut_shard_verify: t3 needs t0, and fails when t1 ran before it
+ * after t0 (t2 restores nothing); every run counted. */
+typedef struct {
+	int runs;
+	int broken_schedule; /* nonzero: t3 also needs t2, which the graph does not say */
+} spoil_sim;
+
+static int spoil_run(void *ctx, int worker, const char *const *ids, const uint32_t *sched,
+		     size_t n, ut_run_result *out)
+{
+	spoil_sim *s = ctx;
+	bool ran[4] = {false};
+
+	(void)worker;
+	(void)ids;
+	memset(out, 0, sizeof(*out));
+	s->runs++;
+	out->n = n;
+	out->tests = calloc(n, sizeof(*out->tests));
+	ck_assert_ptr_nonnull(out->tests);
+	for (size_t i = 0; i < n; i++) {
+		bool ok = sched[i] != 3 || (ran[0] && !ran[1] && (!s->broken_schedule || ran[2]));
+
+		out->tests[i].outcome = ok ? UT_OUT_PASS : UT_OUT_FAIL;
+		ran[sched[i]] = true;
+	}
+	return 0;
+}
+
+static void verify_spoil(spoil_sim *sim, size_t nshards, ut_shard_verify_result *r,
+			 ut_graph **gout)
+{
+	ut_graph *g = make_graph(4, spoil_edges, 1);
+	char dir[] = "/tmp/ut-shardv-XXXXXX", *path;
+	ut_shard_verify_opts vo;
+	ut_shard_plan p;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	path = ut_path_join(dir, "shard-journal.jsonl");
+	memset(&vo, 0, sizeof(vo));
+	vo.plan.nshards = nshards;
+	vo.journal_path = path;
+	vo.detect.workers = 2;
+	vo.detect.run = spoil_run;
+	vo.detect.run_ctx = sim;
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, spoil_d, &vo.plan), 0);
+	ck_assert_int_eq(ut_shard_verify(r, &p, g, spoil_d, NULL, &vo), 0);
+	assert_valid(g, &p);
+	if (r->passed)
+		ck_assert_int_ne(list_of(&p, 1), list_of(&p, 3));
+	ut_shard_plan_dispose(&p);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	*gout = g;
+}
+
+START_TEST(shard_verify_finds_the_interfering_test)
+{
+	spoil_sim sim = {0, 0};
+	ut_shard_verify_result r;
+	ut_graph *g = NULL;
+
+	verify_spoil(&sim, 2, &r, &g);
+	ck_assert(r.passed);
+	ck_assert_uint_eq(r.rounds, 2);
+	ck_assert_uint_eq(r.shards_failed, 1);
+	ck_assert_uint_eq(r.found, 1);
+	ck_assert_int_eq(r.unfixed, -1);
+	ck_assert_uint_eq(g->apart.n, 1);
+	ck_assert_uint_eq(g->apart.v[0].first, 1);
+	ck_assert_uint_eq(g->apart.v[0].then, 3);
+	ck_assert_int_gt(g->apart.v[0].failed_run, 0);
+	ck_assert_int_gt(g->apart.v[0].passed_run, 0);
+	/* 2 shards, t3's schedule alone, then 2 shards again */
+	ck_assert_int_eq(sim.runs, 5);
+	ut_graph_free(g);
+
+	/* one list: the pair is found, but no plan can honour it */
+	sim.runs = 0;
+	verify_spoil(&sim, 1, &r, &g);
+	ck_assert(!r.passed);
+	ck_assert_uint_eq(r.found, 1);
+	ck_assert_uint_eq(r.apart_broken, 1);
+	ck_assert_int_eq(r.unfixed, 3);
+	ut_graph_free(g);
+
+	/* t3's own schedule fails: no pair, nothing recorded */
+	sim.broken_schedule = 1;
+	verify_spoil(&sim, 2, &r, &g);
+	ck_assert(!r.passed);
+	ck_assert_uint_eq(r.found, 0);
+	ck_assert_int_eq(r.unfixed, 3);
+	ck_assert_uint_eq(g->apart.n, 0);
+	ut_graph_free(g);
+}
+END_TEST
+
 Suite *shard_suite(void)
 {
 	Suite *s = suite_create("shard");
@@ -501,6 +753,11 @@ Suite *shard_suite(void)
 	tcase_add_test(tc, drift_names_added_and_removed_tests);
 	tcase_add_test(tc, fingerprint_names_changed_added_removed);
 	tcase_add_test(tc, plan_file_round_trip);
+	tcase_add_test(tc, shard_keeps_pairs_apart);
+	tcase_add_test(tc, shard_splits_a_component_holding_a_pair);
+	tcase_add_test(tc, shard_random_pairs_apart_keep_order);
+	tcase_add_test(tc, graph_json_keeps_pairs_apart);
+	tcase_add_test(tc, shard_verify_finds_the_interfering_test);
 	suite_add_tcase(s, tc);
 	return s;
 }

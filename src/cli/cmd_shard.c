@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "graph/graph_json.h"
+#include "shard/verify.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
@@ -15,6 +17,7 @@
 
 
 #define DEFAULT_OUT ".untangle/shards"
+#define VERIFY_JOURNAL UT_CLI_STATE_DIR "/shard-journal.jsonl"
 
 static double ratio(double a, double b)
 {
@@ -238,8 +241,64 @@ static int write_lines(const ut_cli_plan *pl, const char *dir, bool per_sink,
 typedef struct {
 	const char *format, *out_dir, *select, *plan_file;
 	long shards;
-	bool per_sink;
+	bool per_sink, verify;
 } shard_args;
+
+/* How the verification ended, on stderr; the pairs found saved into the graph first. */
+static int verify_report(const ut_cli_plan *pl, const ut_shard_verify_result *r, int rc)
+{
+	const ut_graph *g = pl->g;
+
+	if (r->found && ut_graph_save(g, pl->p.cfg.store.graph) < 0) {
+		ut_errorf("%s", ut_error_message());
+		return ut_cli_exit_code(UT_EENV);
+	}
+	if (r->found)
+		ut_infof("%zu pair%s of tests kept apart recorded in %s", r->found,
+			 r->found == 1 ? "" : "s", pl->p.cfg.store.graph);
+	if (rc < 0) {
+		ut_errorf("%s", ut_error_message());
+		return ut_cli_exit_code(rc);
+	}
+	ut_infof("verified: %zu plan%s run, %zu failing shard%s, %ld runs", r->rounds,
+		 r->rounds == 1 ? "" : "s", r->shards_failed, r->shards_failed == 1 ? "" : "s",
+		 r->stats.schedules_run);
+	if (r->passed)
+		return UT_EXIT_OK;
+	ut_errorf("a shard still fails: the plan is not published");
+	if (r->unfixed >= 0)
+		ut_detailf("'%s' fails where no pair kept apart explains it (its own schedule "
+			   "fails, or it fails only sometimes): run 'untangle detect' again",
+			   ut_cli_esc(g->tests[r->unfixed].id));
+	if (r->apart_broken)
+		ut_detailf("%zu pair%s kept apart could not be honoured with this many shards",
+			   r->apart_broken, r->apart_broken == 1 ? "" : "s");
+	return UT_EXIT_FOUND;
+}
+
+/* --verify: every shard run after a reset, repaired, before anything is printed. */
+static int verify_plan(ut_cli_plan *pl, const ut_shard_opts *so)
+{
+	ut_cli_signals sigs;
+	ut_runner *runner = NULL;
+	ut_shard_verify_opts vo;
+	ut_shard_verify_result r;
+	int exit_code = ut_cli_runner_new(&runner, &pl->p.cfg), rc;
+
+	if (exit_code)
+		return exit_code;
+	memset(&vo, 0, sizeof(vo));
+	memset(&r, 0, sizeof(r));
+	vo.plan = *so;
+	vo.journal_path = VERIFY_JOURNAL;
+	vo.detect.workers = pl->p.cfg.detect.workers;
+	ut_cli_signals_catch(&sigs);
+	rc = ut_shard_verify(&r, &pl->plan, pl->g, pl->durations, runner, &vo);
+	ut_cli_signals_restore(&sigs);
+	exit_code = verify_report(pl, &r, rc);
+	ut_runner_free(runner);
+	return exit_code;
+}
 
 /* The options that go together, and the shard options they make; 0 or UT_EXIT_INPUT
  * (printed). a->format is set to its default when not given. */
@@ -259,6 +318,10 @@ static int check_args(const char *name, shard_args *a, const ut_cli_common *comm
 	}
 	if (a->per_sink && !strcmp(a->format, "github")) {
 		ut_errorf("--format github makes a matrix of shards: use --shards N, not --per-sink");
+		return UT_EXIT_INPUT;
+	}
+	if (a->per_sink && a->verify) {
+		ut_errorf("--verify runs the shards of a plan: use --shards N, not --per-sink");
 		return UT_EXIT_INPUT;
 	}
 	if (a->per_sink && a->plan_file) {
@@ -325,6 +388,11 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 		UT_OPT_ROW(UT_OPT_FLAG, 0, "per-sink", NULL,
 		 "the thesis' schedules, one per test without dependents (as 'untangle schedules')",
 		 &a.per_sink),
+		UT_OPT_ROW(UT_OPT_FLAG, 0, "verify", NULL,
+		 "run every shard after a reset before the plan is printed or written; a test "
+		 "that fails there because of an earlier test is kept apart from it (graph.json "
+		 "'apart') and the plan made again; exit 1 when a shard still fails",
+		 &a.verify),
 		UT_OPT_END,
 	};
 	/* no --shards, no --per-sink */
@@ -342,6 +410,8 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 	if (exit_code)
 		return exit_code;
 	exit_code = ut_cli_plan_load(&pl, &common, &so);
+	if (exit_code == 0 && a.verify)
+		exit_code = verify_plan(&pl, &so);
 	if (exit_code)
 		goto done;
 	if (a.plan_file) {

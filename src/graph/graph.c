@@ -87,6 +87,7 @@ void ut_graph_free(ut_graph *g)
 	for (i = 0; i < g->edges.n; i++)
 		ut_vec_free(&g->edges.v[i].evidence);
 	ut_vec_free(&g->edges);
+	ut_vec_free(&g->apart);
 	if (g->intern_)
 		ut_map_dispose(&((intern_table *)g->intern_)->map);
 	free(g->keys);
@@ -406,6 +407,13 @@ int ut_graph_subgraph(ut_graph **out, const ut_graph *g, const bool *keep)
 		for (v = 0; rc == 0 && v < e->evidence.n; v++)
 			rc = ut_graph_add_evidence(copy, e->evidence.v[v]);
 	}
+	for (i = 0; rc == 0 && i < g->apart.n; i++) {
+		const ut_apart *a = &g->apart.v[i];
+
+		if (keep[a->first] && keep[a->then])
+			rc = ut_graph_add_apart(sub, at[a->first], at[a->then], a->failed_run,
+						a->passed_run);
+	}
 	sub->commit = g->commit ? ut_graph_intern(sub, g->commit) : NULL;
 done:
 	free(at);
@@ -498,5 +506,20 @@ int ut_graph_keep_edges(ut_graph *g, const uint32_t *order, size_t n)
 	free(perm);
 	free(done);
 	reindex(g);
+	return 0;
+}
+
+int ut_graph_add_apart(ut_graph *g, uint32_t first, uint32_t then, long failed_run,
+		       long passed_run)
+{
+	ut_apart a = {first, then, failed_run, passed_run};
+
+	if (first >= then || then >= g->ntests)
+		return ut_error_set(UT_EINPUT, "a pair kept apart must name an earlier test first");
+	for (size_t i = 0; i < g->apart.n; i++)
+		if (g->apart.v[i].first == first && g->apart.v[i].then == then)
+			return 0;
+	if (ut_vec_push(&g->apart, a) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
 	return 0;
 }

@@ -42,6 +42,17 @@ typedef struct {
 	bool reopened;           /* refuted, then made a candidate again by recovery (once) */
 } ut_edge;
 
+/* Two tests a list must not hold together (`shard --verify`, docs/commands.md): `then`
+ * passes after its own schedule but fails when `first` (earlier, outside that schedule)
+ * ran before it in the same list, e.g. `first` changes state `then` reads. The planner
+ * puts them in different lists; the original order never separates them. */
+typedef struct {
+	uint32_t first, then; /* test indices, first < then */
+	long failed_run;      /* evidence, runs of .untangle/shard-journal.jsonl: `then` failed
+			       * after its schedule with `first` and the tests before it */
+	long passed_run;      /* and passed after the same without `first` (0: unknown) */
+} ut_apart;
+
 typedef struct {
 	const char *id, *name, *file;
 	unsigned line, end_line;
@@ -68,6 +79,7 @@ typedef struct {
 	ut_graph_test *tests;
 	size_t ntests;
 	UT_VEC(ut_edge) edges;
+	UT_VEC(ut_apart) apart; /* pairs kept in different lists, at most one per pair */
 	const char *commit; /* NULL when unknown */
 	const char *sources; /* the project's fingerprint when it was validated (the hash of
 			      * ut_fingerprint_project, 16 hex digits), or NULL: run and shard
@@ -119,6 +131,11 @@ int ut_graph_add_value(ut_graph *g, ut_edge *e, const char *value, bool setup);
 /* A copy of s in the graph's arena, the same pointer for equal strings. */
 const char *ut_graph_intern(ut_graph *g, const char *s);
 int ut_graph_add_evidence(ut_edge *e, long run_id);
+/* Records that first and then go in different lists (ut_apart); an existing pair keeps
+ * its evidence. UT_EINPUT when first is not before then or an index is out of range;
+ * 0 or UT_ENOMEM otherwise. */
+int ut_graph_add_apart(ut_graph *g, uint32_t first, uint32_t then, long failed_run,
+		       long passed_run);
 /* A new graph of the tests g keeps (keep: g->ntests flags), in their order, with the
  * edges between them (status, values, filter verdict and evidence copied). *out belongs
  * to the caller. 0 or UT_ENOMEM. */

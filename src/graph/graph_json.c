@@ -114,6 +114,26 @@ void ut_graph_write_members(ut_jsonw *w, const ut_graph *g)
 	write_members(w, g, NULL);
 }
 
+/* "apart": only when there is a pair, so that a graph without one reads as before. */
+static void write_apart(ut_jsonw *w, const ut_graph *g)
+{
+	if (!g->apart.n)
+		return;
+	ut_jsonw_key(w, "apart");
+	ut_jsonw_arr_begin(w);
+	for (size_t i = 0; i < g->apart.n; i++) {
+		const ut_apart *a = &g->apart.v[i];
+
+		ut_jsonw_obj_begin(w);
+		ut_jsonw_kstr(w, "first", g->tests[a->first].id);
+		ut_jsonw_kstr(w, "then", g->tests[a->then].id);
+		ut_jsonw_kint(w, "failed_run", a->failed_run);
+		ut_jsonw_kint(w, "passed_run", a->passed_run);
+		ut_jsonw_obj_end(w);
+	}
+	ut_jsonw_arr_end(w);
+}
+
 static int write_json(ut_buf *out, const ut_graph *g, bool pretty)
 {
 	ut_jsonw w;
@@ -125,6 +145,7 @@ static int write_json(ut_buf *out, const ut_graph *g, bool pretty)
 	if (g->sources)
 		ut_jsonw_kstr(&w, "sources", g->sources);
 	write_members(&w, g, ut_graph_edge_stored);
+	write_apart(&w, g);
 	ut_jsonw_key(&w, "stats");
 	ut_jsonw_obj_begin(&w);
 	ut_jsonw_kstr(&w, "strategy", g->stats.strategy);
@@ -263,12 +284,49 @@ static int read_edge(ut_graph *g, const reader *r, const ut_json *e, const ut_ma
 	return 0;
 }
 
+static int read_apart(ut_graph *g, const reader *r, const ut_json *e, const ut_map *ids)
+{
+	const char *a = get_str(e, "first"), *b = get_str(e, "then");
+	long failed = 0, passed = 0;
+	size_t ia, ib;
+
+	if (!a || !b)
+		return bad(r, "apart", "'apart' entries need 'first' and 'then'", NULL);
+	ia = (size_t)ut_map_get(ids, a, strlen(a));
+	ib = (size_t)ut_map_get(ids, b, strlen(b));
+	if (!ia)
+		return bad(r, a, "'apart' names an unknown test ", a);
+	if (!ib)
+		return bad(r, b, "'apart' names an unknown test ", b);
+	if (ia >= ib)
+		return bad(r, "apart", "'apart' against the original order: 'first' must come before ", b);
+	ut_json_whole(ut_json_get(e, "failed_run"), 0, LONG_MAX, &failed);
+	ut_json_whole(ut_json_get(e, "passed_run"), 0, LONG_MAX, &passed);
+	return ut_graph_add_apart(g, (uint32_t)(ia - 1), (uint32_t)(ib - 1), failed, passed);
+}
+
+/* Each entry of the optional array doc[key] through fn. */
+static int read_entries(ut_graph *g, const reader *r, const ut_json *doc, const char *key,
+			int (*fn)(ut_graph *, const reader *, const ut_json *, const ut_map *),
+			const ut_map *ids)
+{
+	const ut_json *v = ut_json_get(doc, key), *e;
+	int rc = 0;
+
+	if (v && !ut_json_is_array(v))
+		return ut_error_set(UT_EINPUT, "%s:%u: '%s' must be an array", r->path,
+				    ut_json_key_line(r->text, r->len, key), key);
+	for (e = v ? ut_json_first(v) : NULL; rc == 0 && e; e = ut_json_next(e))
+		rc = fn(g, r, e, ids);
+	return rc;
+}
+
 int ut_graph_read_json(ut_graph **out, const char *text, size_t len, const char *path)
 {
 	reader r = {path, text, len};
 	ut_json *doc = NULL;
 	ut_map ids = UT_MAP_INIT;
-	const ut_json *v, *e, *stats;
+	const ut_json *v, *stats;
 	ut_graph *g = NULL;
 	int rc;
 
@@ -294,16 +352,11 @@ int ut_graph_read_json(ut_graph **out, const char *text, size_t len, const char 
 	rc = read_tests(&g, &r, v, &ids);
 	if (rc < 0)
 		goto done;
-	v = ut_json_get(doc, "edges");
-	if (v && !ut_json_is_array(v)) {
-		rc = bad(&r, "edges", "'edges' must be an array", NULL);
+	rc = read_entries(g, &r, doc, "edges", read_edge, &ids);
+	if (rc == 0)
+		rc = read_entries(g, &r, doc, "apart", read_apart, &ids);
+	if (rc < 0)
 		goto done;
-	}
-	for (e = v ? ut_json_first(v) : NULL; e; e = ut_json_next(e)) {
-		rc = read_edge(g, &r, e, &ids);
-		if (rc < 0)
-			goto done;
-	}
 	if (get_str(doc, "commit"))
 		g->commit = ut_arena_strdup(&g->arena, get_str(doc, "commit"));
 	if (get_str(doc, "sources"))

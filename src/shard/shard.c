@@ -27,6 +27,7 @@ typedef struct {
 	double *ccost;          /* each sink's closure duration */
 	uint32_t *comp;         /* per test: its connected component (the lowest test in it) */
 	double *comp_cost;      /* per component: the duration of its tests */
+	unsigned char *comp_split; /* per component: holds a pair kept apart (never whole) */
 } sink_set;
 
 static void sink_set_dispose(sink_set *s)
@@ -38,6 +39,7 @@ static void sink_set_dispose(sink_set *s)
 	free(s->ccost);
 	free(s->comp);
 	free(s->comp_cost);
+	free(s->comp_split);
 }
 
 static uint32_t find_root(uint32_t *parent, uint32_t x)
@@ -65,7 +67,8 @@ static int components_build(sink_set *s, size_t last_leftout, bool any_leftout)
 
 	s->comp = malloc((s->n + 1) * sizeof(*s->comp));
 	s->comp_cost = calloc(s->n + 1, sizeof(*s->comp_cost));
-	if (!s->comp || !s->comp_cost)
+	s->comp_split = calloc(s->n + 1, 1);
+	if (!s->comp || !s->comp_cost || !s->comp_split)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	for (i = 0; i < s->n; i++)
 		s->comp[i] = (uint32_t)i;
@@ -77,6 +80,12 @@ static int components_build(sink_set *s, size_t last_leftout, bool any_leftout)
 	for (i = 0; i < s->n; i++) {
 		s->comp[i] = find_root(s->comp, (uint32_t)i);
 		s->comp_cost[s->comp[i]] += s->d[i];
+	}
+	for (i = 0; i < s->g->apart.n; i++) {
+		const ut_apart *a = &s->g->apart.v[i];
+
+		if (s->comp[a->first] == s->comp[a->then])
+			s->comp_split[s->comp[a->first]] = 1;
 	}
 	return 0;
 }
@@ -186,7 +195,7 @@ static int items_build(item_set *it, const sink_set *s, double atomic)
 	for (i = 0; i < s->nsinks; i++) {
 		uint32_t r = s->comp[s->sinks[i]];
 
-		if (atomic >= 0 && s->comp_cost[r] <= atomic) {
+		if (atomic >= 0 && s->comp_cost[r] <= atomic && !s->comp_split[r]) {
 			if (comp_item[r] == UINT32_MAX)
 				comp_item[r] = (uint32_t)it->n++;
 			item_of[i] = comp_item[r];
@@ -272,6 +281,30 @@ static double removed(const packing *p, size_t i, size_t j)
 	return r;
 }
 
+static bool item_has(const packing *p, size_t i, uint32_t t)
+{
+	const uint32_t *c = p->it->closure + p->it->cstart[i];
+
+	return bsearch(&t, c, p->it->cstart[i + 1] - p->it->cstart[i], sizeof(*c), ut_cmp_u32);
+}
+
+/* Whether item i on list j would put both tests of a pair kept apart in it (an item that
+ * holds both itself conflicts everywhere). */
+static bool conflicts(const packing *p, size_t i, size_t j)
+{
+	const uint32_t *c = p->cnt + j * p->s->n;
+	const ut_graph *g = p->s->g;
+
+	for (size_t x = 0; x < g->apart.n; x++) {
+		uint32_t a = g->apart.v[x].first, b = g->apart.v[x].then;
+		bool has_a = c[a] || item_has(p, i, a), has_b = c[b] || item_has(p, i, b);
+
+		if (has_a && has_b && (item_has(p, i, a) || item_has(p, i, b)))
+			return true;
+	}
+	return false;
+}
+
 static void place(packing *p, size_t i, size_t j, int delta)
 {
 	uint32_t *c = p->cnt + j * p->s->n;
@@ -318,12 +351,17 @@ static int greedy(packing *p)
 	for (i = 0; i < n; i++) {
 		size_t best = 0;
 		double best_end = 0, best_add = 0;
+		bool best_ok = false;
 
 		for (j = 0; j < p->k; j++) {
 			double a = added(p, order[i].item, j), end = p->cost[j] + a;
+			/* a list that would hold a pair kept apart only when every list would */
+			bool ok = !conflicts(p, order[i].item, j);
 
-			if (j == 0 || end < best_end - EPS ||
-			    (end < best_end + EPS && a < best_add - EPS)) {
+			if (j == 0 || (ok && !best_ok) ||
+			    (ok == best_ok && (end < best_end - EPS ||
+					       (end < best_end + EPS && a < best_add - EPS)))) {
+				best_ok = ok;
 				best = j;
 				best_end = end;
 				best_add = a;
@@ -360,7 +398,7 @@ static size_t improve(packing *p)
 			for (j = 0; j < p->k; j++) {
 				double a, worst;
 
-				if (j == top)
+				if (j == top || conflicts(p, i, j))
 					continue;
 				a = added(p, i, j);
 				worst = p->cost[top] - r > p->cost[j] + a ? p->cost[top] - r
@@ -471,6 +509,26 @@ static void finish_bounds(ut_shard_plan *out, const sink_set *s, size_t k, bool 
 	}
 	out->even_s = per_sink || !k ? 0 : out->original_s / (double)k;
 	out->lower_bound_s = out->chain_s > out->even_s ? out->chain_s : out->even_s;
+}
+
+static bool list_has(const ut_shard *sh, uint32_t t)
+{
+	return bsearch(&t, sh->tests, sh->n, sizeof(*sh->tests), ut_cmp_u32) != NULL;
+}
+
+/* The pairs kept apart that a list holds both of (per pair, once). */
+static size_t count_apart_broken(const ut_shard_plan *out, const ut_graph *g)
+{
+	size_t broken = 0;
+
+	for (size_t x = 0; x < g->apart.n; x++)
+		for (size_t i = 0; i < out->nshards; i++)
+			if (list_has(&out->shards[i], g->apart.v[x].first) &&
+			    list_has(&out->shards[i], g->apart.v[x].then)) {
+				broken++;
+				break;
+			}
+	return broken;
 }
 
 static void finish_stats(ut_shard_plan *out, const sink_set *s)
@@ -609,6 +667,8 @@ int ut_shard_plan_build(ut_shard_plan *out, const ut_graph *g, const double *dur
 	if (!opts->per_sink)
 		qsort(out->shards, k, sizeof(*out->shards), cmp_shard);
 	finish_stats(out, &s);
+	if (!opts->per_sink)
+		out->apart_broken = count_apart_broken(out, g);
 done:
 	packing_dispose(&best);
 	item_set_dispose(&best_items);

@@ -5,7 +5,11 @@
  * A list holds, for every test placed in it, the test's transitive prerequisites, in
  * original order. Prerequisites are the graph's active edges (ut_edge_active: manifest,
  * and candidates left unresolved). A test detect left out as flaky or failing has unknown
- * prerequisites: it is given every earlier test, as the original order gives it. */
+ * prerequisites: it is given every earlier test, as the original order gives it.
+ * Every list keeps the original relative order of its tests (so that a test that needs
+ * another NOT to have run yet still finds it so), and the two tests of a pair the graph
+ * keeps apart (ut_apart, found by `shard --verify`: shard/verify.h) go to different
+ * lists whenever some list can take each. */
 #ifndef UT_SHARD_H
 #define UT_SHARD_H
 
@@ -43,6 +47,8 @@ typedef struct {
 	size_t repeats;    /* test executions beyond one per test */
 	size_t unproven;   /* flaky or failing tests run after every earlier test */
 	size_t moves;      /* improving moves after the greedy packing */
+	size_t apart_broken; /* pairs kept apart that a list holds both tests of anyway (one
+			      * test's closure needs both, or too few lists): 0 when honoured */
 } ut_shard_plan;
 
 typedef struct {
