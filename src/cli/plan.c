@@ -156,6 +156,10 @@ int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shar
 	pl->plan_s = ut_clock_mono() - t0;
 	if (rc < 0)
 		goto fail;
+	if (pl->plan.apart_broken)
+		ut_warnf("%zu pair%s of tests kept apart in %s share a list anyway (one test's "
+			 "schedule holds both, or too few shards)", pl->plan.apart_broken,
+			 pl->plan.apart_broken == 1 ? "" : "s", pl->p.cfg.store.graph);
 	if (pl->plan.unproven)
 		ut_warnf("%zu test%s left out by detect (flaky or failing) run after every earlier "
 			 "test, as in the original order", pl->plan.unproven,
