@@ -645,13 +645,15 @@ END_TEST
 typedef struct {
 	int runs;
 	int broken_schedule; /* nonzero: t3 also needs t2, which the graph does not say */
+	uint32_t target, need, spoiler; /* 0, 0, 0: t3, t0, t1 */
 } spoil_sim;
 
 static int spoil_run(void *ctx, int worker, const char *const *ids, const uint32_t *sched,
 		     size_t n, ut_run_result *out)
 {
 	spoil_sim *s = ctx;
-	bool ran[4] = {false};
+	bool ran[32] = {false};
+	uint32_t target = s->target ? s->target : 3, spoiler = s->spoiler ? s->spoiler : 1;
 
 	(void)worker;
 	(void)ids;
@@ -661,7 +663,8 @@ static int spoil_run(void *ctx, int worker, const char *const *ids, const uint32
 	out->tests = calloc(n, sizeof(*out->tests));
 	ck_assert_ptr_nonnull(out->tests);
 	for (size_t i = 0; i < n; i++) {
-		bool ok = sched[i] != 3 || (ran[0] && !ran[1] && (!s->broken_schedule || ran[2]));
+		bool ok = sched[i] != target ||
+			  (ran[s->need] && !ran[spoiler] && (!s->broken_schedule || ran[2]));
 
 		out->tests[i].outcome = ok ? UT_OUT_PASS : UT_OUT_FAIL;
 		ran[sched[i]] = true;
@@ -699,7 +702,7 @@ static void verify_spoil(spoil_sim *sim, size_t nshards, ut_shard_verify_result 
 
 START_TEST(shard_verify_finds_the_interfering_test)
 {
-	spoil_sim sim = {0, 0};
+	spoil_sim sim = {0, 0, 0, 0, 0};
 	ut_shard_verify_result r;
 	ut_graph *g = NULL;
 
@@ -738,6 +741,44 @@ START_TEST(shard_verify_finds_the_interfering_test)
 }
 END_TEST
 
+START_TEST(shard_verify_bisects_the_earlier_tests)
+{
+	/* 16 tests in one list: t15 needs t0 and is spoiled by t9, one of 14 others */
+	static const int edges[][2] = {{15, 0}};
+	spoil_sim sim = {0, 0, 15, 0, 9};
+	char dir[] = "/tmp/ut-shardv-XXXXXX", *path;
+	ut_graph *g = make_graph(16, edges, 1);
+	double d[16];
+	ut_shard_verify_opts vo;
+	ut_shard_verify_result r;
+	ut_shard_plan p;
+
+	for (size_t i = 0; i < 16; i++)
+		d[i] = 1;
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	path = ut_path_join(dir, "shard-journal.jsonl");
+	memset(&vo, 0, sizeof(vo));
+	vo.plan.nshards = 1;
+	vo.journal_path = path;
+	vo.detect.run = spoil_run;
+	vo.detect.run_ctx = &sim;
+	ck_assert_int_eq(ut_shard_plan_build(&p, g, d, &vo.plan), 0);
+	ck_assert_int_eq(ut_shard_verify(&r, &p, g, d, NULL, &vo), 0);
+	ck_assert_uint_eq(g->apart.n, 1);
+	ck_assert_uint_eq(g->apart.v[0].first, 9);
+	ck_assert_uint_eq(g->apart.v[0].then, 15);
+	/* the shard, t15 after t0, then a bisection of 14 tests: 4 runs */
+	ck_assert_int_eq(sim.runs, 6);
+	ck_assert(!r.passed); /* one list cannot part them */
+	ck_assert_uint_eq(r.apart_broken, 1);
+	ut_shard_plan_dispose(&p);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	ut_graph_free(g);
+}
+END_TEST
+
 Suite *shard_suite(void)
 {
 	Suite *s = suite_create("shard");
@@ -758,6 +799,7 @@ Suite *shard_suite(void)
 	tcase_add_test(tc, shard_random_pairs_apart_keep_order);
 	tcase_add_test(tc, graph_json_keeps_pairs_apart);
 	tcase_add_test(tc, shard_verify_finds_the_interfering_test);
+	tcase_add_test(tc, shard_verify_bisects_the_earlier_tests);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -276,6 +276,21 @@ static int verify_report(const ut_cli_plan *pl, const ut_shard_verify_result *r,
 	return UT_EXIT_FOUND;
 }
 
+/* Each run of the verification as it ends (from one worker at a time). */
+static void on_run(void *ctx, const ut_detect_event *ev)
+{
+	(void)ctx;
+	if (ev->error)
+		ut_infof("run %ld (%s, %zu tests): the run failed as a whole (%s)", ev->run,
+			 ev->purpose, ev->tests, ev->error);
+	else if (ev->failed)
+		ut_infof("run %ld (%s, %zu tests): '%s' failed, %.1f s", ev->run, ev->purpose,
+			 ev->tests, ut_cli_esc(ev->failed), ev->run_s);
+	else
+		ut_infof("run %ld (%s, %zu tests): passed, %.1f s", ev->run, ev->purpose, ev->tests,
+			 ev->run_s);
+}
+
 /* --verify: every shard run after a reset, repaired, before anything is printed. */
 static int verify_plan(ut_cli_plan *pl, const ut_shard_opts *so)
 {
@@ -292,6 +307,7 @@ static int verify_plan(ut_cli_plan *pl, const ut_shard_opts *so)
 	vo.plan = *so;
 	vo.journal_path = VERIFY_JOURNAL;
 	vo.detect.workers = pl->p.cfg.detect.workers;
+	vo.detect.progress = on_run;
 	ut_cli_signals_catch(&sigs);
 	rc = ut_shard_verify(&r, &pl->plan, pl->g, pl->durations, runner, &vo);
 	ut_cli_signals_restore(&sigs);

@@ -511,9 +511,17 @@ static void finish_bounds(ut_shard_plan *out, const sink_set *s, size_t k, bool 
 	out->lower_bound_s = out->chain_s > out->even_s ? out->chain_s : out->even_s;
 }
 
-static bool list_has(const ut_shard *sh, uint32_t t)
+bool ut_shard_has(const ut_shard *sh, uint32_t t)
 {
-	return bsearch(&t, sh->tests, sh->n, sizeof(*sh->tests), ut_cmp_u32) != NULL;
+	return sh->n && bsearch(&t, sh->tests, sh->n, sizeof(*sh->tests), ut_cmp_u32) != NULL;
+}
+
+long ut_shard_plan_holds_pair(const ut_shard_plan *p, const ut_apart *a)
+{
+	for (size_t i = 0; i < p->nshards; i++)
+		if (ut_shard_has(&p->shards[i], a->first) && ut_shard_has(&p->shards[i], a->then))
+			return (long)i;
+	return -1;
 }
 
 /* The pairs kept apart that a list holds both of (per pair, once). */
@@ -522,12 +530,7 @@ static size_t count_apart_broken(const ut_shard_plan *out, const ut_graph *g)
 	size_t broken = 0;
 
 	for (size_t x = 0; x < g->apart.n; x++)
-		for (size_t i = 0; i < out->nshards; i++)
-			if (list_has(&out->shards[i], g->apart.v[x].first) &&
-			    list_has(&out->shards[i], g->apart.v[x].then)) {
-				broken++;
-				break;
-			}
+		broken += ut_shard_plan_holds_pair(out, &g->apart.v[x]) >= 0;
 	return broken;
 }
 

@@ -73,6 +73,11 @@ int ut_shard_plan_build(ut_shard_plan *out, const ut_graph *g, const double *dur
 /* Frees what the plan owns. Accepts NULL. */
 void ut_shard_plan_dispose(ut_shard_plan *p);
 
+/* Whether list sh holds test t. */
+bool ut_shard_has(const ut_shard *sh, uint32_t t);
+/* The first list of p holding both tests of pair a, or -1. */
+long ut_shard_plan_holds_pair(const ut_shard_plan *p, const ut_apart *a);
+
 /* How the suite differs from the graph's tests: ids in ids[0..n) the graph lacks
  * (added), and graph tests the ids lack (removed). *added and *removed are counts; the
  * first few of each go to first_added / first_removed (borrowed: from ids and g). */

@@ -2,6 +2,7 @@
  * test that makes a shard fail where its parts pass (verify.h). */
 #include "shard/verify.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@ typedef struct {
 	bool done;
 	uint32_t *sched;  /* the probe of this step */
 	size_t n;
+	char purpose[96]; /* the journal's purpose of that probe */
 } suspect;
 
 typedef struct {
@@ -35,6 +37,7 @@ typedef struct {
 	suspect *sus;
 	size_t nsus;
 	size_t round_failed; /* shards that failed in this round's run */
+	size_t known;        /* pairs in the graph when this round began */
 } verifier;
 
 static void suspects_clear(verifier *v)
@@ -139,11 +142,13 @@ static int suspect_learn(verifier *v, suspect *s, size_t m, bool failed, long ru
 	if (s->hi - s->lo > 1)
 		return 0;
 	s->done = true;
-	for (size_t i = 0; i < v->g->apart.n; i++)
-		if (v->g->apart.v[i].first == s->c[s->hi - 1] && v->g->apart.v[i].then == s->target) {
+	for (size_t i = 0; i < v->g->apart.n; i++) {
+		if (v->g->apart.v[i].first != s->c[s->hi - 1] || v->g->apart.v[i].then != s->target)
+			continue;
+		if (i < v->known)
 			suspect_unfixed(v, s); /* known, and the plan could not honour it */
-			return 0;
-		}
+		return 0;              /* or found by another shard of this round */
+	}
 	v->out->found++;
 	return ut_graph_add_apart(v->g, s->c[s->hi - 1], s->target, s->hi_run, s->lo_run);
 }
@@ -165,7 +170,10 @@ static int search(verifier *v)
 			if (s->done)
 				continue;
 			suspect_probe(s, s->alone_done ? (s->lo + s->hi) / 2 : 0);
-			jobs[m] = (ut_detect_probe_job){s->sched, s->n, "shard verify: interference"};
+			snprintf(s->purpose, sizeof(s->purpose),
+				 "shard verify: test %u after %zu of %zu other earlier tests",
+				 (unsigned)s->target, s->alone_done ? (s->lo + s->hi) / 2 : 0, s->nc);
+			jobs[m] = (ut_detect_probe_job){s->sched, s->n, s->purpose};
 			who[m++] = i;
 		}
 		if (!m)
@@ -191,17 +199,20 @@ static int search(verifier *v)
 static int run_plan(verifier *v, const ut_shard_plan *plan)
 {
 	ut_detect_probe_job *jobs = calloc(plan->nshards + 1, sizeof(*jobs));
+	char (*purpose)[96] = calloc(plan->nshards + 1, sizeof(*purpose));
 	ut_detect_probe_result *res = calloc(plan->nshards + 1, sizeof(*res));
 	size_t *which = calloc(plan->nshards + 1, sizeof(*which));
 	size_t m = 0;
-	int rc = jobs && res && which ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
+	int rc = jobs && res && which && purpose ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
 
 	v->round_failed = 0;
 	for (size_t i = 0; rc == 0 && i < plan->nshards; i++) {
 		if (!plan->shards[i].n)
 			continue;
+		snprintf(purpose[m], sizeof(purpose[m]), "shard verify: plan %zu, shard %zu/%zu",
+			 v->out->rounds, i + 1, plan->nshards);
 		jobs[m] = (ut_detect_probe_job){plan->shards[i].tests, plan->shards[i].n,
-						"shard verify: a shard"};
+						purpose[m]};
 		which[m++] = i;
 	}
 	v->sus = calloc(m + 1, sizeof(*v->sus));
@@ -227,7 +238,21 @@ static int run_plan(verifier *v, const ut_shard_plan *plan)
 	results_free(res, m);
 	free(jobs);
 	free(which);
+	free(purpose);
 	return rc;
+}
+
+/* Whether plan puts a pair found this round in one list (it cannot do otherwise: one
+ * list, or one test's schedule holds both); the pair's test is then unfixed. */
+static bool holds_new_pair(verifier *v, const ut_shard_plan *plan)
+{
+	for (size_t i = v->known; i < v->g->apart.n; i++)
+		if (ut_shard_plan_holds_pair(plan, &v->g->apart.v[i]) >= 0) {
+			if (v->out->unfixed < 0)
+				v->out->unfixed = v->g->apart.v[i].then;
+			return true;
+		}
+	return false;
 }
 
 static int verify_rounds(verifier *v, ut_shard_plan *plan, const double *durations)
@@ -240,6 +265,7 @@ static int verify_rounds(verifier *v, ut_shard_plan *plan, const double *duratio
 		ut_shard_plan next;
 
 		v->out->rounds++;
+		v->known = v->g->apart.n;
 		rc = run_plan(v, plan);
 		if (rc == 0 && !v->round_failed) {
 			v->out->passed = true;
@@ -258,6 +284,8 @@ static int verify_rounds(verifier *v, ut_shard_plan *plan, const double *duratio
 			ut_shard_plan_dispose(plan);
 			*plan = next;
 		}
+		if (rc == 0 && holds_new_pair(v, plan))
+			break; /* it would fail as the last one did: not run */
 	}
 	return rc;
 }
