@@ -106,6 +106,8 @@ static void setup(fixture *fx, const char *const *head, size_t nhead, bool candi
 	ck_assert_int_eq(ut_graph_add(fx->base_graph, SHARE_BOARD, ADD_BOARD, UT_ORIGIN_STRING, &e),
 			 0);
 	e->status = UT_EDGE_MANIFEST;
+	ck_assert_int_eq(ut_graph_add_apart(fx->base_graph, ADD_USER, SHARE_BOARD, 3, 2), 0);
+	ck_assert_int_eq(ut_graph_add_apart(fx->base_graph, LOGIN_USER, SHARE_BOARD, 5, 4), 0);
 	cand = NULL;
 	if (candidates) {
 		memset(&co, 0, sizeof(co));
@@ -163,6 +165,8 @@ START_TEST(unchanged_keeps_everything)
 	ck_assert(manifest(fx.c.graph, LOGIN_USER, ADD_USER));
 	ck_assert(manifest(fx.c.graph, SHARE_BOARD, ADD_BOARD));
 	ck_assert_uint_eq(fx.c.graph->edges.n, 2);
+	ck_assert_uint_eq(fx.c.graph->apart.n, 2); /* pairs kept apart stay */
+	ck_assert_int_eq(fx.c.graph->apart.v[1].passed_run, 4);
 	ck_assert(fx.c.graph->tests[ADD_BOARD].duration_s == 1.5);
 	ck_assert_uint_eq(fx.c.pre.v.n, 0);
 	teardown(&fx);
@@ -189,6 +193,10 @@ START_TEST(removed_prerequisite_is_one_root_cause)
 	ck_assert_int_eq(fx.c.revalidate[0], UT_REVALIDATE_VERIFY); /* login lost its edge */
 	ck_assert_ptr_null(ut_graph_find(fx.c.graph, 0, 0));
 	ck_assert(manifest(fx.c.graph, 2, 1)); /* share -> add_board, moved up by one */
+	/* the pair with the removed test goes, the other moves up with its tests */
+	ck_assert_uint_eq(fx.c.graph->apart.n, 1);
+	ck_assert_uint_eq(fx.c.graph->apart.v[0].first, 0);
+	ck_assert_uint_eq(fx.c.graph->apart.v[0].then, 2);
 	/* no finding of its own for the dependent: one loss, the root cause */
 	ck_assert_uint_eq(fx.c.pre.v.n, 0);
 	ck_assert_uint_eq(fx.c.losses.n, 1);

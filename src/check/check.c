@@ -284,6 +284,18 @@ static int carry(ut_check *c, const ut_edge *e)
 	return rc;
 }
 
+/* A pair kept apart (shard --verify) stays while both tests do, in the same order. */
+static int carry_apart(ut_check *c, const ut_apart *a)
+{
+	long bf = c->base_of_graph_[a->first], bt = c->base_of_graph_[a->then];
+	long hf = bf < 0 ? -1 : c->base[bf].other, ht = bt < 0 ? -1 : c->base[bt].other;
+
+	if (hf < 0 || ht < 0 || hf >= ht)
+		return 0;
+	return ut_graph_add_apart(c->graph, (uint32_t)hf, (uint32_t)ht, a->failed_run,
+				  a->passed_run);
+}
+
 /* The head suite's candidate edges of a test validated from scratch. */
 static int add_candidates(ut_check *c)
 {
@@ -417,6 +429,8 @@ int ut_check_prepare(ut_check *c, const ut_check_input *in)
 		if (bg->edges.v[i].status == UT_EDGE_MANIFEST && ut_edge_active(&bg->edges.v[i]))
 			rc = carry(c, &bg->edges.v[i]);
 	}
+	for (i = 0; rc == 0 && i < bg->apart.n; i++)
+		rc = carry_apart(c, &bg->apart.v[i]);
 	if (rc == 0)
 		rc = add_candidates(c);
 	return rc;
