@@ -58,7 +58,6 @@ int sim_run_schedule(void *ctx, int worker, const char *const *ids, const uint32
 	(void)ids;
 	memset(out, 0, sizeof(*out));
 	out->worker = worker;
-	out->attempts = 1;
 	if (n == 0 || n > SIM_MAX)
 		return ut_error_set(UT_EINPUT, "simulated runner: %zu tests", n);
 	out->tests = calloc(n, sizeof(*out->tests));
