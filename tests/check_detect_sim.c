@@ -3,7 +3,8 @@
  * prerequisites: the exact graph they end with, and what their runs show (every output
  * schedule passes in the truth; every manifest edge has a run in which its dependent failed
  * without the dependee while every other prerequisite it keeps ran and passed). Includes
- * the two faulty cases of issue 17's journals and flaky tests. Run alone:
+ * the two faulty cases of issue 17's journals and flaky tests; and the simulated runner's
+ * own faults (non-monotone pair, seeded intermittent failures). Run alone:
  *     CK_RUN_SUITE=detect-sim build-test/tests/check_untangle
  * DSIM_KEEP=1 keeps each detection's journal (/tmp/ut-dsim-*), DSIM_VERBOSE=1 prints
  * the flaky test's graphs. */
@@ -441,6 +442,71 @@ START_TEST(schedules_without_a_prerequisite)
 }
 END_TEST
 
+/* Runs sched (n tests) through the simulated runner; its outcomes as 'p'/'f' in out. */
+static void sim_outcomes(dt *d, const uint32_t *sched, size_t n, char *out)
+{
+	ut_run_result r;
+
+	ck_assert_int_eq(sim_run_schedule(&d->s, 0, d->ids, sched, n, &r), 0);
+	for (size_t i = 0; i < n; i++)
+		out[i] = r.tests[i].outcome == UT_OUT_PASS ? 'p' : 'f';
+	out[n] = '\0';
+	ut_run_result_dispose(&r);
+}
+
+/* The non-monotone pair of issue 32 (tests/sim/sim.h): 3 passes after {0}, fails after
+ * {0, 1} (1 protects a page), and passes after {0, 1, 2} (2 promotes the user). */
+START_TEST(sim_non_monotone_pair)
+{
+	const uint32_t a[] = {0, 3}, b[] = {0, 1, 3}, c[] = {0, 1, 2, 3}, e[] = {1, 2, 3};
+	char o[8];
+	dt d;
+
+	dt_suite(&d, 4, "3>0", "");
+	sim_breaks(&d.s, 3, 1, 2);
+	sim_outcomes(&d, a, 2, o);
+	ck_assert_str_eq(o, "pp");
+	sim_outcomes(&d, b, 3, o);
+	ck_assert_str_eq(o, "ppf");
+	sim_outcomes(&d, c, 4, o);
+	ck_assert_str_eq(o, "pppp");
+	sim_outcomes(&d, e, 3, o);
+	ck_assert_str_eq(o, "ppf"); /* its prerequisite first */
+	ck_assert(sim_passes(&d.s, a, 2) && !sim_passes(&d.s, b, 3) && sim_passes(&d.s, c, 4));
+	dt_teardown(&d);
+}
+END_TEST
+
+/* Intermittent failures (1 in 20) come from the seed and the turn alone: about 1 in 20,
+ * the same sequence again for the same seed, another for another seed, and never counted
+ * in the truth. */
+START_TEST(sim_intermittent_is_seeded)
+{
+	const uint32_t one[] = {0};
+	char seq[3][401], o[2];
+	size_t fails = 0;
+
+	for (int k = 0; k < 3; k++) {
+		dt d;
+
+		dt_setup(&d, 1);
+		sim_intermittent(&d.s, 0, 20);
+		d.s.seed = k == 2 ? 8 : 7;
+		for (size_t i = 0; i < 400; i++) {
+			sim_outcomes(&d, one, 1, o);
+			seq[k][i] = o[0];
+			fails += k == 0 && o[0] == 'f';
+		}
+		seq[k][400] = '\0';
+		ck_assert(sim_passes(&d.s, one, 1));
+		dt_teardown(&d);
+	}
+	ck_assert_msg(fails >= 8 && fails <= 40, "%zu failures in 400 turns", fails);
+	ck_assert_str_eq(seq[0], seq[1]);
+	ck_assert_str_ne(seq[0], seq[2]);
+}
+END_TEST
+
 Suite *detect_sim_suite(void)
 {
 	Suite *s = suite_create("detect-sim");
@@ -458,6 +524,10 @@ Suite *detect_sim_suite(void)
 	tc = tcase_create("schedules");
 	tcase_add_test(tc, siblings_share_a_run);
 	tcase_add_test(tc, schedules_without_a_prerequisite);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("faults");
+	tcase_add_test(tc, sim_non_monotone_pair);
+	tcase_add_test(tc, sim_intermittent_is_seeded);
 	suite_add_tcase(s, tc);
 	return s;
 }

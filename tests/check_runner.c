@@ -1,6 +1,7 @@
 /* check_runner.c: schedules through a scripted runner (tests/fixtures/runner/bin): templates,
- * outcomes, the retries of missing or corrupt reports and failing resets, timeouts,
- * interrupts and configuration errors; and the fixture folder the runner suites share. */
+ * outcomes, missing or corrupt reports (tried once; detection's retries counted), the retry
+ * of failing resets, timeouts, interrupts and configuration errors; and the fixture folder
+ * the runner suites share. */
 #include <check.h>
 #include <dirent.h>
 #include <pthread.h>
@@ -12,6 +13,8 @@
 #include <unistd.h>
 
 #include "check_runner.h"
+#include "detect/internal.h"
+#include "detect/journal.h"
 #include "json/json.h"
 #include "proc/process.h"
 #include "runner/runner.h"
@@ -165,12 +168,17 @@ static void teardown(void)
 	runner_fixture_teardown();
 }
 
-static int run(int worker, size_t n)
+static void make_runner(void)
 {
-	ut_run_result_dispose(&result);
 	if (!runner)
 		ck_assert_msg(ut_runner_new(&runner, &cfg, fixture_dir(), fixture(0, "work/tmp")) == 0,
 			      "%s", ut_error_message());
+}
+
+static int run(int worker, size_t n)
+{
+	ut_run_result_dispose(&result);
+	make_runner();
 	return ut_runner_run(runner, worker, ids, n, &result);
 }
 
@@ -235,22 +243,23 @@ START_TEST(outcomes_come_from_the_report)
 	ck_assert(!result.tests[0].flaky && !result.tests[0].absent);
 	ck_assert_int_eq(result.proc.state, UT_PROC_EXITED);
 	ck_assert_int_eq(result.proc.exit_code, 1); /* recorded, not used */
-	ck_assert_int_eq(result.attempts, 1);
+	ck_assert_int_eq(lines("fake.log"), 1);
 	ck_assert(result.reset_s > 0);
 	ck_assert(result.start > 1e9 && result.end >= result.start);
 	ck_assert_uint_eq(result.unmatched, 0);
 }
 END_TEST
 
-START_TEST(missing_report_is_retried_once)
+/* The runner tries a schedule once: a run without a usable report is classified and left to
+ * the caller (detection alone runs it again: see detect_retries_a_run_a_fixed_number_of_times). */
+START_TEST(missing_report_is_not_retried)
 {
 	setenv("FAKE_MODE", "noreport", 1);
 	ck_assert_int_eq(run(1, 2), 0);
 	ck_assert_int_eq(result.status, UT_RUN_NO_REPORT);
 	ck_assert_str_eq(ut_run_status_name(result.status), "no-report");
-	ck_assert_int_eq(result.attempts, 2);
-	ck_assert_int_eq(lines("resets.log"), 2);
-	ck_assert_int_eq(lines("fake.log"), 2);
+	ck_assert_int_eq(lines("resets.log"), 1);
+	ck_assert_int_eq(lines("fake.log"), 1);
 	ck_assert_ptr_nonnull(strstr(result.report_error, "-w1.xml"));
 	ck_assert_int_eq(result.tests[0].outcome, UT_OUT_NOTRUN);
 	ck_assert(!result.tests[0].absent);
@@ -258,20 +267,55 @@ START_TEST(missing_report_is_retried_once)
 
 	setenv("FAKE_MODE", "noreport-once", 1);
 	ck_assert_int_eq(run(1, 2), 0);
+	ck_assert_int_eq(result.status, UT_RUN_NO_REPORT);
+	ck_assert_int_eq(run(1, 2), 0);
 	ck_assert_int_eq(result.status, UT_RUN_OK);
-	ck_assert_int_eq(result.attempts, 2);
 	ck_assert_int_eq(result.tests[1].outcome, UT_OUT_PASS);
+	ck_assert_int_eq(lines("fake.log"), 3);
 }
 END_TEST
 
-START_TEST(corrupt_report_is_retried_once)
+START_TEST(corrupt_report_is_not_retried)
 {
 	setenv("FAKE_MODE", "corrupt", 1);
 	ck_assert_int_eq(run(0, 3), 0);
 	ck_assert_int_eq(result.status, UT_RUN_BAD_REPORT);
-	ck_assert_int_eq(result.attempts, 2);
-	ck_assert_int_eq(lines("fake.log"), 2);
+	ck_assert_int_eq(lines("fake.log"), 1);
 	ck_assert_ptr_nonnull(strstr(result.report_error, "invalid JUnit XML"));
+}
+END_TEST
+
+/* Issue 31: the runner once repeated a run without a report and detection repeated that
+ * again, 6 invocations of a runner that writes no report. Through the real runner and
+ * detection, a runner that never writes one is invoked exactly DX_ERROR_RETRIES + 1 times
+ * for a suite of one test (one run a round), and the message says how many and why. */
+START_TEST(detect_retries_a_run_a_fixed_number_of_times)
+{
+	ut_graph *g = NULL;
+	ut_journal *j = NULL;
+	ut_detect_opts opts;
+	ut_detect_stats stats;
+	ut_journal_header h = {.suite = "s", .strategy = "fast", .extract = "x", .filter = "y",
+			       .ntests = 1, .ids = ids};
+	char times[64];
+	int rc;
+
+	memset(&opts, 0, sizeof(opts));
+	memset(&stats, 0, sizeof(stats));
+	setenv("FAKE_MODE", "noreport", 1);
+	ck_assert_int_eq(ut_graph_new(&g, 1), 0);
+	ck_assert_int_eq(ut_graph_set_test(g, 0, ids[0], ids[0], "t.py", 1, 1), 0);
+	cfg.runner.preflight_s = 0; /* the preflight's own try is not the point here */
+	make_runner();
+	ck_assert_int_eq(ut_journal_open(&j, fixture(1, "journal.jsonl"), &h, UT_JOURNAL_NEW), 0);
+	rc = ut_detect_run(g, runner, j, &opts, &stats);
+	ut_journal_close(j);
+	ut_graph_free(g);
+	ck_assert_int_eq(rc, UT_EENV);
+	ck_assert_int_eq(lines("fake.log"), DX_ERROR_RETRIES + 1);
+	snprintf(times, sizeof(times), "no usable outcomes %d times in a row", DX_ERROR_RETRIES + 1);
+	ck_assert_msg(strstr(ut_error_message(), times), "%s", ut_error_message());
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "no-report: exit status 4"));
 }
 END_TEST
 
@@ -309,7 +353,7 @@ START_TEST(timeout_is_not_retried)
 	ck_assert_int_eq(run(0, 2), 0);
 	ck_assert_int_eq(result.status, UT_RUN_NO_REPORT);
 	ck_assert_int_eq(result.proc.state, UT_PROC_TIMEOUT);
-	ck_assert_int_eq(result.attempts, 1);
+	ck_assert_int_eq(lines("fake.log"), 1);
 	ck_assert(result.end - result.start < 6);
 
 	/* what a killed run reported before it hung still counts */
@@ -332,7 +376,6 @@ START_TEST(interrupt_stops_the_run)
 	ck_assert_int_eq(run(0, 2), UT_EINTR);
 	pthread_join(t, NULL);
 	ck_assert_int_eq(result.status, UT_RUN_INTERRUPTED);
-	ck_assert_int_eq(result.attempts, 1);
 	ck_assert(result.end - result.start < 5);
 	ck_assert_int_eq(run(0, 2), UT_EINTR); /* nothing new starts */
 	ck_assert_int_eq(lines("resets.log"), 1);
@@ -614,8 +657,9 @@ Suite *runner_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, templates_reach_the_command);
 	tcase_add_test(tc, outcomes_come_from_the_report);
-	tcase_add_test(tc, missing_report_is_retried_once);
-	tcase_add_test(tc, corrupt_report_is_retried_once);
+	tcase_add_test(tc, missing_report_is_not_retried);
+	tcase_add_test(tc, corrupt_report_is_not_retried);
+	tcase_add_test(tc, detect_retries_a_run_a_fixed_number_of_times);
 	tcase_add_test(tc, failing_reset_is_retried_once);
 	tcase_add_test(tc, reset_that_keeps_failing);
 	tcase_add_test(tc, timeout_is_not_retried);

@@ -51,7 +51,9 @@ static void explain_no_report(const ut_run_result *res)
 	const char *tail = res->proc.tail ? res->proc.tail : "";
 	size_t len = strlen(tail), keep = 2000;
 
-	ut_errorf("the runner left no usable report (%s): %s", ut_run_status_name(res->status),
+	ut_errorf("the runner left no usable report (%s) on its one try (run does not repeat "
+		  "a shard; run the job again once the runner is fixed): %s",
+		  ut_run_status_name(res->status),
 		  res->report_error ? res->report_error : "no reason given");
 	if (len)
 		ut_detailf("the end of its output:\n%s%s", len > keep ? "..." : "",

@@ -214,7 +214,7 @@ static int execute(dx_ctx *c, int worker, const char **ids, const uint32_t *sche
 	rec.durations = durs;
 	rec.error = out->error;
 	rec.detail = detail;
-	rec.attempts = res.attempts;
+	rec.attempts = 1; /* each try is journaled as a run of its own */
 	rec.reset_s = res.reset_s;
 	rec.start = res.start;
 	rec.end = res.end;

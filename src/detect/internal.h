@@ -102,7 +102,9 @@ typedef struct {
 } dx_result;
 
 /* How many times a run that fails as a whole (no usable report, a timeout) is run again
- * before detect stops with UT_EENV (docs/detection.md, "The runner"). */
+ * before detect stops with UT_EENV (docs/detection.md, "The runner"): DX_ERROR_RETRIES + 1
+ * runner invocations in all. The one retry policy of runs: the runner itself
+ * (ut_runner_run) tries once, so the two never multiply (check_runner.c counts them). */
 #define DX_ERROR_RETRIES 2
 
 void dx_result_dispose(dx_result *r);

@@ -54,7 +54,7 @@ typedef struct {
 	bool error;            /* the run itself failed (no usable report, timeout): its outcomes
 	                        * are no evidence, and resume runs it again */
 	const char *detail;    /* how the runner ended, e.g. "exit status 0" */
-	int attempts;
+	int attempts;          /* 1; older journals hold 2 for a run the runner repeated itself */
 	double reset_s, start, end; /* start and end: seconds since the epoch */
 	const char *tail;      /* output tail kept for diagnosis, or NULL (not kept on resume) */
 } ut_journal_record;

@@ -472,8 +472,9 @@ static void clear_outcomes(ut_run_result *out)
 	out->unmatched = 0;
 }
 
-/* One attempt: reset, command, report. 1 when it is worth another attempt, else 0 or an
- * error code (the result says how it went). */
+/* One attempt: reset, command, report. 0 when the command ran (the result says how it
+ * went), else an error code. Never repeated here: a run that failed as a whole is run
+ * again by detection alone (detect/exec.c, DX_ERROR_RETRIES), so retries never multiply. */
 static int attempt(const ut_runner *r, const ut_template_vars *v, const char *const *ids,
 		   double timeout_s, ut_arena *a, ut_run_result *out)
 {
@@ -512,9 +513,7 @@ static int attempt(const ut_runner *r, const ut_template_vars *v, const char *co
 		rc = UT_EINTR;
 		goto done;
 	}
-	if (out->status == UT_RUN_OK || out->proc.state == UT_PROC_TIMEOUT)
-		return 0;
-	return rc == UT_ENOMEM ? rc : 1;
+	return rc == UT_ENOMEM ? rc : 0;
 done:
 	if (rc == UT_EINTR) {
 		out->status = UT_RUN_INTERRUPTED;
@@ -560,15 +559,7 @@ int ut_runner_run_timed(ut_runner *r, int worker, const char *const *ids, size_t
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (out->attempts = 1; out->attempts <= 2; out->attempts++) {
-		rc = attempt(r, &v, ids, timeout_s, &a, out);
-		if (rc != 1)
-			break;
-	}
-	if (rc == 1 || out->attempts > 2) {
-		out->attempts = 2;
-		rc = 0;
-	}
+	rc = attempt(r, &v, ids, timeout_s, &a, out);
 done:
 	if (!out->proc.tail)
 		out->proc.tail = calloc(1, 1);

@@ -68,8 +68,8 @@ const char *ut_runner_helpers_origin(void);
 
 typedef enum {
 	UT_RUN_OK,           /* the report was read; tests it lacks are not-run */
-	UT_RUN_NO_REPORT,    /* no report: on both attempts, or after a timeout */
-	UT_RUN_BAD_REPORT,   /* a report that is not valid JUnit XML, likewise */
+	UT_RUN_NO_REPORT,    /* no report (the command ended, or was stopped by the timeout) */
+	UT_RUN_BAD_REPORT,   /* a report that is not valid JUnit XML, or was refused */
 	UT_RUN_RESET_FAILED, /* the reset failed twice: ut_runner_run returned UT_EENV */
 	UT_RUN_NOSTART,      /* the command could not start: UT_EENV */
 	UT_RUN_INTERRUPTED   /* ut_proc_interrupt(): UT_EINTR; outcomes from what was reported */
@@ -96,16 +96,16 @@ typedef struct {
 	ut_proc_result proc;    /* the last command run (the reset's when RESET_FAILED): state,
 				 * exit status, signal, wall time, output tail. Recorded, never
 				 * used for outcomes. */
-	double reset_s;         /* wall time spent in resets, retries included */
+	double reset_s;         /* wall time spent in resets, the reset's retry included */
 	double start, end;      /* wall clock, seconds since the epoch */
-	int attempts;           /* reset+command attempts: 1, or 2 after a missing/corrupt report */
 	int worker;
 } ut_run_result;
 
-/* Runs one schedule on a worker: reset (a failing reset is retried once), the command
- * with runner.timeout_s, the report. A missing or corrupt report repeats the whole
- * attempt once, except after a timeout (a hang would cost the timeout again; the caller
- * decides). *out is always filled (dispose it whatever the return code).
+/* Runs one schedule on a worker once: reset (a failing reset is retried once), the command
+ * with runner.timeout_s, the report. A run without a usable report is not repeated here:
+ * the result classifies it (status, proc) and the caller decides; detection alone runs
+ * such a run again (detect/exec.c), so that retries never multiply across layers.
+ * *out is always filled (dispose it whatever the return code).
  * Returns 0 when the command ran (res->status: OK, NO_REPORT or BAD_REPORT),
  * UT_EENV when the reset failed twice (the message quotes the reset and its output tail)
  * or the command could not start, UT_EINTR when interrupted, UT_EINPUT for n == 0 or a

@@ -7,7 +7,8 @@ itself; each run script puts this folder on sys.path and imports from here.
                       HarnessError naming the variable
   say                 a progress line on stderr
   build_untangle      UT_BIN, or build-rel built in Release (cmake, -DUT_TESTS=OFF)
-  compile_simrun      tests/bench/detect/simrun.c compiled with cc -O2 into a folder
+  compile_simrun      the simulated runner (tests/sim/simrun.c and sim.c, the behaviour the
+                      detect unit tests share) compiled with cc -O2 into a folder
   read_suite          suite.tsv: order, durations, true prerequisites, index by id
   stop, run_detect    `untangle detect -C DIR --strategy S --workers W --quiet --json` in
                       its own session, stopped (SIGTERM to its group, then SIGKILL) after
@@ -75,11 +76,12 @@ def build_untangle():
 
 def compile_simrun(work):
     out = os.path.join(work, "simrun")
-    src = os.path.join(BENCH, "detect", "simrun.c")
-    r = subprocess.run(["cc", "-O2", "-std=c11", "-Wall", "-Wextra", "-o", out, src],
+    sim = os.path.join(ROOT, "tests", "sim")
+    r = subprocess.run(["cc", "-O2", "-std=c11", "-Wall", "-Wextra", "-o", out,
+                        os.path.join(sim, "simrun.c"), os.path.join(sim, "sim.c")],
                        stderr=subprocess.PIPE, text=True)
     if r.returncode:
-        raise HarnessError(f"{src}: cc failed:\n{r.stderr}")
+        raise HarnessError(f"{sim}/simrun.c: cc failed:\n{r.stderr}")
     return out
 
 

@@ -4,7 +4,7 @@
  *
  * Reads DIR/untangle.json (DIR defaults to the working directory), runs the ids in order
  * on worker W (default 0) and prints one line per test, "OUTCOME<TAB>ID<TAB>SECONDS<TAB>
- * MESSAGE", then "run: STATUS attempts=N proc=... reset=S wall=S". On failure the message
+ * MESSAGE", then "run: STATUS proc=... reset=S wall=S". On failure the message
  * and the output tail go to stderr. Exit status: 0 the report was read, 1 no usable report,
  * 2 usage or configuration error, 3 the environment failed (reset, could not start),
  * 4 interrupted. */
@@ -69,8 +69,8 @@ int main(int argc, char **argv)
 		printf("%s\t%s\t%.3f\t%s%s\n", ut_outcome_name(res.tests[k].outcome), argv[i + k],
 		       res.tests[k].duration_s, res.tests[k].flaky ? "(flaky) " : "",
 		       res.tests[k].message ? res.tests[k].message : "");
-	printf("run: %s attempts=%d proc=%s reset=%.1fs wall=%.1fs\n", ut_run_status_name(res.status),
-	       res.attempts, ut_proc_describe(&res.proc, how, sizeof(how)), res.reset_s,
+	printf("run: %s proc=%s reset=%.1fs wall=%.1fs\n", ut_run_status_name(res.status),
+	       ut_proc_describe(&res.proc, how, sizeof(how)), res.reset_s,
 	       res.end - res.start);
 	code = rc == UT_EENV ? 3 : rc == UT_EINTR ? 4 : rc < 0 ? 2 : res.status == UT_RUN_OK ? 0 : 1;
 	if (rc < 0 || res.status != UT_RUN_OK)

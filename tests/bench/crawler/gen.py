@@ -16,7 +16,7 @@ redundant as a crawler's is.
 
 Writes:
   tests/test_crawl.py  pytest + Selenium sources (navigation by clicks; form values)
-  suite.tsv            for tests/bench/detect/simrun: id, duration, true prerequisites
+  suite.tsv            for tests/sim/simrun: id, duration, true prerequisites
   suite.json           the same for tests/sim/simrunner
   coverage.json        test id -> the transitions it fires ("S3 -click#b2-> S7")
   truth.json           the true edges [[dependent, dependee], ...]

@@ -9,7 +9,7 @@ Writes a project folder that `untangle detect -C DIR` can run:
                         definition order). Every test logs in with the same e-mail and
                         password; a test submits values with send_keys("...") and uses
                         values with `assert "..." in driver.page_source`.
-  suite.tsv             what tests/bench/detect/simrun runs: id, duration, true
+  suite.tsv             what tests/sim/simrun runs: id, duration, true
                         prerequisites (transitively reduced), flaky period (empty)
   truth.json            the true edges [[dependent_id, dependee_id], ...]
   untangle.json         runner.command = simrun on suite.tsv, reset `true`, reruns 0

@@ -1,22 +1,35 @@
-/* simrun.c: a fast simulated test runner for the detect benchmark (tests/bench/detect/run).
+/* simrun.c: the simulated test runner as an executable, for the benchmarks (tests/bench)
+ * and the ctests that start a runner.command; what a test does is decided by sim.c (sim.h),
+ * the behaviour the detect unit tests run in-process too.
  *
- *     simrun --suite SUITE.tsv --report FILE [--state DIR] [--worker W] [--] ID...
+ *     simrun --suite SUITE.tsv --report FILE [--state DIR] [--seed S] [--worker W] [--] ID...
  *
- * SUITE.tsv holds one test a line: id<TAB>duration_s<TAB>prereq,prereq,...<TAB>flaky
- * (blank lines and lines starting with '#' are skipped; the last two fields may be empty
- * or missing). flaky is empty, or k: the test fails on every k-th execution, counted in a
- * file per test under --state (locked, so parallel workers can share the folder).
+ * SUITE.tsv holds one test a line (blank lines and lines starting with '#' are skipped):
  *
- * The tests run in the order given. A reset before every schedule is assumed, so a test
- * passes iff each of its prerequisites ran and passed earlier in this same invocation and
- * it is not on a flaky turn. Nothing sleeps: the JUnit XML report (written as pytest
- * writes it, atomically) gives each test its declared duration, times SIMRUN_FAIL_FACTOR
- * (environment, default 1) when it fails: on a real application a failing test waits for
- * what never appears (an implicit wait runs out), 5 to 7 times a passing one. Unknown ids
- * are named on stderr and left out of the report, so the caller sees them as not run.
+ *     id<TAB>duration_s<TAB>prereqs<TAB>flaky<TAB>intermittent<TAB>broken_by<TAB>unless
+ *
+ * Every field after duration_s may be empty or missing:
+ *   prereqs       the true prerequisites, ids separated by commas;
+ *   flaky         k: the test fails on every k-th turn;
+ *   intermittent  n: the test fails 1 in n turns at random, decided by --seed (default 1)
+ *                 and the turn alone, so a seed replays the same failures (issue 32);
+ *   broken_by     X, an id: a non-monotone pair: the test fails when X ran and passed
+ *                 before it in the schedule ...
+ *   unless        ... and Y (an id) did not: it passes after S, fails after S + X, and
+ *                 passes again after S + X + Y.
+ * A turn is an execution of a flaky or intermittent test whose prerequisites held (sim.h),
+ * counted in a file per test under --state (locked, so parallel workers can share the
+ * folder); without --state no turn is counted, and such tests pass.
+ *
+ * The tests run in the order given. A reset before every schedule is assumed. Nothing
+ * sleeps: the JUnit XML report (written as pytest writes it, atomically) gives each test
+ * its declared duration, times SIMRUN_FAIL_FACTOR (environment, default 1) when it fails:
+ * on a real application a failing test waits for what never appears (an implicit wait runs
+ * out), 5 to 7 times a passing one. Unknown ids are named on stderr and left out of the
+ * report, so the caller sees them as not run.
  *
  * It is started tens of thousands of times per benchmark, hence C: a suite of 1,000 tests
- * is read and hashed in well under a millisecond.
+ * is read and hashed in well under a millisecond. Build: cc -O2 simrun.c sim.c.
  *
  * SIMRUN_STAMP (environment), when set, names a file to which it appends the wall clock
  * (seconds since the epoch) first thing: when the first test started, for the plan
@@ -37,20 +50,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim.h"
+
 #define MAX_SUITE_BYTES (64u << 20)
 
 typedef struct {
 	const char *id;      /* points into the suite text */
 	double duration;
-	uint32_t *prereqs;   /* indices, resolved after the whole file is read */
-	uint32_t nprereqs;
-	const char *prereq_text;
-	long flaky;          /* 0: never; k: fails on every k-th execution */
+	const char *prereq_text, *broken_text, *unless_text; /* resolved after the whole file */
 	unsigned line;
 } test;
 
 typedef struct {
 	test *v;
+	sim_test *model;     /* parallel to v: the behaviour, for sim_judge */
 	size_t n, cap;
 	uint32_t *slots;     /* open addressing; UINT32_MAX is empty */
 	size_t nslots;
@@ -229,71 +242,112 @@ static char *field(char **cursor)
 	return start;
 }
 
+static long positive(const char *text, const char *path, unsigned lineno, const char *what)
+{
+	char *end;
+	long v;
+
+	if (!text || !*text)
+		return 0;
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || *end || v < 1)
+		die(2, "%s:%u: bad %s '%s'", path, lineno, what, text);
+	return v;
+}
+
+/* One line of the suite (NUL-terminated, not blank nor a comment) into su. */
+static void parse_line(suite *su, char *line, const char *path, unsigned lineno)
+{
+	char *cur = line, *id = field(&cur), *dur = field(&cur), *pre = field(&cur),
+	     *fl = field(&cur), *in = field(&cur), *br = field(&cur), *un = field(&cur), *end;
+	sim_test m = SIM_TEST_INIT;
+	test t;
+
+	memset(&t, 0, sizeof(t));
+	if (!*id || !dur)
+		die(2, "%s:%u: expected id<TAB>duration[<TAB>prereqs<TAB>flaky<TAB>intermittent"
+		       "<TAB>broken_by<TAB>unless]", path, lineno);
+	t.id = id;
+	t.line = lineno;
+	errno = 0;
+	t.duration = strtod(dur, &end);
+	if (errno || end == dur || *end || t.duration < 0)
+		die(2, "%s:%u: bad duration '%s'", path, lineno, dur);
+	t.prereq_text = pre ? pre : "";
+	t.broken_text = br ? br : "";
+	t.unless_text = un ? un : "";
+	m.flaky_every = positive(fl, path, lineno, "flaky period");
+	m.intermittent = positive(in, path, lineno, "intermittent rate");
+	if (su->n == su->cap) {
+		su->cap = su->cap ? su->cap * 2 : 256;
+		su->v = xrealloc(su->v, su->cap * sizeof(*su->v));
+		su->model = xrealloc(su->model, su->cap * sizeof(*su->model));
+	}
+	su->model[su->n] = m;
+	su->v[su->n++] = t;
+}
+
+static long resolve_one(const suite *su, const test *t, const char *id, size_t n,
+			const char *path, const char *what)
+{
+	long k = lookup(su, id, n);
+
+	if (k < 0)
+		die(2, "%s:%u: unknown %s '%.*s'", path, t->line, what, (int)n, id);
+	return k;
+}
+
+/* The ids of prerequisites, breakers and rescuers into indices. */
+static void resolve(suite *su, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < su->n; i++) {
+		const test *t = &su->v[i];
+		sim_test *m = &su->model[i];
+		const char *p = t->prereq_text;
+		uint32_t *pre = NULL;
+
+		while (*p) {
+			const char *comma = strchr(p, ',');
+			size_t n = comma ? (size_t)(comma - p) : strlen(p);
+
+			if (n) {
+				pre = xrealloc(pre, (m->nprereqs + 1) * sizeof(uint32_t));
+				pre[m->nprereqs++] = (uint32_t)resolve_one(su, t, p, n, path, "prerequisite");
+			}
+			p += n + (comma != NULL);
+		}
+		m->prereqs = pre;
+		if (*t->broken_text)
+			m->broken_by = resolve_one(su, t, t->broken_text, strlen(t->broken_text), path,
+						    "broken_by");
+		if (*t->unless_text)
+			m->unless = resolve_one(su, t, t->unless_text, strlen(t->unless_text), path,
+					"unless");
+		if (*t->unless_text && !*t->broken_text)
+			die(2, "%s:%u: 'unless' without 'broken_by'", path, t->line);
+	}
+}
+
 static void parse_suite(suite *su, const char *path)
 {
 	char *text = read_file(path), *line = text, *next;
 	unsigned lineno = 0;
-	size_t i;
 
 	for (; line && *line; line = next) {
-		char *cur, *id, *dur, *pre, *fl, *end;
-		test t;
-
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
 		lineno++;
 		if (*line && line[strlen(line) - 1] == '\r')
 			line[strlen(line) - 1] = '\0';
-		if (!*line || *line == '#')
-			continue;
-		memset(&t, 0, sizeof(t));
-		cur = line;
-		id = field(&cur);
-		dur = field(&cur);
-		pre = field(&cur);
-		fl = field(&cur);
-		if (!*id || !dur)
-			die(2, "%s:%u: expected id<TAB>duration[<TAB>prereqs<TAB>flaky]", path, lineno);
-		t.id = id;
-		t.line = lineno;
-		errno = 0;
-		t.duration = strtod(dur, &end);
-		if (errno || end == dur || *end || t.duration < 0)
-			die(2, "%s:%u: bad duration '%s'", path, lineno, dur);
-		t.prereq_text = pre ? pre : "";
-		if (fl && *fl) {
-			t.flaky = strtol(fl, &end, 10);
-			if (*end || t.flaky < 1)
-				die(2, "%s:%u: bad flaky period '%s'", path, lineno, fl);
-		}
-		if (su->n == su->cap) {
-			su->cap = su->cap ? su->cap * 2 : 256;
-			su->v = xrealloc(su->v, su->cap * sizeof(*su->v));
-		}
-		su->v[su->n++] = t;
+		if (*line && *line != '#')
+			parse_line(su, line, path, lineno);
 	}
 	index_tests(su, path);
-	for (i = 0; i < su->n; i++) {
-		test *t = &su->v[i];
-		const char *p = t->prereq_text;
-
-		while (*p) {
-			const char *comma = strchr(p, ',');
-			size_t n = comma ? (size_t)(comma - p) : strlen(p);
-			long k;
-
-			if (n) {
-				k = lookup(su, p, n);
-				if (k < 0)
-					die(2, "%s:%u: unknown prerequisite '%.*s'", path, t->line,
-					    (int)n, p);
-				t->prereqs = xrealloc(t->prereqs, (t->nprereqs + 1) * sizeof(uint32_t));
-				t->prereqs[t->nprereqs++] = (uint32_t)k;
-			}
-			p += n + (comma != NULL);
-		}
-	}
+	resolve(su, path);
 }
 
 /* Counts one more execution of test k in the state folder; returns the new count. */
@@ -369,32 +423,26 @@ static void write_report(const char *path, const buf *xml)
 
 static void usage(void)
 {
-	die(2, "usage: simrun --suite SUITE.tsv --report FILE [--state DIR] [--worker W] "
-	       "[--] ID...");
+	die(2, "usage: simrun --suite SUITE.tsv --report FILE [--state DIR] [--seed S] "
+	       "[--worker W] [--] ID...");
 }
 
-int main(int argc, char **argv)
+typedef struct {
+	const char *suite, *report, *state;
+	uint64_t seed;
+	double fail_factor;
+	int first_id; /* argv index of the first test id */
+} options;
+
+static void parse_args(options *o, int argc, char **argv)
 {
-	const char *suite_path = NULL, *report = NULL, *state = NULL;
-	unsigned char *passed;
-	suite su = {0};
-	buf xml = {0}, cases = {0};
-	size_t ran = 0, failed = 0;
-	double fail_factor = 1;
-	const char *ff = getenv("SIMRUN_FAIL_FACTOR"), *stamp = getenv("SIMRUN_STAMP");
+	const char *ff = getenv("SIMRUN_FAIL_FACTOR");
+	char *end;
 	int i;
 
-	if (stamp && *stamp) {
-		struct timespec now;
-		FILE *f = fopen(stamp, "a");
-
-		clock_gettime(CLOCK_REALTIME, &now);
-		if (f) {
-			fprintf(f, "%lld.%09ld\n", (long long)now.tv_sec, now.tv_nsec);
-			fclose(f);
-		}
-	}
-
+	memset(o, 0, sizeof(*o));
+	o->seed = 1;
+	o->fail_factor = 1;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			i++;
@@ -405,70 +453,108 @@ int main(int argc, char **argv)
 		if (i + 1 >= argc)
 			usage();
 		if (!strcmp(argv[i], "--suite"))
-			suite_path = argv[++i];
+			o->suite = argv[++i];
 		else if (!strcmp(argv[i], "--report"))
-			report = argv[++i];
+			o->report = argv[++i];
 		else if (!strcmp(argv[i], "--state"))
-			state = argv[++i];
-		else if (!strcmp(argv[i], "--worker"))
+			o->state = argv[++i];
+		else if (!strcmp(argv[i], "--seed")) {
+			errno = 0;
+			o->seed = strtoull(argv[++i], &end, 10);
+			if (errno || end == argv[i] || *end)
+				die(2, "--seed: '%s' is not a number", argv[i]);
+		} else if (!strcmp(argv[i], "--worker"))
 			++i; /* accepted so that a command may pass {worker}; unused */
 		else
 			usage();
 	}
-	if (!suite_path || !report)
+	o->first_id = i;
+	if (!o->suite || !o->report)
 		usage();
 	if (ff && *ff) {
-		char *end;
-
 		errno = 0;
-		fail_factor = strtod(ff, &end);
-		if (errno || end == ff || *end || fail_factor <= 0)
+		o->fail_factor = strtod(ff, &end);
+		if (errno || end == ff || *end || o->fail_factor <= 0)
 			die(2, "SIMRUN_FAIL_FACTOR: '%s' is not a positive number", ff);
 	}
-	parse_suite(&su, suite_path);
+}
+
+static void stamp_now(void)
+{
+	const char *stamp = getenv("SIMRUN_STAMP");
+	struct timespec now;
+	FILE *f;
+
+	if (!stamp || !*stamp)
+		return;
+	f = fopen(stamp, "a");
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (f) {
+		fprintf(f, "%lld.%09ld\n", (long long)now.tv_sec, now.tv_nsec);
+		fclose(f);
+	}
+}
+
+static long next_turn(void *state, uint32_t k)
+{
+	return bump(state, k);
+}
+
+/* The failure of test t (verdict v, detail as sim_judge gives it) into the report and
+ * stdout. */
+static void failure(buf *cases, const suite *su, const test *t, sim_verdict v, long detail)
+{
+	char why[160];
+	const char *other = v == SIM_NEEDS || v == SIM_BROKEN ? su->v[detail].id : "";
+
+	if (v == SIM_FLAKY || v == SIM_INTERMITTENT)
+		snprintf(why, sizeof(why), "%s failure on execution %ld",
+			 v == SIM_FLAKY ? "flaky" : "intermittent", detail);
+	else
+		snprintf(why, sizeof(why), "%s ", v == SIM_NEEDS ? "needs" : "broken by");
+	buf_puts(cases, "><failure message=\"");
+	buf_xml(cases, why, strlen(why));
+	buf_xml(cases, other, strlen(other));
+	buf_puts(cases, "\"/></testcase>\n");
+	printf("FAIL %s: %s%s\n", t->id, why, other);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned char *passed;
+	suite su = {0};
+	buf xml = {0}, cases = {0};
+	size_t ran = 0, failed = 0;
+	options o;
+	int i;
+
+	stamp_now();
+	parse_args(&o, argc, argv);
+	parse_suite(&su, o.suite);
 	passed = calloc(su.n ? su.n : 1, 1);
 	if (!passed)
 		die(2, "out of memory");
-	for (; i < argc; i++) {
-		long k = lookup(&su, argv[i], strlen(argv[i]));
-		const test *t;
-		const char *why = NULL;
-		long turn = 0;
-		uint32_t j;
+	for (i = o.first_id; i < argc; i++) {
+		long k = lookup(&su, argv[i], strlen(argv[i])), detail;
+		sim_verdict v;
 
 		if (k < 0) {
 			fprintf(stderr, "%s: unknown test '%s'\n", prog, argv[i]);
 			continue;
 		}
-		t = &su.v[k];
-		for (j = 0; j < t->nprereqs && !why; j++) {
-			if (!passed[t->prereqs[j]])
-				why = su.v[t->prereqs[j]].id;
-		}
-		if (!why && t->flaky && state) {
-			turn = bump(state, (size_t)k);
-			if (turn % t->flaky == 0)
-				why = "";
-		}
+		v = sim_judge(su.model, (uint32_t)k, passed, o.seed, o.state ? next_turn : NULL,
+			      (void *)o.state, &detail);
 		/* A test that runs twice in one schedule counts its latest outcome. */
-		passed[k] = !why;
+		passed[k] = v == SIM_PASS;
 		ran++;
-		testcase_open(&cases, t->id, why ? t->duration * fail_factor : t->duration);
-		if (!why) {
+		testcase_open(&cases, su.v[k].id,
+			      su.v[k].duration * (v == SIM_PASS ? 1 : o.fail_factor));
+		if (v == SIM_PASS) {
 			buf_puts(&cases, "/>\n");
 			continue;
 		}
 		failed++;
-		buf_puts(&cases, "><failure message=\"");
-		if (*why) {
-			buf_puts(&cases, "needs ");
-			buf_xml(&cases, why, strlen(why));
-			printf("FAIL %s: needs %s\n", t->id, why);
-		} else {
-			buf_printf(&cases, "flaky failure on execution %ld", turn);
-			printf("FAIL %s: flaky failure on execution %ld\n", t->id, turn);
-		}
-		buf_puts(&cases, "\"/></testcase>\n");
+		failure(&cases, &su, &su.v[k], v, detail);
 	}
 	buf_puts(&xml, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuites><testsuite "
 		       "name=\"pytest\" ");
@@ -477,6 +563,6 @@ int main(int argc, char **argv)
 	if (cases.len)
 		buf_put(&xml, cases.p, cases.len);
 	buf_puts(&xml, "</testsuite></testsuites>\n");
-	write_report(report, &xml);
+	write_report(o.report, &xml);
 	return failed ? 1 : 0;
 }
