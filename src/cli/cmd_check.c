@@ -223,7 +223,7 @@ int cmd_check(int argc, char **argv)
 	}
 	o.base_ref = a.base_ref;
 	o.project_dir = dir;
-	o.state_dir = UT_CLI_STATE_DIR;
+	o.state_dir = UT_STORE_DIR;
 	o.cfg = view.cfg = &p.cfg;
 	o.head = p.suite;
 	o.head_diags = &p.diags;

@@ -14,7 +14,7 @@
 #include "util/banned.h"
 
 
-#define DEFAULT_OUT ".untangle/shards"
+#define DEFAULT_OUT UT_STORE_SHARDS
 
 static double ratio(double a, double b)
 {
@@ -43,8 +43,8 @@ static void print_stats(const ut_cli_plan *pl, bool per_sink)
 	       sp->original_s, ratio(sp->original_s, sp->makespan_s),
 	       ratio(sp->original_s, sp->mean_s));
 	printf("durations: %zu from %s, %zu from the graph, %zu without one (%.2f s each)\n",
-	       pl->timings.from_file, UT_CLI_TIMINGS, pl->timings.from_graph, pl->timings.fallback,
-	       pl->timings.fallback_s);
+	       pl->timings.from_file, UT_STORE_TIMINGS, pl->timings.from_graph,
+	       pl->timings.fallback, pl->timings.fallback_s);
 }
 
 static void print_text(const ut_cli_plan *pl, bool per_sink)
