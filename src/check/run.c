@@ -74,17 +74,18 @@ static void broken_files(ut_check_result *r, const ut_diags *d, const ut_git_cha
 	}
 }
 
-/* What changed in the suite's folders since the graph's commit. */
-static int changes(ut_check_result *r, ut_git *repo, const ut_check_opts *o)
+/* The suite's files that differ between commit and the work tree, into *ch (*nch). */
+static int suite_diff(const ut_check_result *r, ut_git *repo, const ut_check_opts *o,
+		      const char *commit, ut_git_change **ch, size_t *nch)
 {
 	const ut_strlist *paths = &o->cfg->suite.paths;
 	size_t n = paths->n ? paths->n : 1;
 	char **prefixes = calloc(n, sizeof(*prefixes));
 	bool whole = false;
-	ut_git_change *ch = NULL;
-	size_t nch = 0;
 	int rc = prefixes ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
 
+	*ch = NULL;
+	*nch = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		prefixes[i] = ck_repo_path(r->prefix_, paths->n ? paths->items[i] : "");
 		if (!prefixes[i])
@@ -93,8 +94,21 @@ static int changes(ut_check_result *r, ut_git *repo, const ut_check_opts *o)
 			whole = true;
 	}
 	if (rc == 0)
-		rc = ut_git_diff_workdir(repo, r->graph_commit, (const char *const *)prefixes,
-					 whole ? 0 : n, &ch, &nch);
+		rc = ut_git_diff_workdir(repo, commit, (const char *const *)prefixes,
+					 whole ? 0 : n, ch, nch);
+	for (size_t i = 0; prefixes && i < n; i++)
+		free(prefixes[i]);
+	free(prefixes);
+	return rc;
+}
+
+/* What changed in the suite's folders since the graph's commit. */
+static int changes(ut_check_result *r, ut_git *repo, const ut_check_opts *o)
+{
+	ut_git_change *ch = NULL;
+	size_t nch = 0;
+	int rc = suite_diff(r, repo, o, r->graph_commit, &ch, &nch);
+
 	if (rc == 0)
 		broken_files(r, o->head_diags, ch, nch);
 	if (rc == 0 && r->broken.items.n)
@@ -103,9 +117,20 @@ static int changes(ut_check_result *r, ut_git *repo, const ut_check_opts *o)
 				  r->broken.items.v[0].message);
 	r->files_changed = nch;
 	ut_git_changes_free(ch, nch);
-	for (size_t i = 0; prefixes && i < n; i++)
-		free(prefixes[i]);
-	free(prefixes);
+	return rc;
+}
+
+/* With opts->note: whether the note can be written on HEAD, which it describes: not when
+ * the suite has changes HEAD does not hold (r->note_skipped, said by the command). */
+static int note_repo(ut_git **out, ut_check_result *r, ut_git *repo, const ut_check_opts *o)
+{
+	ut_git_change *ch = NULL;
+	size_t nch = 0;
+	int rc = o->note ? suite_diff(r, repo, o, r->head, &ch, &nch) : 0;
+
+	*out = rc == 0 && o->note && !nch ? repo : NULL;
+	r->note_skipped = rc == 0 && o->note && nch;
+	ut_git_changes_free(ch, nch);
 	return rc;
 }
 
@@ -225,15 +250,16 @@ static int save_graph(ut_check_result *r, ut_git *repo, const ut_check_opts *o)
 {
 	ut_graph *g = r->check.graph;
 	char *timings = ut_path_join(o->state_dir, UT_STORE_TIMINGS_NAME);
-	ut_store_dest d = {o->cfg->store.graph, timings, true, o->note ? repo : NULL,
-			   o->cfg->store.notes_ref, r->head};
+	ut_store_dest d = {o->cfg->store.graph, timings, true, NULL, o->cfg->store.notes_ref,
+			   r->head};
 	int rc;
 
 	if (ut_proc_interrupted())
 		rc = ut_error_set(UT_EINTR, "interrupted after %ld runs; nothing was written",
 				  r->stats.schedules_run);
 	else
-		rc = timings ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
+		rc = timings ? note_repo(&d.git, r, repo, o)
+			     : ut_error_set(UT_ENOMEM, "out of memory");
 	if (rc < 0)
 		goto done;
 	g->commit = ut_graph_intern(g, r->head);
