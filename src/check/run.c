@@ -120,16 +120,34 @@ static int changes(ut_check_result *r, ut_git *repo, const ut_check_opts *o)
 	return rc;
 }
 
+/* Whether a changed file is untangle's own (its state folder, the graph file): no change
+ * of the suite. */
+static bool own_file(const ut_check_result *r, const ut_git_change *c, const ut_check_opts *o)
+{
+	const char *path = c->new_path ? c->new_path : c->old_path;
+	char *state = ck_repo_path(r->prefix_, o->state_dir),
+	     *graph = ck_repo_path(r->prefix_, o->cfg->store.graph);
+	size_t n = state ? strlen(state) : 0;
+	bool own = (state && !strncmp(path, state, n) && path[n] == '/') ||
+		   (graph && !strcmp(path, graph));
+
+	free(state);
+	free(graph);
+	return own;
+}
+
 /* With opts->note: whether the note can be written on HEAD, which it describes: not when
  * the suite has changes HEAD does not hold (r->note_skipped, said by the command). */
 static int note_repo(ut_git **out, ut_check_result *r, ut_git *repo, const ut_check_opts *o)
 {
 	ut_git_change *ch = NULL;
-	size_t nch = 0;
+	size_t nch = 0, changed = 0;
 	int rc = o->note ? suite_diff(r, repo, o, r->head, &ch, &nch) : 0;
 
-	*out = rc == 0 && o->note && !nch ? repo : NULL;
-	r->note_skipped = rc == 0 && o->note && nch;
+	for (size_t i = 0; rc == 0 && i < nch; i++)
+		changed += !own_file(r, &ch[i], o);
+	*out = rc == 0 && o->note && !changed ? repo : NULL;
+	r->note_skipped = rc == 0 && o->note && changed;
 	ut_git_changes_free(ch, nch);
 	return rc;
 }
