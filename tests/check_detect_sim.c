@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "detect/journal.h"
+#include "store/journal.h"
 #include "detect_sim.h"
 #include "util/error.h"
 

@@ -13,6 +13,7 @@
 #include "check/check.h"
 #include "parse/config_opts.h"
 #include "graph/graph_json.h"
+#include "store/store.h"
 #include "parse/parse.h"
 #include "proc/process.h"
 #include "util/buf.h"
@@ -577,11 +578,12 @@ static void run_setup(run_fixture *f, const char *worktree_py)
 
 		ck_assert_int_eq(ut_graph_set_test(g, i, t->id, t->name, t->file, t->line,
 						   t->end_line), 0);
+		g->tests[i].duration_s = 1.5 + (double)i; /* carried into the head's graph */
 	}
 	ck_assert_int_eq(ut_graph_add(g, 1, 0, UT_ORIGIN_STRING, &e), 0);
 	e->status = UT_EDGE_MANIFEST;
 	ck_assert_int_eq(ut_fs_mkdirs(".untangle"), 0);
-	ck_assert_int_eq(ut_graph_save(g, f->cfg.store.graph), 0);
+	ck_assert_int_eq(ut_store_graph_save(g, f->cfg.store.graph), 0);
 	ut_graph_free(g);
 	commit_all("r", "suite and graph", id);
 	git("r", "checkout", "-q", "-b", "feature", NULL);
@@ -629,7 +631,7 @@ START_TEST(check_run_unchanged_writes_the_head_graph)
 	ck_assert_uint_eq(ut_check_affected(&r.check), 0);
 	ck_assert_int_eq(r.stats.schedules_run, 0);
 	ck_assert_uint_eq(r.findings.v.n, 0);
-	ck_assert_int_eq(ut_graph_load(&g, f.cfg.store.graph), 0);
+	ck_assert_int_eq(ut_store_graph_load(&g, f.cfg.store.graph), 0);
 	ck_assert_str_eq(g->commit, r.head);
 	ck_assert_ptr_nonnull(ut_graph_find(g, 1, 0));
 	ut_graph_free(g);
@@ -672,6 +674,46 @@ START_TEST(check_run_base_copy_and_broken_file)
 	ck_assert_uint_eq(r.broken.items.n, 1);
 	ck_assert_str_eq(r.broken.items.v[0].file, "tests/test_s.py");
 	ck_assert_int_eq(r.broken.items.v[0].kind, UT_DIAG_SYNTAX);
+	ut_check_result_dispose(&r);
+	run_teardown(&f);
+}
+END_TEST
+
+/* check records the head's graph as detect records its own, through
+ * ut_store_record_detection: the graph file, the durations in timings.json (here the
+ * base graph's, carried over: nothing ran) and, asked as `detect --store notes` is, the
+ * note on HEAD. The same bits as detect's (tests/check_project.c, and tests/check/run
+ * compares the files the two commands leave). */
+START_TEST(check_run_records_as_detect_does)
+{
+	run_fixture f;
+	ut_check_result r;
+	ut_buf b = UT_BUF_INIT;
+	ut_graph *g = NULL;
+	char *note = NULL;
+
+	run_setup(&f, NULL);
+	ck_assert(!ut_fs_exists(".untangle/timings.json"));
+	ck_assert_msg(ut_check_run(&r, &f.o, NULL, NULL) == 0, "%s", ut_error_message());
+	ck_assert_uint_eq(r.wrote, UT_STORE_WROTE_GRAPH | UT_STORE_WROTE_TIMINGS);
+	ck_assert_int_eq(ut_fs_read(&b, ".untangle/timings.json", 1 << 16), 0);
+	ck_assert_msg(strstr(b.ptr, "\"tests/test_s.py::test_add_user\": 1.5") &&
+			      strstr(b.ptr, "\"tests/test_s.py::test_login_user\": 2.5"),
+		      "%s", b.ptr);
+	ut_buf_dispose(&b);
+	ut_check_result_dispose(&r);
+
+	f.o.note = true;
+	ck_assert_msg(ut_check_run(&r, &f.o, NULL, NULL) == 0, "%s", ut_error_message());
+	ck_assert_uint_eq(r.wrote,
+			  UT_STORE_WROTE_GRAPH | UT_STORE_WROTE_TIMINGS | UT_STORE_WROTE_NOTE);
+	open_repo("r");
+	ck_assert_int_eq(ut_git_note_read(repo, f.cfg.store.notes_ref, r.head, &note), 0);
+	ck_assert_int_eq(ut_graph_read_json(&g, note, strlen(note), "note"), 0);
+	ck_assert_str_eq(g->commit, r.head);
+	ck_assert_ptr_nonnull(ut_graph_find(g, 1, 0));
+	ut_graph_free(g);
+	free(note);
 	ut_check_result_dispose(&r);
 	run_teardown(&f);
 }
@@ -721,6 +763,7 @@ Suite *git_suite(void)
 	tcase_add_test(tc, shallow_clone_asks_for_full_depth);
 	tcase_add_test(tc, check_run_unchanged_writes_the_head_graph);
 	tcase_add_test(tc, check_run_base_copy_and_broken_file);
+	tcase_add_test(tc, check_run_records_as_detect_does);
 	tcase_add_test(tc, check_run_bad_base_and_outside);
 	suite_add_tcase(s, tc);
 	return s;

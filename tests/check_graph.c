@@ -11,6 +11,7 @@
 #include "filter/filter.h"
 #include "graph/graph.h"
 #include "graph/graph_json.h"
+#include "store/store.h"
 #include "model/hooks.h"
 #include "model/suite_json.h"
 #include "util/error.h"
@@ -525,7 +526,7 @@ START_TEST(graph_json_errors_name_the_line)
 	ck_assert_int_eq(g->stats.schedules_run, 0);
 	ut_graph_free(g);
 	g = NULL;
-	ck_assert_int_eq(ut_graph_load(&g, "/nonexistent/graph.json"), UT_ENOTFOUND);
+	ck_assert_int_eq(ut_store_graph_load(&g, "/nonexistent/graph.json"), UT_ENOTFOUND);
 	ck_assert_ptr_null(g);
 }
 END_TEST

@@ -22,6 +22,7 @@ Suite *detect_suite(void);
 Suite *project_suite(void);
 Suite *detect_sim_suite(void);
 Suite *collect_suite(void);
+Suite *store_suite(void);
 
 int main(void)
 {
@@ -47,6 +48,7 @@ int main(void)
 	srunner_add_suite(sr, project_suite());
 	srunner_add_suite(sr, detect_sim_suite());
 	srunner_add_suite(sr, collect_suite());
+	srunner_add_suite(sr, store_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -1,6 +1,6 @@
 /* check_project.c: a whole detection in-process (ut_detect_project) through a real
  * runner process (tests/fixtures/runner/bin/fake-runner.py): the journal, the graph and
- * the timings written, the store hook, a resume replaying every run; the strategy's name
+ * the timings written (through store/), a resume replaying every run; the strategy's name
  * and the summary as JSON. */
 #include <check.h>
 #include <stdio.h>
@@ -22,7 +22,6 @@ static const char *ids[] = {"t.py::a", "t.py::b", "t.py::c"};
 static char *journal_path, *graph_path, *timings_path, *log_path;
 static ut_config cfg;
 static ut_runner *runner;
-static int stored;
 
 static void setup(void)
 {
@@ -39,7 +38,6 @@ static void setup(void)
 	graph_path = strdup(fixture(0, "graph.json"));
 	timings_path = strdup(fixture(0, "timings.json"));
 	ck_assert_int_eq(ut_runner_new(&runner, &cfg, fixture_dir(), fixture(0, "work")), 0);
-	stored = 0;
 }
 
 static void teardown(void)
@@ -67,16 +65,6 @@ static ut_graph *graph(void)
 	return g;
 }
 
-static int store(void *ctx, const ut_graph *g)
-{
-	(void)ctx;
-	stored++;
-	/* the graph is on the disk before the hook runs */
-	ck_assert(ut_fs_exists(graph_path));
-	ck_assert_int_eq((int)g->ntests, 3);
-	return 0;
-}
-
 static ut_detect_project_opts opts(ut_journal_mode mode)
 {
 	ut_detect_project_opts o;
@@ -88,11 +76,9 @@ static ut_detect_project_opts opts(ut_journal_mode mode)
 	o.filter = "none";
 	o.journal_mode = mode;
 	o.journal_path = journal_path;
-	o.graph_path = graph_path;
-	o.timings_path = timings_path;
+	o.dest.graph = graph_path;
+	o.dest.timings = timings_path;
 	o.cfg = &cfg;
-	o.store = store;
-	o.notes_ref = "refs/notes/test";
 	return o;
 }
 
@@ -118,8 +104,8 @@ START_TEST(test_project_writes_and_resumes)
 
 	ck_assert_int_eq(ut_detect_project(g, runner, &o, &s), 0);
 	ck_assert(!s.run_failed);
-	ck_assert_int_eq(stored, 1);
-	ck_assert_str_eq(s.notes_ref, "refs/notes/test");
+	ck_assert_uint_eq(s.wrote, UT_STORE_WROTE_GRAPH | UT_STORE_WROTE_TIMINGS);
+	ck_assert_ptr_null(s.notes_ref); /* no repository given: no note */
 	ck_assert_int_gt(s.stats.schedules_run, 0);
 	ck_assert(g->tests[2].failing);
 	ck_assert_int_eq((int)s.stats.manifest, 0); /* b passes without a: b -> a is false */
@@ -129,7 +115,7 @@ START_TEST(test_project_writes_and_resumes)
 	ck_assert_int_gt(s.stats.failing_executions, 0);
 	ck_assert(s.stats.failing_s >= 0.25 * (double)s.stats.failing_executions - 1e-9);
 	ck_assert(s.stats.test_s > s.stats.failing_s);
-	ck_assert_int_eq(ut_graph_load(&saved, graph_path), 0);
+	ck_assert_int_eq(ut_store_graph_load(&saved, graph_path), 0);
 	ck_assert_int_eq((int)saved->ntests, 3);
 	ck_assert_int_eq(saved->stats.failing_executions, s.stats.failing_executions);
 	ck_assert(saved->stats.test_s > 0);
@@ -153,7 +139,7 @@ START_TEST(test_project_writes_and_resumes)
 	ck_assert_int_eq(s.stats.replayed, s.stats.schedules_run);
 	ck_assert_int_eq((long)lines(log_path), (long)runs);
 	ck_assert(again->tests[2].failing);
-	ck_assert_int_eq(stored, 2);
+	ck_assert_uint_eq(s.wrote, UT_STORE_WROTE_GRAPH | UT_STORE_WROTE_TIMINGS);
 	ut_graph_free(saved);
 	ut_graph_free(again);
 	ut_graph_free(g);
@@ -175,26 +161,19 @@ START_TEST(test_project_resume_without_journal)
 }
 END_TEST
 
-static int store_fails(void *ctx, const ut_graph *g)
-{
-	(void)ctx;
-	(void)g;
-	return ut_error_set(UT_EENV, "note refused");
-}
-
-/* A store that fails leaves the journal unfinished: a plain detect then refuses to start
- * over, so that the runs are not lost. */
+/* Recording that fails (the timings' folder is missing) leaves the journal unfinished: a
+ * plain detect then refuses to start over, so that the runs are not lost. */
 START_TEST(test_project_store_failure_keeps_journal)
 {
 	ut_detect_project_opts o = opts(UT_JOURNAL_START);
 	ut_detect_summary s;
 	ut_graph *g = graph(), *again = graph();
 
-	o.store = store_fails;
+	o.dest.timings = fixture(0, "no-such-folder/timings.json");
 	ck_assert_int_eq(ut_detect_project(g, runner, &o, &s), UT_EENV);
 	ck_assert(!s.run_failed);
-	ck_assert_ptr_null(s.notes_ref);
-	ck_assert_str_eq(ut_error_message(), "note refused");
+	ck_assert_uint_eq(s.wrote, UT_STORE_WROTE_GRAPH);
+	ck_assert_ptr_nonnull(strstr(ut_error_message(), "no-such-folder"));
 	o = opts(UT_JOURNAL_START);
 	ck_assert_int_eq(ut_detect_project(again, runner, &o, &s), UT_EINPUT);
 	ck_assert_ptr_nonnull(strstr(ut_error_message(), "--resume"));

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "config/config.h"
-#include "detect/journal.h"
+#include "store/journal.h"
 #include "extract/extract.h"
 #include "parse/parse.h"
 #include "parse/pytest_ini.h"

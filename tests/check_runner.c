@@ -14,7 +14,7 @@
 
 #include "check_runner.h"
 #include "detect/internal.h"
-#include "detect/journal.h"
+#include "store/journal.h"
 #include "json/json.h"
 #include "proc/process.h"
 #include "runner/runner.h"

@@ -14,6 +14,7 @@
 #include "parse/config_opts.h"
 #include "graph/graph_json.h"
 #include "parse/parse.h"
+#include "store/store.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/banned.h"
@@ -123,7 +124,7 @@ int ut_check_remove_leftovers(const char *tmp_dir, size_t *removed)
  * next untangle removes the folder of a check that was killed). */
 static int make_tmp(char **out, const char *state_dir)
 {
-	char *dir = ut_path_join(state_dir, "tmp");
+	char *dir = ut_path_join(state_dir, UT_STORE_TMP_NAME);
 	int rc = dir ? ut_fs_state_dir(dir) : ut_error_set(UT_ENOMEM, "out of memory");
 	char name[64];
 

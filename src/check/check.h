@@ -137,6 +137,9 @@ typedef struct {
 	const char *extract, *filter; /* their names, for the journal */
 	unsigned jobs;             /* threads that parse the base version (0: one per CPU) */
 	int workers;               /* parallel runner workers */
+	bool note;                 /* the head's graph also as a git note on HEAD
+				      (cfg->store.notes_ref), as `detect --store notes`, when
+				      the suite has no change HEAD does not hold */
 } ut_check_opts;
 
 /* How far ut_check_run is, for the command to tell (r holds what is known so far). */
@@ -176,6 +179,9 @@ struct ut_check_result {
 	ut_detect_stats stats; /* the re-validation's runs */
 	ut_findings findings;  /* sorted */
 	ut_diags broken;       /* changed test files that no longer parse (then UT_EINPUT) */
+	unsigned wrote;        /* what recording the head's graph wrote: UT_STORE_WROTE_* */
+	bool note_skipped;     /* a note was asked for, but the suite has uncommitted changes:
+				  none written (it would be read as HEAD's graph) */
 	/* private: what check borrows while the result lives */
 	ut_check_input in_;
 	ut_graph *base_graph_, *candidates_;
@@ -199,9 +205,12 @@ int ut_check_repo_prefix(char **out, const char *workdir, const char *project_di
  * state_dir/tmp and parsed; the comparison (ut_check_prepare); when tests are affected,
  * the runner (ut_runner_new on cfg) and the runs (ut_check_settle_lost, ut_detect_run,
  * journal state_dir/check-journal.jsonl); the findings; and last the head's graph,
- * written to cfg->store.graph. cb (may be NULL) hears each step. Runs under
- * ut_proc_interrupt: UT_EINTR and nothing written. *out is initialised by the call
- * whatever it returns; dispose of it with ut_check_result_dispose. Returns 0, UT_EINPUT
+ * recorded as detect records its own (ut_store_record_detection): cfg->store.graph, the
+ * durations in state_dir/timings.json (other entries kept) and, with opts->note, the
+ * note on HEAD (not when the suite differs from HEAD: out->note_skipped). cb (may be
+ * NULL) hears each step. Runs under ut_proc_interrupt: UT_EINTR and nothing written.
+ * *out is initialised by the call whatever it returns; dispose of it with
+ * ut_check_result_dispose. Returns 0, UT_EINPUT
  * (an unknown base, a base graph that does not read, a changed file that does not
  * parse), UT_ENOTFOUND (no repository), UT_EENV (git, the runner, the file system, a
  * project outside the work tree), UT_EINTR, UT_ENOMEM; the error message says which. */

@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "detect/journal.h"
-#include "graph/graph_json.h"
+#include "graph/graph.h"
+#include "store/store.h"
 #include "proc/process.h"
+#include "util/arena.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/map.h"
@@ -73,17 +74,18 @@ static void broken_files(ut_check_result *r, const ut_diags *d, const ut_git_cha
 	}
 }
 
-/* What changed in the suite's folders since the graph's commit. */
-static int changes(ut_check_result *r, ut_git *repo, const ut_check_opts *o)
+/* The suite's files that differ between commit and the work tree, into *ch (*nch). */
+static int suite_diff(const ut_check_result *r, ut_git *repo, const ut_check_opts *o,
+		      const char *commit, ut_git_change **ch, size_t *nch)
 {
 	const ut_strlist *paths = &o->cfg->suite.paths;
 	size_t n = paths->n ? paths->n : 1;
 	char **prefixes = calloc(n, sizeof(*prefixes));
 	bool whole = false;
-	ut_git_change *ch = NULL;
-	size_t nch = 0;
 	int rc = prefixes ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
 
+	*ch = NULL;
+	*nch = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		prefixes[i] = ck_repo_path(r->prefix_, paths->n ? paths->items[i] : "");
 		if (!prefixes[i])
@@ -92,8 +94,21 @@ static int changes(ut_check_result *r, ut_git *repo, const ut_check_opts *o)
 			whole = true;
 	}
 	if (rc == 0)
-		rc = ut_git_diff_workdir(repo, r->graph_commit, (const char *const *)prefixes,
-					 whole ? 0 : n, &ch, &nch);
+		rc = ut_git_diff_workdir(repo, commit, (const char *const *)prefixes,
+					 whole ? 0 : n, ch, nch);
+	for (size_t i = 0; prefixes && i < n; i++)
+		free(prefixes[i]);
+	free(prefixes);
+	return rc;
+}
+
+/* What changed in the suite's folders since the graph's commit. */
+static int changes(ut_check_result *r, ut_git *repo, const ut_check_opts *o)
+{
+	ut_git_change *ch = NULL;
+	size_t nch = 0;
+	int rc = suite_diff(r, repo, o, r->graph_commit, &ch, &nch);
+
 	if (rc == 0)
 		broken_files(r, o->head_diags, ch, nch);
 	if (rc == 0 && r->broken.items.n)
@@ -102,9 +117,38 @@ static int changes(ut_check_result *r, ut_git *repo, const ut_check_opts *o)
 				  r->broken.items.v[0].message);
 	r->files_changed = nch;
 	ut_git_changes_free(ch, nch);
-	for (size_t i = 0; prefixes && i < n; i++)
-		free(prefixes[i]);
-	free(prefixes);
+	return rc;
+}
+
+/* Whether a changed file is untangle's own (its state folder, the graph file): no change
+ * of the suite. */
+static bool own_file(const ut_check_result *r, const ut_git_change *c, const ut_check_opts *o)
+{
+	const char *path = c->new_path ? c->new_path : c->old_path;
+	char *state = ck_repo_path(r->prefix_, o->state_dir),
+	     *graph = ck_repo_path(r->prefix_, o->cfg->store.graph);
+	size_t n = state ? strlen(state) : 0;
+	bool own = (state && !strncmp(path, state, n) && path[n] == '/') ||
+		   (graph && !strcmp(path, graph));
+
+	free(state);
+	free(graph);
+	return own;
+}
+
+/* With opts->note: whether the note can be written on HEAD, which it describes: not when
+ * the suite has changes HEAD does not hold (r->note_skipped, said by the command). */
+static int note_repo(ut_git **out, ut_check_result *r, ut_git *repo, const ut_check_opts *o)
+{
+	ut_git_change *ch = NULL;
+	size_t nch = 0, changed = 0;
+	int rc = o->note ? suite_diff(r, repo, o, r->head, &ch, &nch) : 0;
+
+	for (size_t i = 0; rc == 0 && i < nch; i++)
+		changed += !own_file(r, &ch[i], o);
+	*out = rc == 0 && o->note && !changed ? repo : NULL;
+	r->note_skipped = rc == 0 && o->note && changed;
+	ut_git_changes_free(ch, nch);
 	return rc;
 }
 
@@ -136,22 +180,39 @@ static int compare(ut_check_result *r, const ut_check_opts *o)
 	return ut_check_prepare(&r->check, &r->in_);
 }
 
+/* The runner, and check's own journal (state_dir/check-journal.jsonl, begun anew). */
+static int open_runs(ut_runner **runner, ut_journal **journal, ut_arena *a, ck_runs *k,
+		     const ut_check_opts *o)
+{
+	ut_store_journal_opts jo = {NULL, UT_JOURNAL_NEW,
+				    ut_detect_strategy_name(UT_STRATEGY_FAST), o->extract,
+				    o->filter, 0, o->cfg};
+	char *tmp = ut_path_join(o->state_dir, UT_STORE_TMP_NAME),
+	     *jpath = ut_path_join(o->state_dir, UT_STORE_CHECK_JOURNAL_NAME);
+	int rc = tmp && jpath ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
+
+	if (rc == 0) {
+		tell(k, UT_CHECK_EV_RUNNER, NULL);
+		rc = ut_runner_new(runner, o->cfg, ".", tmp);
+	}
+	jo.path = jpath;
+	if (rc == 0)
+		rc = ut_store_journal_open(journal, a, k->r->check.graph, &jo);
+	free(tmp);
+	free(jpath);
+	return rc;
+}
+
 /* The affected tests run again: removed prerequisites settled, then detect's search. */
 static int revalidate(ck_runs *k, const ut_check_opts *o)
 {
 	ut_check *c = &k->r->check;
-	ut_journal_header jh = {.suite = "check",
-				 .strategy = ut_detect_strategy_name(UT_STRATEGY_FAST),
-				 .extract = o->extract,
-				 .filter = o->filter,
-				 .ntests = c->graph->ntests};
 	ut_detect_opts dopts;
 	ut_detect_stats lost;
 	ut_runner *runner = NULL;
 	ut_journal *journal = NULL;
-	char *tmp = ut_path_join(o->state_dir, "tmp"),
-	     *jpath = ut_path_join(o->state_dir, "check-journal.jsonl");
-	int rc = tmp && jpath ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
+	ut_arena arena = UT_ARENA_INIT;
+	int rc = 0;
 
 	memset(&lost, 0, sizeof(lost));
 	k->fail_run = calloc(c->graph->ntests + 1, sizeof(long));
@@ -161,12 +222,8 @@ static int revalidate(ck_runs *k, const ut_check_opts *o)
 		if (!k->fail_run || ut_map_put(&k->index, id, strlen(id), (void *)(i + 1)) < 0)
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
 	}
-	if (rc == 0) {
-		tell(k, UT_CHECK_EV_RUNNER, NULL);
-		rc = ut_runner_new(&runner, o->cfg, ".", tmp);
-	}
 	if (rc == 0)
-		rc = ut_journal_open(&journal, jpath, &jh, UT_JOURNAL_NEW);
+		rc = open_runs(&runner, &journal, &arena, k, o);
 	memset(&dopts, 0, sizeof(dopts));
 	dopts.strategy = UT_STRATEGY_FAST;
 	dopts.revalidate = c->revalidate;
@@ -182,8 +239,7 @@ static int revalidate(ck_runs *k, const ut_check_opts *o)
 	k->r->stats.wall_s += lost.wall_s;
 	ut_journal_close(journal);
 	ut_runner_free(runner);
-	free(tmp);
-	free(jpath);
+	ut_arena_dispose(&arena);
 	return rc;
 }
 
@@ -206,21 +262,35 @@ static int conclude(ut_check_result *r, const long *fail_run)
 	return rc;
 }
 
-static int save_graph(ut_check_result *r, const ut_check_opts *o)
+/* The head's graph recorded as detect records its own (ut_store_record_detection): the
+ * graph file, the durations and, with o->note, the note on HEAD. */
+static int save_graph(ut_check_result *r, ut_git *repo, const ut_check_opts *o)
 {
 	ut_graph *g = r->check.graph;
+	char *timings = ut_path_join(o->state_dir, UT_STORE_TIMINGS_NAME);
+	ut_store_dest d = {o->cfg->store.graph, timings, true, NULL, o->cfg->store.notes_ref,
+			   r->head};
 	int rc;
 
 	if (ut_proc_interrupted())
-		return ut_error_set(UT_EINTR, "interrupted after %ld runs; nothing was written",
-				    r->stats.schedules_run);
+		rc = ut_error_set(UT_EINTR, "interrupted after %ld runs; nothing was written",
+				  r->stats.schedules_run);
+	else
+		rc = timings ? note_repo(&d.git, r, repo, o)
+			     : ut_error_set(UT_ENOMEM, "out of memory");
+	if (rc < 0)
+		goto done;
 	g->commit = ut_graph_intern(g, r->head);
 	g->stats.strategy = ut_detect_strategy_name(UT_STRATEGY_FAST);
 	g->stats.schedules_run = r->stats.schedules_run;
 	g->stats.test_executions = r->stats.test_executions;
 	g->stats.wall_s = r->stats.wall_s;
 	rc = g->commit ? ut_fs_state_dir(o->state_dir) : ut_error_set(UT_ENOMEM, "out of memory");
-	return rc == 0 ? ut_graph_save(g, o->cfg->store.graph) : rc;
+	if (rc == 0)
+		rc = ut_store_record_detection(g, &d, &r->wrote);
+done:
+	free(timings);
+	return rc;
 }
 
 int ut_check_run(ut_check_result *out, const ut_check_opts *opts, ut_check_progress_fn cb,
@@ -264,7 +334,7 @@ int ut_check_run(ut_check_result *out, const ut_check_opts *opts, ut_check_progr
 	if (rc == 0)
 		rc = conclude(out, k.fail_run);
 	if (rc == 0)
-		rc = save_graph(out, opts);
+		rc = save_graph(out, repo, opts);
 	free(k.fail_run);
 	ut_map_dispose(&k.index);
 	ut_git_close(repo);

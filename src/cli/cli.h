@@ -16,6 +16,7 @@
 #include "report/findings.h"
 #include "runner/runner.h"
 #include "shard/shard.h"
+#include "store/store.h"
 #include "util/buf.h"
 #include "util/diag.h"
 
@@ -222,9 +223,9 @@ void ut_cli_signals_restore(ut_cli_signals *s);
 
 /* The command under way ("detect"), as main dispatched it: the lock names it. */
 void ut_cli_set_command(const char *name);
-/* One untangle at a time on a project (guard.c): takes the lock UT_CLI_LOCK (the second
+/* One untangle at a time on a project (guard.c): takes the lock UT_STORE_LOCK (the second
  * one is told who holds it), kills the runner processes a dead untangle left (recorded in
- * UT_CLI_PGROUPS) and records this one's from now on, with a supervisor that kills them
+ * UT_STORE_PGROUPS) and records this one's from now on, with a supervisor that kills them
  * if untangle dies. Creates .untangle. Every command that runs tests or writes .untangle
  * calls it: detect and run through ut_cli_runner_new, check at its start; later calls do
  * nothing. Prints what goes wrong; returns the exit code (0, or 3). */
@@ -232,13 +233,6 @@ int ut_cli_guard(void);
 /* After the command, guarded or not: stops every process the runs left behind
  * (ut_proc_stop_strays), saying how many. */
 void ut_cli_guard_end(void);
-
-/* What untangle keeps in the project (DESIGN.md "Files it writes"), besides the graph. */
-#define UT_CLI_STATE_DIR ".untangle"
-#define UT_CLI_JOURNAL UT_CLI_STATE_DIR "/journal.jsonl"
-#define UT_CLI_TIMINGS UT_CLI_STATE_DIR "/timings.json" /* durations of the latest runs */
-#define UT_CLI_LOCK UT_CLI_STATE_DIR "/lock"       /* pid, start and command of the holder */
-#define UT_CLI_PGROUPS UT_CLI_STATE_DIR "/pgroups" /* the runner's live process groups */
 
 /* Creates .untangle (runner reports go to .untangle/tmp) and the project's runner. Prints
  * what goes wrong; returns the exit code (0 on success). */

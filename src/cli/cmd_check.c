@@ -15,7 +15,7 @@
 
 typedef struct {
 	ut_cli_common common;
-	const char *base_ref, *format, *out_path, *summary, *post;
+	const char *base_ref, *format, *out_path, *summary, *post, *store;
 	long workers; /* 0: detect.workers */
 } check_args;
 
@@ -42,6 +42,8 @@ static bool parse_args(check_args *a, int argc, char **argv, int *exit_code)
 		 "post a check run and a pull-request comment (GITHUB_TOKEN, GITHUB_REPOSITORY, "
 		 "GITHUB_EVENT_PATH)", &a->post),
 		UT_OPT_INT_ROW(0, "workers", "N", "parallel workers (detect.workers)", &a->workers, 1, 256),
+		UT_OPT_ROW(UT_OPT_VALUE, 0, "store", "file|notes",
+		 "the head's graph file, or also a git note on HEAD (store.notes_ref)", &a->store),
 		UT_CLI_OPT_SUITE(a->common),
 		UT_OPT_END,
 	};
@@ -57,6 +59,10 @@ static bool parse_args(check_args *a, int argc, char **argv, int *exit_code)
 	if (strcmp(a->format, "text") && !ut_cli_report_format(a->format)) {
 		ut_errorf("--format: '%s' is not one of text, github, markdown, sarif, gitlab, json",
 			  a->format);
+		return false;
+	}
+	if (strcmp(a->store, "file") && strcmp(a->store, "notes")) {
+		ut_errorf("--store: '%s' is not one of file, notes", a->store);
 		return false;
 	}
 	if (a->post && strcmp(a->post, "github")) {
@@ -186,15 +192,19 @@ static int finish(int rc, const ut_check_result *r, const check_args *a, const u
 		ut_errorf("%s", ut_error_message());
 		return ut_cli_exit_code(rc);
 	}
-	ut_infof("graph for %.12s written to %s; %zu error%s, %zu warning%s", r->head,
-		 cfg->store.graph, errors, errors == 1 ? "" : "s", warnings,
-		 warnings == 1 ? "" : "s");
+	if (r->note_skipped)
+		ut_warnf("--store notes: no note written: the suite has uncommitted changes, and "
+			 "the note would be read as HEAD's (%.12s) graph; commit them first", r->head);
+	ut_infof("graph for %.12s written to %s%s%s; %zu error%s, %zu warning%s", r->head,
+		 cfg->store.graph, r->wrote & UT_STORE_WROTE_NOTE ? " and to " : "",
+		 r->wrote & UT_STORE_WROTE_NOTE ? cfg->store.notes_ref : "", errors,
+		 errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
 	return errors ? UT_EXIT_FOUND : UT_EXIT_OK;
 }
 
 int cmd_check(int argc, char **argv)
 {
-	check_args a = {0};
+	check_args a = {.store = "file"};
 	ut_cli_project p = {0};
 	ut_check_opts o = {0};
 	ut_check_result r;
@@ -223,13 +233,14 @@ int cmd_check(int argc, char **argv)
 	}
 	o.base_ref = a.base_ref;
 	o.project_dir = dir;
-	o.state_dir = UT_CLI_STATE_DIR;
+	o.state_dir = UT_STORE_DIR;
 	o.cfg = view.cfg = &p.cfg;
 	o.head = p.suite;
 	o.head_diags = &p.diags;
 	o.candidates = &co;
 	o.jobs = p.jobs;
 	o.workers = (int)(a.workers ? a.workers : p.cfg.detect.workers);
+	o.note = !strcmp(a.store, "notes");
 	ut_cli_signals_catch(&sigs);
 	rc = ut_check_run(&r, &o, on_event, &view);
 	ut_cli_signals_restore(&sigs);

@@ -13,8 +13,8 @@
 #include "detect/detect.h"
 #include "detect/project.h"
 #include "filter/candidates.h"
-#include "graph/graph_json.h"
 #include "shard/plan_file.h"
+#include "store/store.h"
 #include "minimize/minimize.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -27,7 +27,7 @@ static void journal_resumed(const ut_journal *j, const ut_graph *g)
 	const ut_journal_changes *ch = ut_journal_changed(j);
 	size_t i;
 
-	ut_infof("resuming: %zu runs in %s%s", ut_journal_recorded(j), UT_CLI_JOURNAL,
+	ut_infof("resuming: %zu runs in %s%s", ut_journal_recorded(j), UT_STORE_JOURNAL,
 		 ch->errors ? " (runs that failed as a whole are run again)" : "");
 	if (ch->ntests) {
 		ut_buf names = UT_BUF_INIT;
@@ -143,17 +143,6 @@ done:
 		free(prefixes[i]);
 	free(prefixes);
 	free(cwd);
-	return rc;
-}
-
-static int write_note(ut_git *git, const char *notes_ref, const char *head, const ut_graph *g)
-{
-	ut_buf json = UT_BUF_INIT;
-	int rc = ut_graph_write_note(&json, g);
-
-	if (rc == 0)
-		rc = ut_git_note_write(git, notes_ref, head, json.ptr);
-	ut_buf_dispose(&json);
 	return rc;
 }
 
@@ -356,7 +345,7 @@ static int prepare(detect_cmd *d)
 		return UT_EXIT_INPUT;
 	}
 	if (rc == 0)
-		rc = ut_detect_writable(d->p.cfg.store.graph, UT_CLI_JOURNAL);
+		rc = ut_store_writable(d->p.cfg.store.graph, UT_STORE_JOURNAL);
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
 		return ut_cli_exit_code(rc);
@@ -390,7 +379,7 @@ static void started(void *ctx, const ut_journal *journal)
 	if (d->resume && ut_journal_started_anew(journal))
 		ut_infof("--resume: %s holds no run (an earlier detect stopped before writing "
 			 "one): nothing was lost, the detection starts from the beginning",
-			 UT_CLI_JOURNAL);
+			 UT_STORE_JOURNAL);
 	else if (d->resume)
 		journal_resumed(journal, d->g);
 	if (ut_journal_backup(journal))
@@ -401,13 +390,6 @@ static void started(void *ctx, const ut_journal *journal)
 	ut_cli_signals_catch(&d->sigs);
 	d->caught = true;
 	ut_cli_progress_init(&d->ps);
-}
-
-static int store_note(void *ctx, const ut_graph *g)
-{
-	detect_cmd *d = ctx;
-
-	return write_note(d->git, d->p.cfg.store.notes_ref, d->head, g);
 }
 
 /* The fingerprint of what the graph is validated from (graph.json's "sources"), when it
@@ -444,14 +426,15 @@ static int detect(detect_cmd *d)
 	o.filter = d->filter;
 	o.journal_mode = d->resume ? UT_JOURNAL_RESUME : d->fresh ? UT_JOURNAL_FRESH
 						       : UT_JOURNAL_START;
-	o.journal_path = UT_CLI_JOURNAL;
-	o.graph_path = d->p.cfg.store.graph;
-	o.timings_path = UT_CLI_TIMINGS;
+	o.journal_path = UT_STORE_JOURNAL;
+	o.dest.graph = d->p.cfg.store.graph;
+	o.dest.timings = UT_STORE_TIMINGS;
+	o.dest.git = d->git;
+	o.dest.notes_ref = d->p.cfg.store.notes_ref;
+	o.dest.commit = d->head;
 	o.cfg = &d->p.cfg;
 	o.selection = d->select ? &d->fs : NULL;
 	o.started = started;
-	o.store = d->git ? store_note : NULL;
-	o.notes_ref = d->git ? d->p.cfg.store.notes_ref : NULL;
 	o.ctx = d;
 	if (d->git)
 		d->g->commit = d->head;
@@ -462,14 +445,14 @@ static int detect(detect_cmd *d)
 	ut_cli_progress_end(&d->ps);
 	if (rc == UT_EINTR && sum.run_failed) {
 		ut_errorf("interrupted: %ld runs are in %s; 'untangle detect --resume' goes on from "
-			  "there", sum.stats.schedules_run, UT_CLI_JOURNAL);
+			  "there", sum.stats.schedules_run, UT_STORE_JOURNAL);
 		return UT_EXIT_INTERRUPTED;
 	}
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
 		if (sum.run_failed)
 			ut_errorf("the %ld runs so far are in %s; 'untangle detect --resume' goes on "
-				  "from there", sum.stats.schedules_run, UT_CLI_JOURNAL);
+				  "from there", sum.stats.schedules_run, UT_STORE_JOURNAL);
 		return ut_cli_exit_code(rc);
 	}
 	print_summary(&sum, d->common.json);

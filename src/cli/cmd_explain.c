@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "detect/journal.h"
+#include "store/journal.h"
 #include "graph/graph_json.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -134,7 +134,7 @@ int cmd_explain(int argc, char **argv)
 		goto done;
 	rc = ut_config_load(&cfg, "untangle.json", true);
 	if (rc == 0)
-		rc = ut_graph_load(&g, cfg.store.graph);
+		rc = ut_store_graph_load(&g, cfg.store.graph);
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
 		exit_code = ut_cli_exit_code(rc);
@@ -147,7 +147,7 @@ int cmd_explain(int argc, char **argv)
 		exit_code = UT_EXIT_INPUT;
 		goto done;
 	}
-	if (ut_journal_load(&j, UT_CLI_JOURNAL) < 0)
+	if (ut_journal_load(&j, UT_STORE_JOURNAL) < 0)
 		j = NULL; /* explain what the graph holds; runs are shown when the journal is there */
 	exit_code = explain_text(g, (uint32_t)t, j);
 done:

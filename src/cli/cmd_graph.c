@@ -62,7 +62,7 @@ int cmd_graph(int argc, char **argv)
 	ut_config_init(&p.cfg);
 	rc = ut_config_load(&p.cfg, "untangle.json", true);
 	if (rc == 0)
-		rc = ut_graph_load(&g, p.cfg.store.graph);
+		rc = ut_store_graph_load(&g, p.cfg.store.graph);
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
 		exit_code = ut_cli_exit_code(rc);

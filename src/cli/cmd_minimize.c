@@ -249,7 +249,7 @@ static int load(minimize_cmd *m)
 		return exit_code;
 	rc = ut_config_load(&m->cfg, "untangle.json", true);
 	if (rc == 0) {
-		rc = ut_graph_load(&m->g, m->cfg.store.graph);
+		rc = ut_store_graph_load(&m->g, m->cfg.store.graph);
 		if (rc == UT_ENOTFOUND)
 			rc = ut_error_set(UT_ENOTFOUND, "no graph at %s: run 'untangle detect' first",
 					  m->cfg.store.graph);
@@ -258,7 +258,7 @@ static int load(minimize_cmd *m)
 		m->dur = malloc((m->g->ntests + 1) * sizeof(*m->dur));
 		m->estimated = malloc((m->g->ntests + 1) * sizeof(*m->estimated));
 		rc = m->dur && m->estimated ? ut_timings_fill(m->dur, m->estimated, m->g,
-							      UT_CLI_TIMINGS, &m->timings)
+							      UT_STORE_TIMINGS, &m->timings)
 					    : ut_error_set(UT_ENOMEM, "out of memory");
 	}
 	if (rc == 0)

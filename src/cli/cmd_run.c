@@ -74,7 +74,7 @@ static int save_run(const char *junit, const char *label, const char *const *ids
 			rc = ut_fs_write_atomic(junit, xml.ptr, xml.len);
 	}
 	ut_buf_dispose(&xml);
-	if (rc == 0 && res->n && ut_timings_record_run(UT_CLI_TIMINGS, ids, res) < 0)
+	if (rc == 0 && res->n && ut_store_timings_record_run(UT_STORE_TIMINGS, ids, res) < 0)
 		ut_warnf("durations not recorded: %s", ut_error_message());
 	return rc;
 }

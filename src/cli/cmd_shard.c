@@ -16,8 +16,8 @@
 #include "util/banned.h"
 
 
-#define DEFAULT_OUT ".untangle/shards"
-#define VERIFY_JOURNAL UT_CLI_STATE_DIR "/shard-journal.jsonl"
+#define DEFAULT_OUT UT_STORE_SHARDS
+#define VERIFY_JOURNAL UT_STORE_SHARD_JOURNAL
 
 static double ratio(double a, double b)
 {
@@ -46,8 +46,8 @@ static void print_stats(const ut_cli_plan *pl, bool per_sink)
 	       sp->original_s, ratio(sp->original_s, sp->makespan_s),
 	       ratio(sp->original_s, sp->mean_s));
 	printf("durations: %zu from %s, %zu from the graph, %zu without one (%.2f s each)\n",
-	       pl->timings.from_file, UT_CLI_TIMINGS, pl->timings.from_graph, pl->timings.fallback,
-	       pl->timings.fallback_s);
+	       pl->timings.from_file, UT_STORE_TIMINGS, pl->timings.from_graph,
+	       pl->timings.fallback, pl->timings.fallback_s);
 }
 
 static void print_text(const ut_cli_plan *pl, bool per_sink)
@@ -249,7 +249,7 @@ static int verify_report(const ut_cli_plan *pl, const ut_shard_verify_result *r,
 {
 	const ut_graph *g = pl->g;
 
-	if (r->found && ut_graph_save(g, pl->p.cfg.store.graph) < 0) {
+	if (r->found && ut_store_graph_save(g, pl->p.cfg.store.graph) < 0) {
 		ut_errorf("%s", ut_error_message());
 		return ut_cli_exit_code(UT_EENV);
 	}

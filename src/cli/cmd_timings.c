@@ -24,13 +24,13 @@ static int print_result(const ut_timings_import_info *in, size_t ntests, bool js
 		ut_jsonw_kint(&w, "unused", (long long)in->unused);
 		ut_jsonw_kint(&w, "tests", (long long)ntests);
 		ut_jsonw_kint(&w, "matched", (long long)in->matched);
-		ut_jsonw_kstr(&w, "written", UT_CLI_TIMINGS);
+		ut_jsonw_kstr(&w, "written", UT_STORE_TIMINGS);
 		ut_jsonw_obj_end(&w);
 		return ut_cli_emit(&out);
 	}
 	printf("%zu of %zu tests got a duration from %zu file%s (%zu records, %zu unused); "
 	       "written to %s\n", in->matched, ntests, in->files, in->files == 1 ? "" : "s",
-	       in->records, in->unused, UT_CLI_TIMINGS);
+	       in->records, in->unused, UT_STORE_TIMINGS);
 	return 0;
 }
 
@@ -84,7 +84,7 @@ int cmd_timings(int argc, char **argv)
 	}
 	for (i = 0; i < p.suite->tests.n; i++)
 		ids[i] = p.suite->tests.v[i].id;
-	rc = ut_timings_import(UT_CLI_TIMINGS, ids, p.suite->tests.n,
+	rc = ut_timings_import(UT_STORE_TIMINGS, ids, p.suite->tests.n,
 			       (const char *const *)files, nfiles, &info);
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());

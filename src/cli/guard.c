@@ -6,8 +6,6 @@
 #include "proc/process.h"
 #include "runner/runner.h"
 #include "util/error.h"
-#include "util/fs.h"
-#include "util/lock.h"
 #include "util/banned.h"
 
 static const char *command = "";
@@ -25,29 +23,26 @@ int ut_cli_guard(void)
 
 	if (lock_fd >= 0)
 		return UT_EXIT_OK;
-	rc = ut_fs_state_dir(UT_CLI_STATE_DIR);
+	/* the lock, and the temporary files a killed untangle was writing */
+	rc = ut_store_lock(&lock_fd, command, &removed);
 	if (rc == 0)
-		rc = ut_lock_take(&lock_fd, UT_CLI_LOCK, command);
-	if (rc == 0)
-		rc = ut_proc_kill_orphans(UT_CLI_PGROUPS, &killed);
+		rc = ut_proc_kill_orphans(UT_STORE_PGROUPS, &killed);
 	if (rc == 0 && killed)
 		ut_warnf("stopped %zu runner process%s that an earlier untangle left running (%s)",
-			 killed, killed == 1 ? "" : "es", UT_CLI_PGROUPS);
-	/* what a killed untangle was writing: temporary files, reports, lists */
+			 killed, killed == 1 ? "" : "es", UT_STORE_PGROUPS);
+	/* and its reports, lists and base copies */
 	if (rc == 0)
-		rc = ut_fs_remove_dead(UT_CLI_STATE_DIR, ut_fs_tmp_pid, false, &removed);
+		rc = ut_runner_remove_leftovers(UT_STORE_TMP, &reports);
 	if (rc == 0)
-		rc = ut_runner_remove_leftovers(UT_CLI_STATE_DIR "/tmp", &reports);
-	if (rc == 0)
-		rc = ut_check_remove_leftovers(UT_CLI_STATE_DIR "/tmp", &bases);
+		rc = ut_check_remove_leftovers(UT_STORE_TMP, &bases);
 	if (rc == 0 && bases)
 		ut_infof("removed %zu folder%s of a killed check in %s/tmp", bases,
-			 bases == 1 ? "" : "s", UT_CLI_STATE_DIR);
+			 bases == 1 ? "" : "s", UT_STORE_DIR);
 	if (rc == 0 && removed + reports)
 		ut_infof("removed %zu temporary file%s that an earlier untangle left in %s",
-			 removed + reports, removed + reports == 1 ? "" : "s", UT_CLI_STATE_DIR);
+			 removed + reports, removed + reports == 1 ? "" : "s", UT_STORE_DIR);
 	if (rc == 0)
-		rc = ut_proc_track(UT_CLI_PGROUPS);
+		rc = ut_proc_track(UT_STORE_PGROUPS);
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
 		return UT_EXIT_ENV;

@@ -108,7 +108,8 @@ static int load_suite_and_graph(ut_cli_plan *pl, const ut_cli_common *common)
 
 	if (exit_code)
 		return exit_code;
-	if (ut_fs_exists(pl->p.cfg.store.graph) && ut_graph_load(&pl->g, pl->p.cfg.store.graph) < 0)
+	if (ut_fs_exists(pl->p.cfg.store.graph) &&
+	    ut_store_graph_load(&pl->g, pl->p.cfg.store.graph) < 0)
 		ut_error_clear(); /* said below, after the parse, as before */
 	if (pl->g && pl->g->sources && ut_fingerprint_sources_hex(&pl->p.cfg, hex) &&
 	    strcmp(hex, pl->g->sources) == 0) {
@@ -122,7 +123,7 @@ static int load_suite_and_graph(ut_cli_plan *pl, const ut_cli_common *common)
 		exit_code = check_unread(pl);
 	if (exit_code)
 		return exit_code;
-	rc = pl->g ? 0 : ut_graph_load(&pl->g, pl->p.cfg.store.graph);
+	rc = pl->g ? 0 : ut_store_graph_load(&pl->g, pl->p.cfg.store.graph);
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
 		return ut_cli_exit_code(rc);
@@ -144,13 +145,13 @@ int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shar
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto fail;
 	}
-	rc = ut_timings_fill(pl->durations, NULL, pl->g, UT_CLI_TIMINGS, &pl->timings);
+	rc = ut_timings_fill(pl->durations, NULL, pl->g, UT_STORE_TIMINGS, &pl->timings);
 	if (rc < 0)
 		goto fail;
 	if (pl->timings.fallback)
 		ut_warnf("%zu of %zu tests have no duration in %s or the graph: counted as %.2f s "
 			 "(the median of the others)", pl->timings.fallback, pl->g->ntests,
-			 UT_CLI_TIMINGS, pl->timings.fallback_s);
+			 UT_STORE_TIMINGS, pl->timings.fallback_s);
 	t0 = ut_clock_mono();
 	rc = ut_shard_plan_build(&pl->plan, pl->g, pl->durations, opts);
 	pl->plan_s = ut_clock_mono() - t0;

@@ -144,7 +144,7 @@ int ut_cli_project_read(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 		p->cfg.runner.preset_inferred = p->cfg.runner.preset != NULL;
 	}
 	if (rc == 0)
-		rc = ut_collect_suite(p->suite, &p->cfg, common->collect, UT_CLI_STATE_DIR "/tmp",
+		rc = ut_collect_suite(p->suite, &p->cfg, common->collect, UT_STORE_TMP,
 				      po.npaths && paths && paths->n ? po.paths : NULL,
 				      paths ? paths->n : 0, &p->diags);
 	ut_arena_dispose(&arena);
@@ -263,7 +263,7 @@ int ut_cli_runner_new(ut_runner **out, const ut_config *cfg)
 	if (rc)
 		return rc;
 	ut_cli_runner_note(cfg);
-	rc = ut_runner_new(out, cfg, ".", UT_CLI_STATE_DIR "/tmp");
+	rc = ut_runner_new(out, cfg, ".", UT_STORE_TMP);
 	if (rc < 0) {
 		ut_errorf("%s", ut_error_message());
 		return ut_cli_exit_code(rc);

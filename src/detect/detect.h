@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "detect/journal.h"
+#include "store/journal.h"
 #include "graph/graph.h"
 #include "runner/runner.h"
 

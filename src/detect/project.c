@@ -2,115 +2,30 @@
  * written graph, and its summary as JSON. */
 #include "detect/project.h"
 
-#include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "graph/graph_json.h"
-#include "graph/timings.h"
 #include "util/arena.h"
 #include "util/error.h"
-#include "util/fs.h"
 #include "util/jsonw.h"
-#include "util/map.h"
 #include "util/banned.h"
-
-int ut_detect_writable(const char *graph_path, const char *journal_path)
-{
-	const char *paths[] = {graph_path, journal_path};
-	int rc = 0;
-
-	for (size_t i = 0; i < 2 && rc == 0; i++) {
-		const char *slash = strrchr(paths[i], '/');
-		char dir[PATH_MAX], why[1100];
-
-		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - paths[i]) : 1,
-			 slash ? paths[i] : ".");
-		if (!ut_fs_is_dir(dir) || ut_fs_check_writable(paths[i]) == 0)
-			continue;
-		snprintf(why, sizeof(why), "%s", ut_error_message());
-		rc = ut_error_set(UT_EENV, "%s: '%s' could not be written; make the folder "
-				  "writable, then run 'untangle detect' again (with --resume to "
-				  "continue a detection)", why, paths[i]);
-	}
-	return rc;
-}
-
-/* The test ids in order: a journal is only valid for the suite it was written for. */
-static char *suite_fingerprint(const ut_graph *g)
-{
-	uint64_t h = 0;
-	size_t i;
-	char *out = malloc(32);
-
-	for (i = 0; i < g->ntests; i++)
-		h = ut_hash_seq(h, g->tests[i].id);
-	if (out)
-		snprintf(out, 32, "%zu-%016llx", g->ntests, (unsigned long long)h);
-	return out;
-}
-
-/* The graph's durations replace timings.json: detect measured every test it ran. */
-static int write_timings(const ut_graph *g, const char *path)
-{
-	const char **ids = malloc((g->ntests ? g->ntests : 1) * sizeof(*ids));
-	double *secs = malloc((g->ntests ? g->ntests : 1) * sizeof(*secs));
-	size_t i, n = 0;
-	int rc;
-
-	if (!ids || !secs) {
-		rc = ut_error_set(UT_ENOMEM, "out of memory");
-		goto done;
-	}
-	for (i = 0; i < g->ntests; i++) {
-		if (g->tests[i].duration_s < 0)
-			continue;
-		ids[n] = g->tests[i].id;
-		secs[n++] = g->tests[i].duration_s;
-	}
-	rc = ut_timings_update(path, ids, secs, n, false);
-done:
-	free(ids);
-	free(secs);
-	return rc;
-}
-
-static int open_journal(ut_journal **out, ut_arena *a, char **fingerprint, const ut_graph *g,
-			const ut_detect_project_opts *o)
-{
-	ut_journal_header jh;
-	int rc;
-
-	*fingerprint = suite_fingerprint(g);
-	memset(&jh, 0, sizeof(jh));
-	jh.suite = *fingerprint ? *fingerprint : "";
-	jh.strategy = ut_detect_strategy_name(o->run.strategy);
-	jh.extract = o->extract;
-	jh.filter = o->filter;
-	jh.reruns = o->run.reruns;
-	jh.ntests = g->ntests;
-	rc = ut_journal_fingerprint(&jh, a, g, o->cfg);
-	if (rc == 0)
-		rc = ut_journal_open(out, o->journal_path, &jh, o->journal_mode);
-	return rc;
-}
 
 int ut_detect_project(ut_graph *g, ut_runner *runner, const ut_detect_project_opts *o,
 		      ut_detect_summary *out)
 {
+	ut_store_journal_opts jo = {o->journal_path, o->journal_mode,
+				    ut_detect_strategy_name(o->run.strategy), o->extract,
+				    o->filter, o->run.reruns, o->cfg};
 	ut_arena arena = UT_ARENA_INIT;
 	ut_journal *journal = NULL;
-	char *fingerprint = NULL;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->g = g;
-	out->graph_path = o->graph_path;
+	out->graph_path = o->dest.graph;
 	out->selected = o->selection != NULL;
 	if (o->selection)
 		out->selection = *o->selection;
-	rc = open_journal(&journal, &arena, &fingerprint, g, o);
+	rc = ut_store_journal_open(&journal, &arena, g, &jo);
 	if (rc < 0)
 		goto done;
 	if (o->started)
@@ -118,17 +33,13 @@ int ut_detect_project(ut_graph *g, ut_runner *runner, const ut_detect_project_op
 	rc = ut_detect_run(g, runner, journal, &o->run, &out->stats);
 	out->run_failed = rc < 0;
 	if (rc == 0)
-		rc = ut_graph_save(g, o->graph_path);
-	if (rc == 0)
-		rc = write_timings(g, o->timings_path);
-	if (rc == 0 && o->store)
-		rc = o->store(o->ctx, g);
+		rc = ut_store_record_detection(g, &o->dest, &out->wrote);
+	/* unfinished unless everything was written: a plain detect then keeps the runs */
 	if (rc == 0)
 		rc = ut_journal_finish(journal);
-	if (rc == 0 && o->store)
-		out->notes_ref = o->notes_ref;
+	if (rc == 0 && (out->wrote & UT_STORE_WROTE_NOTE))
+		out->notes_ref = o->dest.notes_ref;
 done:
-	free(fingerprint);
 	ut_journal_close(journal);
 	ut_arena_dispose(&arena);
 	return rc;

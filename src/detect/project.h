@@ -1,6 +1,6 @@
 /* project.h: a whole detection as `untangle detect` runs it (the journal opened, resumed or
- * refused, the runs, the graph, the timings and the journal marked finished), the summary
- * it returns, and that summary as JSON. */
+ * refused, the runs, the graph recorded by store/ and the journal marked finished), the
+ * summary it returns, and that summary as JSON. */
 #ifndef UT_DETECT_PROJECT_H
 #define UT_DETECT_PROJECT_H
 
@@ -8,7 +8,8 @@
 
 #include "config/config.h"
 #include "detect/detect.h"
-#include "detect/journal.h"
+#include "store/journal.h"
+#include "store/store.h"
 #include "util/buf.h"
 
 typedef struct {
@@ -18,20 +19,16 @@ typedef struct {
 	const char *extract, *filter; /* canonical names, recorded in the journal's header */
 	ut_journal_mode journal_mode; /* UT_JOURNAL_START, _RESUME or _FRESH */
 	const char *journal_path;
-	const char *graph_path;
-	const char *timings_path;     /* per-test durations, written beside the graph */
+	/* Where the graph is recorded (ut_store_record_detection): the graph file, the
+	 * timings, and a git note when dest.git is set. */
+	ut_store_dest dest;
 	const ut_config *cfg;         /* for the journal's fingerprints (ignore, runner) */
 	/* With --select: what the selection cost, copied to the summary. NULL: none. */
 	const ut_detect_fix_stats *selection;
 	/* Called once the journal is open, before the first run (NULL: none): the caller
 	 * says what a resume reuses and starts catching signals. */
 	void (*started)(void *ctx, const ut_journal *j);
-	/* Called after the graph and the timings are written, before the journal is marked
-	 * finished: stores g elsewhere too (a git note). 0, or a negative code that ends
-	 * the detection with its message set. NULL: nothing. */
-	int (*store)(void *ctx, const ut_graph *g);
-	const char *notes_ref;        /* where store writes, for the summary (NULL: nowhere) */
-	void *ctx;                    /* for started and store */
+	void *ctx;                    /* for started */
 } ut_detect_project_opts;
 
 /* What a detection did. Pointers are borrowed from the graph and the options. */
@@ -42,18 +39,15 @@ typedef struct {
 	ut_detect_fix_stats selection;
 	const char *graph_path;
 	const char *notes_ref;        /* NULL: no note written */
+	unsigned wrote;               /* UT_STORE_WROTE_* bits: what was recorded */
 	bool run_failed;              /* the error came from the runs: the journal holds
 					 stats.schedules_run of them */
 } ut_detect_summary;
 
-/* The folders of the graph (a temporary file, then a rename) and of the journal, when
- * they exist, can be written: 0, or UT_EENV naming the path and what to do. Called before
- * any run, not after all of them. */
-int ut_detect_writable(const char *graph_path, const char *journal_path);
-
 /* Validates g (built from the suite, candidates marked) through runner as
- * ut_detect_run does, journaled at o->journal_path in o->journal_mode, then writes the
- * graph and the durations, calls o->store and marks the journal finished. *out is filled
+ * ut_detect_run does, journaled at o->journal_path in o->journal_mode
+ * (ut_store_journal_open), then records it (ut_store_record_detection to o->dest) and
+ * marks the journal finished (not when recording failed). *out is filled
  * whatever the result. Returns 0, or ut_journal_open's, ut_detect_run's or a write's
  * code (UT_EINTR when interrupted; out->run_failed tells a run's failure apart). */
 int ut_detect_project(ut_graph *g, ut_runner *runner, const ut_detect_project_opts *o,

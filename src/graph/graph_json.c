@@ -8,12 +8,10 @@
 
 #include "json/json.h"
 #include "util/error.h"
-#include "util/fs.h"
 #include "util/map.h"
 #include "util/banned.h"
 
 #define GRAPH_VERSION 1
-#define GRAPH_MAX_BYTES (1024u * 1024u * 1024u)
 
 static void write_test(ut_jsonw *w, const ut_graph *g, size_t i)
 {
@@ -383,31 +381,5 @@ done:
 	ut_graph_free(g);
 	ut_map_dispose(&ids);
 	ut_json_free(doc);
-	return rc;
-}
-
-int ut_graph_load(ut_graph **out, const char *path)
-{
-	ut_buf text = UT_BUF_INIT;
-	int rc;
-
-	*out = NULL;
-	if (!ut_fs_exists(path))
-		return ut_error_set(UT_ENOTFOUND, "%s: no graph yet (run 'untangle detect')", path);
-	rc = ut_fs_read(&text, path, GRAPH_MAX_BYTES);
-	if (rc == 0)
-		rc = ut_graph_read_json(out, text.ptr ? text.ptr : "", text.len, path);
-	ut_buf_dispose(&text);
-	return rc;
-}
-
-int ut_graph_save(const ut_graph *g, const char *path)
-{
-	ut_buf out = UT_BUF_INIT;
-	int rc = ut_graph_write_json(&out, g);
-
-	if (rc == 0)
-		rc = ut_fs_write_atomic(path, out.ptr, out.len);
-	ut_buf_dispose(&out);
 	return rc;
 }

@@ -23,9 +23,5 @@ int ut_graph_write_note(ut_buf *out, const ut_graph *g);
 /* Reads graph.json text. UT_EINPUT with "PATH:LINE: ..." for anything malformed (unknown
  * test ids in edges, edges against the original order, wrong types, a newer version). */
 int ut_graph_read_json(ut_graph **out, const char *text, size_t len, const char *path);
-/* Reads the file; UT_ENOTFOUND when it does not exist. */
-int ut_graph_load(ut_graph **out, const char *path);
-/* Writes the file atomically. */
-int ut_graph_save(const ut_graph *g, const char *path);
 
 #endif

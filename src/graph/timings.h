@@ -31,9 +31,9 @@ int ut_timings_fill(double *durations, bool *estimated, const ut_graph *g, const
 
 /* Writes the timings file at path (atomically): ids[i] -> seconds[i] (>= 0) for i < n;
  * with keep, over the file's other entries (a missing file has none), else in place of
- * them. The one writer of timings.json (detect, run, timings import). Returns 0,
- * UT_EINPUT for a kept file that is not an object of numbers >= 0 ("PATH:LINE: ..."),
- * UT_EENV when it cannot be written, UT_ENOMEM. */
+ * them. The one writer of timings.json (store/ for detect, check and run; timings
+ * import). Returns 0, UT_EINPUT for a kept file that is not an object of numbers >= 0
+ * ("PATH:LINE: ..."), UT_EENV when it cannot be written, UT_ENOMEM. */
 int ut_timings_update(const char *path, const char *const *ids, const double *seconds,
 		      size_t n, bool keep);
 
@@ -64,12 +64,5 @@ typedef struct {
  * names the file and line), UT_EENV, UT_ENOMEM. info is filled whatever the result. */
 int ut_timings_import(const char *path, const char *const *ids, size_t n,
 		      const char *const *files, size_t nfiles, ut_timings_import_info *info);
-
-/* Records in the timings file at path (ut_timings_update, other entries kept) the
- * durations (> 0: a report without a time gives 0) of res's passed tests (ids[i] for
- * res->tests[i]): `run` keeps timings.json current. 0 (also when none passed: nothing
- * written), or ut_timings_update's error. Here rather than in runner/ so that runner/
- * does not depend on graph/ (ci/structure). */
-int ut_timings_record_run(const char *path, const char *const *ids, const ut_run_result *res);
 
 #endif

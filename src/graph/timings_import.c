@@ -1,6 +1,7 @@
 /* timings_import.c: `untangle timings import`: the durations CI systems already keep
  * (JUnit XML reports, pytest-split's .test_durations) into timings.json, so that the
- * first shards are balanced before any detect; and the durations of `untangle run`. */
+ * first shards are balanced before any detect (`run` and detect record theirs through
+ * store/). */
 #include "graph/timings.h"
 
 #include <stdint.h>
@@ -157,32 +158,6 @@ done:
 	if (c)
 		ut_map_dispose(&c->index);
 	free(c);
-	free(got);
-	free(secs);
-	return rc;
-}
-
-int ut_timings_record_run(const char *path, const char *const *ids, const ut_run_result *res)
-{
-	const char **got = malloc((res->n ? res->n : 1) * sizeof(*got));
-	double *secs = malloc((res->n ? res->n : 1) * sizeof(*secs));
-	size_t i, n = 0;
-	int rc = 0;
-
-	if (!got || !secs) {
-		rc = ut_error_set(UT_ENOMEM, "out of memory");
-		goto done;
-	}
-	for (i = 0; i < res->n; i++) {
-		/* 0: the report gave no time, which would hide a known duration */
-		if (res->tests[i].outcome != UT_OUT_PASS || !(res->tests[i].duration_s > 0))
-			continue;
-		got[n] = ids[i];
-		secs[n++] = res->tests[i].duration_s;
-	}
-	if (n)
-		rc = ut_timings_update(path, got, secs, n, true);
-done:
 	free(got);
 	free(secs);
 	return rc;

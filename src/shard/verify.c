@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "detect/journal.h"
+#include "store/journal.h"
 #include "runner/tally.h"
 #include "util/error.h"
 #include "util/banned.h"

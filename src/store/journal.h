@@ -7,8 +7,8 @@
  * by their index in the header's list ("0-4,7": ranges), its outcomes as one letter per
  * test and its durations in milliseconds; `{"finished":true}` follows a detection that
  * wrote its graph. Resume reads the file a line at a time. */
-#ifndef UT_JOURNAL_H
-#define UT_JOURNAL_H
+#ifndef UT_STORE_JOURNAL_H
+#define UT_STORE_JOURNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>

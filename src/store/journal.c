@@ -1,6 +1,6 @@
 /* journal.c: the append-only run journal (format 2: test indices, one letter per
  * outcome), read a line at a time for --resume. */
-#include "detect/journal.h"
+#include "store/journal.h"
 
 #include <errno.h>
 #include <fcntl.h>
