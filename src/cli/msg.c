@@ -175,29 +175,7 @@ void ut_cli_print_quoted(const char *s)
 {
 	ut_buf b = UT_BUF_INIT;
 
-	ut_buf_putc(&b, '"');
-	while (*s) {
-		/* the text escape's rule for what is not ASCII; quotes and backslashes always */
-		size_t n = 1;
-		char *piece;
-
-		while ((unsigned char)*s >= 0x80 && (unsigned char)s[n] >= 0x80)
-			n++;
-		if (*s == '"' || *s == '\\') {
-			ut_buf_putc(&b, '\\');
-			ut_buf_putc(&b, *s);
-		} else if ((unsigned char)*s < 0x20 || *s == 0x7f) {
-			ut_buf_printf(&b, "\\x%02x", (unsigned char)*s);
-		} else if ((unsigned char)*s < 0x80) {
-			ut_buf_putc(&b, *s);
-		} else {
-			piece = strndup(s, n);
-			ut_esc_text(&b, piece ? piece : "?");
-			free(piece);
-		}
-		s += n;
-	}
-	ut_buf_putc(&b, '"');
+	ut_esc_quoted(&b, s);
 	if (!b.failed)
 		fwrite(b.ptr, 1, b.len, stdout);
 	ut_buf_dispose(&b);

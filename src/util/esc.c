@@ -3,6 +3,7 @@
 #include "util/esc.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/jsonw.h"
@@ -278,4 +279,33 @@ void ut_esc_dot(ut_buf *out, const char *s)
 		ut_buf_putc(out, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
 	}
 	ut_buf_dispose(&text);
+}
+
+void ut_esc_quoted(ut_buf *out, const char *s)
+{
+	if (!s)
+		return;
+	ut_buf_putc(out, '"');
+	while (*s) {
+		/* the text escape's rule for what is not ASCII; quotes and backslashes always */
+		size_t n = 1;
+		char *piece;
+
+		while ((unsigned char)*s >= 0x80 && (unsigned char)s[n] >= 0x80)
+			n++;
+		if (*s == '"' || *s == '\\') {
+			ut_buf_putc(out, '\\');
+			ut_buf_putc(out, *s);
+		} else if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+			ut_buf_printf(out, "\\x%02x", (unsigned char)*s);
+		} else if ((unsigned char)*s < 0x80) {
+			ut_buf_putc(out, *s);
+		} else {
+			piece = strndup(s, n);
+			ut_esc_text(out, piece ? piece : "?");
+			free(piece);
+		}
+		s += n;
+	}
+	ut_buf_putc(out, '"');
 }

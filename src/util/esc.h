@@ -20,6 +20,9 @@
 void ut_esc_text(ut_buf *out, const char *s);
 /* Whether ut_esc_text changes s: false for almost every name. */
 bool ut_esc_text_needed(const char *s);
+/* A value in double quotes, as the terminal shows it: " and \ escaped with a backslash,
+ * control characters as \xNN, what is not ASCII as ut_esc_text escapes it. */
+void ut_esc_quoted(ut_buf *out, const char *s);
 
 /* A GitHub workflow command's message (% CR LF as %25 %0D %0A) and a property value
  * (also : and , as %3A %2C); the other characters ut_esc_text escapes as it does (\x1b,
