@@ -9,6 +9,19 @@
 #include "util/jsonw.h"
 #include "util/banned.h"
 
+/* The pairs kept apart in the graph file this detection replaces (shard --verify's). A
+ * file that is missing or unreadable has none to give: detect writes a new one anyway. */
+static int carry_apart(ut_graph *g, const char *path)
+{
+	ut_graph *old = NULL;
+	int rc = 0;
+
+	if (path && ut_store_graph_load(&old, path) == 0)
+		rc = ut_graph_carry_apart(g, old);
+	ut_graph_free(old);
+	return rc;
+}
+
 int ut_detect_project(ut_graph *g, ut_runner *runner, const ut_detect_project_opts *o,
 		      ut_detect_summary *out)
 {
@@ -32,6 +45,8 @@ int ut_detect_project(ut_graph *g, ut_runner *runner, const ut_detect_project_op
 		o->started(o->ctx, journal);
 	rc = ut_detect_run(g, runner, journal, &o->run, &out->stats);
 	out->run_failed = rc < 0;
+	if (rc == 0)
+		rc = carry_apart(g, o->dest.graph);
 	if (rc == 0)
 		rc = ut_store_record_detection(g, &o->dest, &out->wrote);
 	/* unfinished unless everything was written: a plain detect then keeps the runs */

@@ -523,3 +523,19 @@ int ut_graph_add_apart(ut_graph *g, uint32_t first, uint32_t then, long failed_r
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	return 0;
 }
+
+int ut_graph_carry_apart(ut_graph *g, const ut_graph *old)
+{
+	for (size_t i = 0; i < old->apart.n; i++) {
+		const ut_apart *a = &old->apart.v[i];
+		long first = ut_graph_test_index(g, old->tests[a->first].id);
+		long then = ut_graph_test_index(g, old->tests[a->then].id);
+
+		if (first < 0 || then < 0 || first >= then)
+			continue; /* a test gone, or the order changed: the pair no longer holds */
+		if (ut_graph_add_apart(g, (uint32_t)first, (uint32_t)then, a->failed_run,
+				       a->passed_run) < 0)
+			return ut_error_code();
+	}
+	return 0;
+}

@@ -136,6 +136,9 @@ int ut_graph_add_evidence(ut_edge *e, long run_id);
  * 0 or UT_ENOMEM otherwise. */
 int ut_graph_add_apart(ut_graph *g, uint32_t first, uint32_t then, long failed_run,
 		       long passed_run);
+/* Adds to g the pairs kept apart of old whose two tests g has too (by id), in the same
+ * order: what shard --verify learned survives a new detection. 0 or UT_ENOMEM. */
+int ut_graph_carry_apart(ut_graph *g, const ut_graph *old);
 /* A new graph of the tests g keeps (keep: g->ntests flags), in their order, with the
  * edges between them (status, values, filter verdict and evidence copied). *out belongs
  * to the caller. 0 or UT_ENOMEM. */
