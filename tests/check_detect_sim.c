@@ -344,12 +344,13 @@ START_TEST(a_flaky_test_is_left_out)
 END_TEST
 
 /* A test that fails on every k-th execution, for k from 3 (past the two original-order
- * runs) up: a failure that contradicts a pass with fewer tests before it is run again, and
- * the test is left out as flaky when the second run disagrees (for some k). Whatever k,
- * every included test's schedule passes, and no other test gets a wrong prerequisite. */
+ * runs) up: a failure that contradicts a pass with fewer tests before it is run again
+ * (both schedules, until each shows one outcome twice: dispute.c), and a single
+ * disagreement no longer leaves the test out. Whatever k, every included test's schedule
+ * passes, and no other test gets a wrong prerequisite. */
 START_TEST(a_late_flaky_failure_is_run_again)
 {
-	long retried = 0, late = 0;
+	long retried = 0;
 
 	for (long k = 3; k <= 8; k++) {
 		dt d;
@@ -358,7 +359,7 @@ START_TEST(a_late_flaky_failure_is_run_again)
 		dt_suite(&d, 5, "1>0 3>1 4>3", "1>0 2>0 2>1 3>0 3>1 3>2 4>0 4>1 4>2 4>3");
 		d.s.flaky = 3;
 		d.s.flaky_every = k;
-		ck_assert_int_eq(detect(&d, "fast", 1, 1), 0);
+		ck_assert_msg(detect(&d, "fast", 1, 1) == 0, "k=%ld: %s", k, ut_error_message());
 		if (getenv("DSIM_VERBOSE")) {
 			char got[512];
 
@@ -367,7 +368,6 @@ START_TEST(a_late_flaky_failure_is_run_again)
 				d.g->tests[3].flaky, d.stats.retried, d.stats.schedules_run, got);
 		}
 		retried += d.stats.retried;
-		late += d.g->tests[3].flaky;
 		/* A failure nothing contradicts is believed (one run cannot tell a flake): it may
 		 * add a prerequisite the flaky test does not need, never one to another test. */
 		for (uint32_t t = 0; t < 5; t++)
@@ -378,7 +378,6 @@ START_TEST(a_late_flaky_failure_is_run_again)
 		dt_teardown(&d);
 	}
 	ck_assert_int_gt(retried, 0);
-	ck_assert_int_gt(late, 0);
 }
 END_TEST
 

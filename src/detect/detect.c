@@ -88,6 +88,7 @@ int dx_original_order(dx_ctx *c, const dx_job *extra, size_t nextra, dx_result *
 		if (passes[i] == runs || c->excluded[i] != DX_IN)
 			continue;
 		c->excluded[i] = passes[i] ? DX_FLAKY : DX_FAILING;
+		c->unsteady = c->unsteady || passes[i]; /* outcomes disagreed */
 		c->g->tests[i].flaky = passes[i] != 0;
 		c->g->tests[i].failing = passes[i] == 0;
 		if (passes[i])
@@ -154,6 +155,7 @@ void dx_ctx_dispose(dx_ctx *c)
 {
 	dx_evidence_free(c);
 	dx_cost_dispose(&c->cost);
+	ut_vec_free(&c->refuted);
 	free(c->excluded);
 	free(c->checked);
 }

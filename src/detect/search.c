@@ -122,6 +122,7 @@ void sx_dispose(sx *s)
 	free(s->ncand);
 	free(s->mark);
 	free(s->weight);
+	free(s->confirm);
 	memset(s, 0, sizeof(*s));
 }
 

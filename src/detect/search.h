@@ -64,8 +64,12 @@ typedef struct {
 			       earlier included tests */
 	bool prove_graph;   /* the verification proves the direct prerequisites of tests
 			       settled from the graph too (tedd's), not only searched ones */
+	unsigned *confirm;  /* per edge index: failures without the dependee the verification
+			       saw that the store kept no record of its own for */
+	size_t nconfirm;
 	/* what the verification did */
-	size_t verify_runs, reopened, added, removed;
+	size_t verify_runs, reopened, added, removed, confirmed;
+	size_t verified; /* tests of the scope whose schedule passed whole, as last planned */
 } sx;
 
 int sx_init(sx *s, dx_ctx *c);
