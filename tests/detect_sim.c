@@ -11,6 +11,7 @@ void sim_init(sim *s, size_t n)
 	memset(s, 0, sizeof(*s));
 	s->n = n;
 	s->flaky = -1;
+	s->breaker = s->broken = s->rescuer = -1;
 	pthread_mutex_init(&s->lock, NULL);
 }
 
@@ -36,12 +37,31 @@ static bool ready(const sim *s, uint32_t t, const bool *ran)
 	return true;
 }
 
+/* Whether t passes after `ran`, the pair that is not monotone included. */
+static bool passes(const sim *s, uint32_t t, const bool *ran)
+{
+	if ((long)t == s->broken && ran[s->breaker] && !ran[s->rescuer])
+		return false;
+	return ready(s, t, ran);
+}
+
+/* Whether this execution's outcome is flipped (the lock is held). */
+static bool flip(sim *s)
+{
+	if (!s->flip_every)
+		return false;
+	s->seed ^= s->seed << 13; /* xorshift64 */
+	s->seed ^= s->seed >> 7;
+	s->seed ^= s->seed << 17;
+	return (s->seed >> 32) % s->flip_every == 0; /* the high bits: the better ones */
+}
+
 bool sim_passes(const sim *s, const uint32_t *sched, size_t n)
 {
 	bool ran[SIM_MAX] = {false};
 
 	for (size_t i = 0; i < n; i++) {
-		if (!ready(s, sched[i], ran))
+		if (!passes(s, sched[i], ran))
 			return false;
 		ran[sched[i]] = true;
 	}
@@ -78,11 +98,13 @@ int sim_run_schedule(void *ctx, int worker, const char *const *ids, const uint32
 	}
 	for (size_t i = 0; i < n; i++) {
 		uint32_t t = sched[i];
-		bool pass = ready(s, t, ran);
+		bool pass = passes(s, t, ran);
 
 		s->execs[t]++;
 		if ((long)t == s->flaky && s->execs[t] % s->flaky_every == 0)
 			pass = false;
+		if (flip(s))
+			pass = !pass;
 		ran[t] = pass;
 		out->tests[i].outcome = pass ? UT_OUT_PASS : UT_OUT_FAIL;
 		out->tests[i].duration_s = 1.0;

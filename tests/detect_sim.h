@@ -31,12 +31,19 @@ typedef struct {
 	long crash_run;              /* the run (1-based, in execution order) in which no test runs:
 				      * every one reported not-run, as when mocha's beforeEach fails
 				      * before the first test (a browser that did not answer); 0 none */
+	unsigned flip_every;         /* intermittent outcomes: each execution's outcome is
+				      * flipped (a pass fails, a failure passes) with chance
+				      * 1 / flip_every, from `seed`; 0 none */
+	uint64_t seed;
+	long breaker, broken, rescuer; /* not monotone: `broken` fails after `breaker` ran and
+					* passed unless `rescuer` did too; -1 none */
 	sim_run *log;                /* every run, in the order they were executed */
 	size_t nlog, caplog;
 	pthread_mutex_t lock;
 } sim;
 
-/* A suite of n (<= SIM_MAX) tests without prerequisites nor flaky test. */
+/* A suite of n (<= SIM_MAX) tests without prerequisites, flaky test nor intermittent
+ * outcomes, monotone. */
 void sim_init(sim *s, size_t n);
 void sim_dispose(sim *s);
 /* t truly needs p (p < t). */

@@ -104,6 +104,8 @@ typedef struct {
 	size_t disputes;      /* outcomes that contradicted a record, settled by those runs */
 	size_t not_monotone;  /* of those, where both held: a test that passes after a set
 				 and fails after more (dispute.c) */
+	size_t searched_again; /* tests searched again because a pass their search was decided
+				  on was refuted */
 	double test_s;        /* the reported durations of those test executions, summed */
 	long failing_executions; /* executions that failed or erred */
 	double failing_s;     /* their reported durations (a failing test waits for what never

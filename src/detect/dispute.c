@@ -17,9 +17,12 @@
 
 /* One side of a dispute: t after exactly `set`. */
 typedef struct {
+	uint32_t t;
+	ut_detect_phase phase;
 	dx_sched set;
 	bool pass;           /* what the run that raised it showed */
 	unsigned agree, disagree;
+	long last[2];        /* the last run that showed a pass [1], a failure [0] */
 	int verdict;         /* 0 undecided, 1 its outcome holds, -1 the other one does */
 } dx_side;
 
@@ -31,6 +34,12 @@ typedef struct {
 } dx_dispute;
 
 typedef UT_VEC(dx_dispute) dx_disputes_v;
+
+static bool same(const dx_side *a, const dx_side *b)
+{
+	return a->set.n == b->set.n &&
+	       (!a->set.n || !memcmp(a->set.v, b->set.v, a->set.n * sizeof(*a->set.v)));
+}
 
 /* Runs of one side after which a tie or an undecided side is left as flaky. */
 static unsigned side_cap(unsigned need)
@@ -81,6 +90,8 @@ static int add_dispute(dx_disputes_v *v, uint32_t t, size_t job, size_t pos, boo
 	int rc;
 
 	memset(&d, 0, sizeof(d));
+	d.side[0].t = d.side[1].t = t;
+	d.side[0].phase = d.side[1].phase = phase;
 	d.t = t;
 	d.job = job;
 	d.pos = pos;
@@ -130,28 +141,29 @@ static int find_disputes(const dx_ctx *c, const dx_job *job, size_t j, const dx_
 	return rc;
 }
 
-/* Decides a side when its runs allow: one outcome need times and more often than the
- * other; past side_cap runs, the more frequent one (a tie: -2, flaky). */
+/* Decides a side when its runs allow: one outcome need times more often than the other
+ * (an intermittent failure in twenty runs does not decide, one in two never does); past
+ * side_cap runs undecided: -2, flaky. */
 static void judge(dx_side *s, unsigned need)
 {
 	if (s->verdict)
 		return;
-	if (s->agree >= need && s->agree > s->disagree)
+	if (s->agree >= s->disagree + need)
 		s->verdict = 1;
-	else if (s->disagree >= need && s->disagree > s->agree)
+	else if (s->disagree >= s->agree + need)
 		s->verdict = -1;
 	else if (s->agree + s->disagree >= side_cap(need))
-		s->verdict = s->agree > s->disagree ? 1 : s->disagree > s->agree ? -1 : -2;
+		s->verdict = -2;
 }
 
-/* One round: every undecided side runs once more, as one batch. Returns 1 when a side
- * ran, 0 when all are decided, < 0 an error. */
-static int round_of(dx_ctx *c, dx_disputes_v *v, unsigned need)
+/* One round: every undecided side of v[0..n) runs once more, as one batch. Returns 1
+ * when a side ran, 0 when all are decided, < 0 an error. */
+static int round_of(dx_ctx *c, dx_side **v, size_t n, unsigned need)
 {
 	size_t m = 0, k = 0;
-	dx_job *jobs = calloc(2 * v->n + 1, sizeof(*jobs));
-	dx_side **who = calloc(2 * v->n + 1, sizeof(*who));
-	char (*purpose)[200] = calloc(2 * v->n + 1, sizeof(*purpose));
+	dx_job *jobs = calloc(n + 1, sizeof(*jobs));
+	dx_side **who = calloc(n + 1, sizeof(*who));
+	char (*purpose)[200] = calloc(n + 1, sizeof(*purpose));
 	dx_result *res = NULL;
 	int rc = 0;
 
@@ -159,22 +171,18 @@ static int round_of(dx_ctx *c, dx_disputes_v *v, unsigned need)
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (size_t i = 0; i < v->n; i++) {
-		for (int s = 0; s < 2; s++) {
-			dx_side *x = &v->v[i].side[s];
-			uint32_t t = v->v[i].t;
+	for (size_t i = 0; i < n; i++) {
+		dx_side *x = v[i];
 
-			judge(x, need);
-			if (x->verdict || c->excluded[t] != DX_IN)
-				continue;
-			x->set.v[x->set.n] = t; /* reserved by copy_set */
-			snprintf(purpose[m], sizeof(purpose[m]), "%s again after %zu tests (it %s "
-				 "there, and %s after %s tests)", c->g->tests[t].id, x->set.n,
-				 x->pass ? "passed" : "failed", x->pass ? "failed" : "passed",
-				 x->pass ? "more" : "fewer");
-			jobs[m] = (dx_job){x->set.v, x->set.n + 1, purpose[m], v->v[i].phase, 1};
-			who[m++] = x;
-		}
+		judge(x, need);
+		if (x->verdict || c->excluded[x->t] != DX_IN)
+			continue;
+		x->set.v[x->set.n] = x->t; /* reserved by copy_set */
+		snprintf(purpose[m], sizeof(purpose[m]), "%s again after %zu tests (outcomes "
+			 "disagree: %u %s, %u not)", c->g->tests[x->t].id, x->set.n, x->agree,
+			 x->pass ? "passed" : "failed", x->disagree);
+		jobs[m] = (dx_job){x->set.v, x->set.n + 1, purpose[m], x->phase, 1};
+		who[m++] = x;
 	}
 	if (!m)
 		goto done;
@@ -198,6 +206,7 @@ static int round_of(dx_ctx *c, dx_disputes_v *v, unsigned need)
 		if (!pass && dx_first_failure(c, jobs[k].sched, jobs[k].n, &res[k]) !=
 				     (long)jobs[k].sched[jobs[k].n - 1])
 			continue;
+		who[k]->last[pass] = res[k].run;
 		if (pass == who[k]->pass)
 			who[k]->agree++;
 		else
@@ -210,6 +219,23 @@ done:
 	free(who);
 	free(purpose);
 	return rc;
+}
+
+/* Runs the sides until each is decided (or past its cap: decided on what it showed). */
+static int settle(dx_ctx *c, dx_side **v, size_t n, unsigned need)
+{
+	for (unsigned k = 0; n; k++) {
+		int ran = round_of(c, v, n, need);
+
+		if (ran <= 0)
+			return ran;
+		if (k + 1 >= side_cap(need)) { /* runs that never tell (a set's test fails) */
+			for (size_t i = 0; i < n; i++)
+				if (!v[i]->verdict)
+					v[i]->verdict = -2;
+		}
+	}
+	return 0;
 }
 
 /* What the side's runs showed: 1 pass, 0 fail, -1 neither (a tie). */
@@ -267,6 +293,10 @@ static int apply(dx_ctx *c, dx_dispute *d, const dx_job *jobs, dx_result *out)
 			 now == (int)mine->pass ? mine->agree : mine->disagree, both);
 	if (now != (int)mine->pass) { /* the new run was: its outcome as confirmed */
 		r->outcomes[d->pos] = now ? UT_OUT_PASS : UT_OUT_FAIL;
+		/* what ran after a failure that was intermittent ran after a test that did
+		 * fail: it tells nothing (the proof rule), as if it had not run */
+		for (size_t i = d->pos + 1; now && i < jobs[d->job].n; i++)
+			r->outcomes[i] = UT_OUT_NOTRUN;
 		r->first_failure = dx_first_failure(c, jobs[d->job].sched, jobs[d->job].n, r);
 	}
 	c->stats->disputes++;
@@ -278,6 +308,8 @@ static int apply(dx_ctx *c, dx_dispute *d, const dx_job *jobs, dx_result *out)
 int dx_disputes(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
 {
 	dx_disputes_v v = {0};
+	dx_side **sides = NULL;
+	size_t ns = 0;
 	unsigned need = dispute_need(c);
 	int rc = 0;
 
@@ -285,22 +317,29 @@ int dx_disputes(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
 		if (jobs[j].phase != UT_PHASE_ORIGINAL && !out[j].error)
 			rc = find_disputes(c, &jobs[j], j, &out[j], &v);
 	}
-	for (unsigned k = 0; rc == 0 && v.n; k++) {
-		int ran = round_of(c, &v, need);
+	sides = calloc(2 * v.n + 1, sizeof(*sides));
+	if (!sides)
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	for (size_t i = 0; rc == 0 && i < v.n; i++) {
+		dx_side *a = &v.v[i].side[0], *b = &v.v[i].side[1];
 
-		if (ran <= 0) {
-			rc = ran;
-			break;
-		}
-		if (k + 1 >= side_cap(need)) { /* runs that never tell: decide on what they told */
-			for (size_t i = 0; i < v.n; i++)
-				for (int s = 0; s < 2; s++)
-					if (!v.v[i].side[s].verdict)
-						v.v[i].side[s].verdict =
-						    v.v[i].side[s].agree >= v.v[i].side[s].disagree
-							? 1 : -1;
+		sides[ns++] = a;
+		if (!same(a, b))
+			sides[ns++] = b;
+		else /* one schedule passed and failed: its runs count for both */
+			a->disagree += b->agree, b->agree = 0;
+	}
+	if (rc == 0)
+		rc = settle(c, sides, ns, need);
+	for (size_t i = 0; rc == 0 && i < v.n; i++) {
+		dx_side *a = &v.v[i].side[0], *b = &v.v[i].side[1];
+
+		if (same(a, b)) {
+			b->verdict = a->verdict == -2 ? -2 : -a->verdict;
+			b->agree = a->disagree, b->disagree = a->agree;
 		}
 	}
+	free(sides);
 	for (size_t i = 0; rc == 0 && i < v.n; i++)
 		rc = apply(c, &v.v[i], jobs, out);
 	for (size_t i = 0; i < v.n; i++) {
@@ -308,5 +347,53 @@ int dx_disputes(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
 		ut_vec_free(&v.v[i].side[1].set);
 	}
 	ut_vec_free(&v);
+	return rc;
+}
+
+int dx_confirm_original(dx_ctx *c, const unsigned char *passes, int runs, unsigned char *out)
+{
+	size_t n = c->g->ntests, m = 0;
+	dx_side *v = calloc(n ? n : 1, sizeof(*v));
+	dx_side **p = calloc(n ? n : 1, sizeof(*p));
+	int rc = 0;
+
+	bool mixed = false;
+
+	if (!v || !p)
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	for (uint32_t t = 0; t < n; t++)
+		mixed = mixed || (c->excluded[t] == DX_IN && passes[t] && passes[t] < runs);
+	for (uint32_t t = 0; rc == 0 && t < n; t++) {
+		out[t] = passes[t] == runs ? DX_IN : passes[t] ? DX_FLAKY : DX_FAILING;
+		/* once runs disagree, a test that failed in every one may have failed after
+		 * one that failed intermittently: it is confirmed too */
+		if (c->excluded[t] != DX_IN || passes[t] == runs || (!passes[t] && !mixed))
+			continue;
+		v[m] = (dx_side){.t = t, .phase = UT_PHASE_ORIGINAL, .pass = passes[t] > 0,
+				 .agree = passes[t], /* its failures may have followed others' */
+				 .disagree = passes[t] ? (unsigned)(runs - passes[t]) : 0};
+		rc = ut_vec_reserve(&v[m].set, (size_t)t + 1) < 0
+			 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+		for (uint32_t e = 0; rc == 0 && e < t; e++)
+			v[m].set.v[v[m].set.n++] = e;
+		p[m] = &v[m];
+		m++;
+	}
+	if (rc == 0)
+		rc = settle(c, p, m, dispute_need(c));
+	c->unsteady = c->unsteady || m > 0; /* outcomes disagreed */
+	for (size_t i = 0; i < m; i++) {
+		if (rc == 0 && shown(&v[i]) >= 0) {
+			out[v[i].t] = shown(&v[i]) ? DX_IN : DX_FAILING;
+			/* the store learns what the runs confirmed (a pass drops the failures
+			 * after its set the original order's runs left) */
+			rc = put(c, v[i].t, &v[i].set, shown(&v[i]), v[i].last[shown(&v[i])],
+				 shown(&v[i]) == (int)v[i].pass ? v[i].agree : v[i].disagree,
+				 false);
+		}
+		ut_vec_free(&v[i].set);
+	}
+	free(v);
+	free(p);
 	return rc;
 }

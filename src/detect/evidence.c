@@ -42,14 +42,33 @@ static int rec_push(dx_recs *r, const uint32_t *set, size_t n, long run)
 	return 0;
 }
 
-/* Adds a record unless one already says more; drops those it says more than. For passes
- * a smaller set says more, for failures a larger one. */
+static bool says_more(const dx_rec *a, const dx_rec *b, bool is_pass)
+{
+	return is_pass ? dx_subset(a->set, a->n, b->set, b->n) : dx_subset(b->set, b->n, a->set, a->n);
+}
+
+/* When the list is full: the oldest record another one says more than goes (it is kept
+ * until then, in case a dispute refutes the one that says more), else the oldest. */
+static void make_room(dx_recs *r, bool is_pass)
+{
+	size_t i = 0, k;
+
+	for (bool found = false; !found && i < r->n; i += !found) {
+		for (k = 0; k < r->n && !found; k++)
+			found = k != i && says_more(&r->v[k], &r->v[i], is_pass);
+	}
+	i = i < r->n ? i : 0;
+	free(r->v[i].set);
+	memmove(r->v + i, r->v + i + 1, (r->n - i - 1) * sizeof(*r->v));
+	r->n--;
+}
+
+/* Adds a record unless one already says more (or the same: it counts one run more). For
+ * passes a smaller set says more, for failures a larger one. */
 static int recs_add(dx_recs *r, const uint32_t *set, size_t n, long run, bool is_pass,
 		    unsigned hits)
 {
-	size_t i, k;
-
-	for (i = 0; i < r->n; i++) {
+	for (size_t i = 0; i < r->n; i++) {
 		dx_rec *e = &r->v[i];
 
 		if (e->n == n && (!n || !memcmp(e->set, set, n * sizeof(*set)))) {
@@ -59,20 +78,8 @@ static int recs_add(dx_recs *r, const uint32_t *set, size_t n, long run, bool is
 		if (is_pass ? dx_subset(e->set, e->n, set, n) : dx_subset(set, n, e->set, e->n))
 			return 0;
 	}
-	for (i = k = 0; i < r->n; i++) {
-		dx_rec *e = &r->v[i];
-
-		if (is_pass ? dx_subset(set, n, e->set, e->n) : dx_subset(e->set, e->n, set, n))
-			free(e->set);
-		else
-			r->v[k++] = *e;
-	}
-	r->n = k;
-	if (r->n >= DX_RECORDS) {
-		free(r->v[0].set);
-		memmove(r->v, r->v + 1, (r->n - 1) * sizeof(*r->v));
-		r->n--;
-	}
+	if (r->n >= DX_RECORDS)
+		make_room(r, is_pass);
 	if (rec_push(r, set, n, run) < 0)
 		return UT_ENOMEM;
 	r->v[r->n - 1].hits = hits;
@@ -152,15 +159,29 @@ bool dx_evidence_contradicts(const dx_ctx *c, uint32_t t, const uint32_t *before
 	return false;
 }
 
-long dx_evidence_whole(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n)
+static dx_rec *whole_of(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n)
 {
 	const dx_recs *w = &c->ev[t].whole;
 
 	for (size_t i = 0; i < w->n; i++) {
 		if (w->v[i].n == n && (!n || !memcmp(w->v[i].set, before, n * sizeof(*before))))
-			return w->v[i].run;
+			return &w->v[i];
 	}
-	return 0;
+	return NULL;
+}
+
+long dx_evidence_whole(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n)
+{
+	const dx_rec *e = whole_of(c, t, before, n);
+
+	return e ? e->run : 0;
+}
+
+unsigned dx_evidence_whole_hits(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n)
+{
+	const dx_rec *e = whole_of(c, t, before, n);
+
+	return e ? e->hits : 0;
 }
 
 /* A pass after `before` refutes the failures of t after a superset of it, but for those
@@ -213,10 +234,8 @@ int dx_evidence_learn(dx_ctx *c, const uint32_t *sched, size_t n, size_t ends,
 			ok[nok++] = t;
 	}
 	ends = ends ? ends : 1;
-	for (size_t i = n > ends ? n - ends : 0; rc == 0 && i < all; i++) {
-		if (!dx_evidence_whole(c, sched[i], sched, i))
-			rc = rec_push(&c->ev[sched[i]].whole, sched, i, r->run);
-	}
+	for (size_t i = n > ends ? n - ends : 0; rc == 0 && i < all; i++)
+		rc = dx_evidence_note_whole(c, sched[i], sched, i, r->run);
 	free(ok);
 	return rc;
 }
@@ -304,7 +323,9 @@ int dx_evidence_add(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, long r
 
 int dx_evidence_note_whole(dx_ctx *c, uint32_t t, const uint32_t *before, size_t n, long run)
 {
-	if (dx_evidence_whole(c, t, before, n))
-		return 0;
-	return rec_push(&c->ev[t].whole, before, n, run);
+	dx_rec *e = whole_of(c, t, before, n);
+
+	if (e)
+		e->hits++;
+	return e ? 0 : rec_push(&c->ev[t].whole, before, n, run);
 }

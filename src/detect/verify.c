@@ -104,6 +104,7 @@ static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 	unsigned char *has_dependent = calloc(s->n ? s->n : 1, 1);
 	dx_sched cl = {0}, sched = {0}, tmp = {0};
 	char purpose[200];
+	unsigned whole;
 	int rc, planned = 0;
 
 	if (!has_dependent)
@@ -137,8 +138,10 @@ static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 			s->c->stats->verified_earlier +=
 			    dx_evidence_whole(s->c, t, cl.v, cl.n) != 0;
 		}
-		s->verified += dx_evidence_whole(s->c, t, cl.v, cl.n) != 0;
-		if (!dx_evidence_whole(s->c, t, cl.v, cl.n)) { /* every test's own schedule */
+		whole = dx_evidence_whole_hits(s->c, t, cl.v, cl.n);
+		s->verified += whole != 0;
+		/* every test's own schedule; once outcomes disagreed, as often as reruns asks */
+		if (whole < (s->c->unsteady ? (unsigned)dx_need(s->c) : 1)) {
 			rc = copy_plus(&sched, &cl, UINT32_MAX, t);
 			snprintf(purpose, sizeof(purpose), "verify the schedule of %s",
 				 s->g->tests[t].id);
@@ -213,10 +216,14 @@ static long judge(sx *s, const vx_job *why, size_t i, const dx_job *job, const d
 	uint32_t t = why[i].owner;
 	long f = -1;
 
-	for (size_t k = 0; k < p->sched.n && f < 0; k++) {
+	size_t k;
+
+	for (k = 0; k < p->sched.n && f < 0; k++) {
 		if (s->c->excluded[job->sched[k]] == DX_IN && r->outcomes[k] != UT_OUT_PASS)
 			f = (long)job->sched[k];
 	}
+	if (f >= 0 && r->outcomes[k - 1] == UT_OUT_NOTRUN)
+		return -1; /* after an intermittent failure: no verdict, planned again */
 	if (why[i].without < 0) {
 		if (f < 0) /* it ended a schedule that passed whole (inside a longer one) */
 			return dx_evidence_note_whole(s->c, t, p->sched.v, p->sched.n - 1, r->run) < 0
@@ -224,11 +231,11 @@ static long judge(sx *s, const vx_job *why, size_t i, const dx_job *job, const d
 		return f;
 	}
 	if (f == (long)t) { /* it needs the prerequisite, once more */
-		unsigned *k = confirm_slot(s, t, (uint32_t)why[i].without);
+		unsigned *slot = confirm_slot(s, t, (uint32_t)why[i].without);
 
 		s->confirmed++;
-		if (k)
-			(*k)++;
+		if (slot)
+			(*slot)++;
 		return -1;
 	}
 	return f < 0 ? (long)t : f; /* it does not need it, or something else failed */
