@@ -25,7 +25,7 @@ static void recs_free(dx_recs *r)
 
 static int rec_push(dx_recs *r, const uint32_t *set, size_t n, long run)
 {
-	dx_rec rec;
+	dx_rec rec = {0};
 
 	rec.set = malloc((n ? n : 1) * sizeof(*rec.set));
 	if (!rec.set)

@@ -96,13 +96,52 @@ static int confirmations(sx *s, uint32_t t, uint32_t d, const dx_sched *without)
 	return (int)dx_evidence_failures(s->c, t, without->v, without->n) + (k ? (int)*k : 0);
 }
 
+/* Plans the runs t's direct, not implied prerequisites miss to be proven (cl: t's
+ * schedule without t); *planned counts them. */
+static int plan_edges(sx *s, ut_scheduler *sch, uint32_t t, const dx_sched *cl, vx_jobs *why,
+		      int *planned)
+{
+	const ut_adjacency *adj = &sch->adj;
+	dx_sched sched = {0}, tmp = {0};
+	char purpose[200];
+	int rc = 0;
+
+	for (uint32_t k = adj->start[t]; rc == 0 && k < adj->start[t + 1]; k++) {
+		uint32_t d = adj->deps[k];
+		vx_job j = {t, d};
+		bool imp = false;
+
+		rc = implied(sch, t, d, &tmp, &imp);
+		if (rc < 0 || imp)
+			continue;
+		rc = copy_plus(&sched, cl, d, UINT32_MAX);
+		/* once outcomes disagreed, a failure needs the confirmation reruns asks for:
+		 * one may have been intermittent without contradicting anything */
+		if (rc < 0 ||
+		    confirmations(s, t, d, &sched) >= (s->c->unsteady ? dx_need(s->c) : 1))
+			continue;
+		rc = push_one(&sched, t);
+		snprintf(purpose, sizeof(purpose), "%s that %s needs %s",
+			 dx_evidence_failures(s->c, t, sched.v, sched.n - 1) ? "confirm" : "verify",
+			 s->g->tests[t].id, s->g->tests[d].id);
+		if (rc == 0)
+			rc = sx_propose(s, t, &sched, UT_PHASE_VERIFY, purpose);
+		if (rc == 0 && ut_vec_push(why, j) < 0)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+		(*planned)++;
+	}
+	ut_vec_free(&sched);
+	ut_vec_free(&tmp);
+	return rc;
+}
+
 /* Plans what the evidence does not show yet. Returns the number of runs planned. */
 static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 {
 	ut_scheduler sch;
 	const ut_adjacency *adj = &sch.adj;
 	unsigned char *has_dependent = calloc(s->n ? s->n : 1, 1);
-	dx_sched cl = {0}, sched = {0}, tmp = {0};
+	dx_sched cl = {0}, sched = {0};
 	char purpose[200];
 	unsigned whole;
 	int rc, planned = 0;
@@ -154,35 +193,10 @@ static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 		}
 		if (s->t[t].state == SX_GRAPH && !s->prove_graph)
 			continue; /* its edges stand: only its schedule is verified */
-		for (uint32_t k = adj->start[t]; rc == 0 && k < adj->start[t + 1]; k++) {
-			uint32_t d = adj->deps[k];
-			bool imp = false;
-
-			rc = implied(&sch, t, d, &tmp, &imp);
-			if (rc < 0 || imp)
-				continue;
-			rc = copy_plus(&sched, &cl, d, UINT32_MAX);
-			/* once outcomes disagreed, a failure needs the confirmation reruns asks
-			 * for: one may have been intermittent without contradicting anything */
-			if (rc < 0 ||
-			    confirmations(s, t, d, &sched) >= (s->c->unsteady ? dx_need(s->c) : 1))
-				continue;
-			rc = push_one(&sched, t);
-			snprintf(purpose, sizeof(purpose), "%s that %s needs %s",
-				 dx_evidence_failures(s->c, t, sched.v, sched.n - 1) ? "confirm"
-										  : "verify",
-				 s->g->tests[t].id, s->g->tests[d].id);
-			if (rc == 0)
-				rc = sx_propose(s, t, &sched, UT_PHASE_VERIFY, purpose);
-			j.without = d;
-			if (rc == 0 && ut_vec_push(why, j) < 0)
-				rc = ut_error_set(UT_ENOMEM, "out of memory");
-			planned++;
-		}
+		rc = plan_edges(s, &sch, t, &cl, why, &planned);
 	}
 	ut_vec_free(&cl);
 	ut_vec_free(&sched);
-	ut_vec_free(&tmp);
 	ut_scheduler_dispose(&sch);
 	free(has_dependent);
 	return rc < 0 ? rc : planned;

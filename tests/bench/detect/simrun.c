@@ -18,6 +18,10 @@
  * It is started tens of thousands of times per benchmark, hence C: a suite of 1,000 tests
  * is read and hashed in well under a millisecond.
  *
+ * SIMRUN_FLIP=N (environment): each execution's outcome is flipped (a pass fails, a failure
+ * passes) with chance 1/N, decided by SIMRUN_SEED, the test and its execution count (a
+ * file per test under --state): intermittent outcomes, the same for the same seed.
+ *
  * SIMRUN_STAMP (environment), when set, names a file to which it appends the wall clock
  * (seconds since the epoch) first thing: when the first test started, for the plan
  * benchmark (tests/bench/plan/run).
@@ -62,6 +66,15 @@ typedef struct {
 } buf;
 
 static const char *prog = "simrun";
+
+/* splitmix64's finalizer: the intermittent outcome of one execution from its seed. */
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15ull;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
 
 static void die(int code, const char *fmt, ...)
 {
@@ -382,6 +395,8 @@ int main(int argc, char **argv)
 	size_t ran = 0, failed = 0;
 	double fail_factor = 1;
 	const char *ff = getenv("SIMRUN_FAIL_FACTOR"), *stamp = getenv("SIMRUN_STAMP");
+	unsigned long flip_every = 0; /* SIMRUN_FLIP */
+	uint64_t flip_seed = 0;       /* SIMRUN_SEED */
 	int i;
 
 	if (stamp && *stamp) {
@@ -425,6 +440,10 @@ int main(int argc, char **argv)
 		if (errno || end == ff || *end || fail_factor <= 0)
 			die(2, "SIMRUN_FAIL_FACTOR: '%s' is not a positive number", ff);
 	}
+	if (getenv("SIMRUN_FLIP"))
+		flip_every = strtoul(getenv("SIMRUN_FLIP"), NULL, 10);
+	if (getenv("SIMRUN_SEED"))
+		flip_seed = strtoull(getenv("SIMRUN_SEED"), NULL, 10);
 	parse_suite(&su, suite_path);
 	passed = calloc(su.n ? su.n : 1, 1);
 	if (!passed)
@@ -450,6 +469,10 @@ int main(int argc, char **argv)
 			if (turn % t->flaky == 0)
 				why = "";
 		}
+		if (flip_every && state &&
+		    mix(flip_seed ^ ((uint64_t)k << 32) ^ (uint64_t)bump(state, su.n + (size_t)k)) %
+				    flip_every == 0)
+			why = why ? NULL : "";       /* intermittent: the outcome flips */
 		/* A test that runs twice in one schedule counts its latest outcome. */
 		passed[k] = !why;
 		ran++;
