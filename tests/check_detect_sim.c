@@ -548,6 +548,48 @@ START_TEST(intermittent_outcomes_give_the_exact_graph)
 }
 END_TEST
 
+/* The disputes are journaled like every run: a detection with intermittent outcomes,
+ * resumed from its journal, replays every run (re-runs included) and decides the same
+ * graph without running anything. */
+START_TEST(disputes_replay_from_the_journal)
+{
+	size_t disputes = 0;
+
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		dt d;
+		char first[512], again[512];
+		ut_journal_header h = {.suite = "sim", .strategy = "fast", .extract = "x",
+				       .filter = "y", .reruns = 1, .ntests = 5, .ids = NULL};
+		ut_journal *j = NULL;
+		long runs;
+		size_t nlog;
+
+		dt_suite(&d, 5, "1>0 2>0 3>2 4>1 4>3", "1>0 2>0 3>1 3>2 4>1 4>3");
+		d.s.flip_every = 20;
+		d.s.seed = seed * 0x9E3779B97F4A7C15ull;
+		ck_assert_int_eq(detect(&d, "fast", 1, 1), 0);
+		manifest_edges(&d, first, sizeof(first));
+		runs = d.stats.schedules_run;
+		nlog = d.s.nlog;
+		for (size_t i = 0; i < d.g->edges.n; i++) /* back to the candidates */
+			d.g->edges.v[i].status = UT_EDGE_CANDIDATE;
+		for (size_t t = 0; t < 5; t++)
+			d.g->tests[t].flaky = d.g->tests[t].failing = false;
+		h.ids = d.ids;
+		ck_assert_int_eq(ut_journal_open(&j, d.path, &h, UT_JOURNAL_RESUME), 0);
+		ck_assert_int_eq(ut_detect_run(d.g, NULL, j, &d.opts, &d.stats), 0);
+		ut_journal_close(j);
+		manifest_edges(&d, again, sizeof(again));
+		ck_assert_str_eq(again, first);
+		ck_assert_uint_eq(d.s.nlog, nlog); /* nothing ran */
+		ck_assert_int_eq(d.stats.replayed, runs);
+		disputes += d.stats.disputes;
+		dt_teardown(&d);
+	}
+	ck_assert_uint_gt(disputes, 0);
+}
+END_TEST
+
 /* A pair that is not monotone: t3 fails after t1 unless t2 ran too (a page t1 protects,
  * a user t2 promotes). t4 needs t1 and t3; t3 alone passes. t4's probe that holds t1 and
  * t3 without t2 fails at t3: that failure after more tests than t3 passed after is run
@@ -632,6 +674,7 @@ Suite *detect_sim_suite(void)
 	tc = tcase_create("intermittent"); /* 30 detections: under ASan, seconds */
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, intermittent_outcomes_give_the_exact_graph);
+	tcase_add_test(tc, disputes_replay_from_the_journal);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("schedules");
 	tcase_add_test(tc, siblings_share_a_run);
