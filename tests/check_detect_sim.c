@@ -345,12 +345,13 @@ START_TEST(a_flaky_test_is_left_out)
 END_TEST
 
 /* A test that fails on every k-th execution, for k from 3 (past the two original-order
- * runs) up: a failure that contradicts a pass with fewer tests before it is run again, and
- * the test is left out as flaky when the second run disagrees (for some k). Whatever k,
- * every included test's schedule passes, and no other test gets a wrong prerequisite. */
+ * runs) up: a failure that contradicts a pass with fewer tests before it is run again
+ * (both schedules, until each shows one outcome twice: dispute.c), and a single
+ * disagreement no longer leaves the test out. Whatever k, every included test's schedule
+ * passes, and no other test gets a wrong prerequisite. */
 START_TEST(a_late_flaky_failure_is_run_again)
 {
-	long retried = 0, late = 0;
+	long retried = 0;
 
 	for (long k = 3; k <= 8; k++) {
 		dt d;
@@ -359,7 +360,7 @@ START_TEST(a_late_flaky_failure_is_run_again)
 		dt_suite(&d, 5, "1>0 3>1 4>3", "1>0 2>0 2>1 3>0 3>1 3>2 4>0 4>1 4>2 4>3");
 		d.s.flaky = 3;
 		d.s.flaky_every = k;
-		ck_assert_int_eq(detect(&d, "fast", 1, 1), 0);
+		ck_assert_msg(detect(&d, "fast", 1, 1) == 0, "k=%ld: %s", k, ut_error_message());
 		if (getenv("DSIM_VERBOSE")) {
 			char got[512];
 
@@ -368,7 +369,6 @@ START_TEST(a_late_flaky_failure_is_run_again)
 				d.g->tests[3].flaky, d.stats.retried, d.stats.schedules_run, got);
 		}
 		retried += d.stats.retried;
-		late += d.g->tests[3].flaky;
 		/* A failure nothing contradicts is believed (one run cannot tell a flake): it may
 		 * add a prerequisite the flaky test does not need, never one to another test. */
 		for (uint32_t t = 0; t < 5; t++)
@@ -379,7 +379,6 @@ START_TEST(a_late_flaky_failure_is_run_again)
 		dt_teardown(&d);
 	}
 	ck_assert_int_gt(retried, 0);
-	ck_assert_int_gt(late, 0);
 }
 END_TEST
 
@@ -405,6 +404,219 @@ START_TEST(siblings_share_a_run)
 		shared += run->n >= 2 && run->sched[run->n - 2] >= 4;
 	}
 	ck_assert_uint_ge(shared, 1);
+	dt_teardown(&d);
+}
+END_TEST
+
+/* Every run detection made kept the original relative order of its tests (a schedule, a
+ * probe, a re-run: ascending), so that a test that needs a later test not to have run
+ * yet (an anti-dependency) is never run after it. */
+static void ck_runs_in_order(const dt *d)
+{
+	for (size_t r = 0; r < d->s.nlog; r++) {
+		for (size_t i = 1; i < d->s.log[r].n; i++)
+			ck_assert_msg(d->s.log[r].sched[i - 1] < d->s.log[r].sched[i],
+				      "run %zu: t%u before t%u", r + 1, d->s.log[r].sched[i - 1],
+				      d->s.log[r].sched[i]);
+	}
+}
+
+/* Issue 32: test 19 -> test 2 was made manifest on a run in which 19's other prerequisite
+ * 17 had failed. Here t1 plays 2, t3 plays 17 (it needs t2, a first-use dialog dismissed)
+ * and t4 plays 19 (it needs t1 and t3). Every run that fails t4 without t1 also lacks t2,
+ * so t3 fails there too: such a run proves nothing of t1 (the proof rule), and the edge
+ * t4 -> t1 needs a run where t3 passed. Whatever the seed of intermittent outcomes (1 in
+ * 20), every manifest edge has a run where every other prerequisite it keeps passed. */
+START_TEST(no_edge_on_a_run_where_a_kept_prerequisite_failed)
+{
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		dt d;
+
+		dt_suite(&d, 5, "1>0 3>2 4>1 4>3", "1>0 4>1 4>3");
+		d.s.flip_every = 20;
+		d.s.seed = seed * 0x9E3779B97F4A7C15ull;
+		ck_assert_int_eq(detect(&d, "fast", 1, 1), 0);
+		ck_certificates(&d);
+		ck_runs_in_order(&d);
+		dt_teardown(&d);
+	}
+}
+END_TEST
+
+/* Whether the transitive closure of the manifest edges is the truth's (what the bench
+ * calls exact: a direct edge the closure implies is no error). */
+static bool closure_exact(const dt *d)
+{
+	ut_scheduler sch;
+	uint32_t *v = NULL;
+	size_t n, cap = 0;
+	bool ok = true;
+
+	ck_assert_int_eq(ut_scheduler_init(&sch, d->g), 0);
+	for (uint32_t t = 0; t < d->g->ntests; t++) {
+		bool in[SIM_MAX] = {false};
+
+		n = 0;
+		ck_assert_int_eq(ut_scheduler_of(&sch, t, &v, &n, &cap), 0);
+		for (size_t i = 0; i + 1 < n; i++)
+			in[v[i]] = true;
+		for (uint32_t p = 0; p < t; p++)
+			ok = ok && in[p] == truly_needs(&d->s, t, p);
+	}
+	free(v);
+	ut_scheduler_dispose(&sch);
+	return ok;
+}
+
+/* Whether every included test's schedule passes in the truth (ck_schedules_pass). */
+static bool schedules_pass(const dt *d)
+{
+	ut_scheduler sch;
+	uint32_t *v = NULL;
+	size_t n, cap = 0;
+	bool ok = true;
+
+	ck_assert_int_eq(ut_scheduler_init(&sch, d->g), 0);
+	for (uint32_t t = 0; t < d->g->ntests; t++) {
+		if (d->g->tests[t].flaky || d->g->tests[t].failing)
+			continue;
+		n = 0;
+		ck_assert_int_eq(ut_scheduler_of(&sch, t, &v, &n, &cap), 0);
+		ok = ok && sim_passes(&d->s, v, n);
+	}
+	free(v);
+	ut_scheduler_dispose(&sch);
+	return ok;
+}
+
+/* Intermittent outcomes (each execution flipped with chance 1 in 20, seeded): a failure
+ * that contradicts a pass, or a pass that contradicts a failure, is run again before it
+ * decides; a pass that did not hold sends its test back to the search; once outcomes
+ * disagreed, each manifest edge's failure and each test's schedule is confirmed. The
+ * closure stays exact and every test's schedule passes, for every seed whose runs
+ * disagreed once (a detection that never saw two outcomes disagree cannot tell an
+ * intermittent pass from a real one; on suites of real size some always do). */
+START_TEST(intermittent_outcomes_give_the_exact_graph)
+{
+	static const char *const suites[][2] = {
+	    {"1>0 2>0 3>1", "1>0 2>0 2>1 3>2"},
+	    {"1>0 2>0 3>2 4>1 4>3", "1>0 2>0 3>1 3>2 4>1 4>3"},
+	    {"1>0 2>1 4>2 5>2 6>2", "1>0 2>1 4>2 4>3 5>2 5>3 6>2 6>3"},
+	};
+	size_t disputes = 0, unseen = 0, wrong = 0;
+
+	for (size_t k = 0; k < 3; k++) {
+		for (uint64_t seed = 1; seed <= 10; seed++) {
+			dt d;
+			char got[512], what[600];
+
+			dt_suite(&d, k == 2 ? 7 : k == 1 ? 5 : 4, suites[k][0], suites[k][1]);
+			d.s.flip_every = 20;
+			d.s.seed = seed * 0x9E3779B97F4A7C15ull;
+			ck_assert_int_eq(detect(&d, "fast", 1, 1), 0);
+			manifest_edges(&d, got, sizeof(got));
+			if (getenv("DSIM_VERBOSE"))
+				fprintf(stderr, "suite %zu seed %llu: %s (runs %ld, disputes %zu, "
+					"flaky %zu failing %zu)\n", k, (unsigned long long)seed, got,
+					d.stats.schedules_run, d.stats.disputes, d.stats.flaky,
+					d.stats.failing);
+			snprintf(what, sizeof(what), "suite %zu seed %llu: %s", k,
+				 (unsigned long long)seed, got);
+			ck_runs_in_order(&d);
+			if (!d.stats.retried) {
+				/* no two outcomes disagreed: nothing told an intermittent pass
+				 * from a real one, and single runs decided */
+				unseen++;
+				dt_teardown(&d);
+				continue;
+			}
+			if (!closure_exact(&d) || d.stats.flaky + d.stats.failing ||
+			    !schedules_pass(&d)) {
+				wrong++;
+				fprintf(stderr, "intermittent: wrong graph, %s (flaky %zu, "
+					"failing %zu)\n", what, d.stats.flaky, d.stats.failing);
+			}
+			ck_runs_in_order(&d);
+			disputes += d.stats.disputes;
+			dt_teardown(&d);
+		}
+	}
+	ck_assert_uint_gt(disputes, 0);
+	ck_assert_uint_le(unseen, 10); /* of 30 */
+	/* Not yet every seed (issue 32, left): a false failure confirmed by a second one, a
+	 * test left out after an earlier test failed in each of its probes. */
+	ck_assert_msg(wrong <= 4, "%zu wrong graphs of %zu", wrong, 30 - unseen);
+}
+END_TEST
+
+/* The disputes are journaled like every run: a detection with intermittent outcomes,
+ * resumed from its journal, replays every run (re-runs included) and decides the same
+ * graph without running anything. */
+START_TEST(disputes_replay_from_the_journal)
+{
+	size_t disputes = 0;
+
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		dt d;
+		char first[512], again[512];
+		ut_journal_header h = {.suite = "sim", .strategy = "fast", .extract = "x",
+				       .filter = "y", .reruns = 1, .ntests = 5, .ids = NULL};
+		ut_journal *j = NULL;
+		long runs;
+		size_t nlog;
+
+		dt_suite(&d, 5, "1>0 2>0 3>2 4>1 4>3", "1>0 2>0 3>1 3>2 4>1 4>3");
+		d.s.flip_every = 20;
+		d.s.seed = seed * 0x9E3779B97F4A7C15ull;
+		ck_assert_int_eq(detect(&d, "fast", 1, 1), 0);
+		manifest_edges(&d, first, sizeof(first));
+		runs = d.stats.schedules_run;
+		nlog = d.s.nlog;
+		for (size_t i = 0; i < d.g->edges.n; i++) /* back to the candidates */
+			d.g->edges.v[i].status = UT_EDGE_CANDIDATE;
+		for (size_t t = 0; t < 5; t++)
+			d.g->tests[t].flaky = d.g->tests[t].failing = false;
+		h.ids = d.ids;
+		ck_assert_int_eq(ut_journal_open(&j, d.path, &h, UT_JOURNAL_RESUME), 0);
+		ck_assert_int_eq(ut_detect_run(d.g, NULL, j, &d.opts, &d.stats), 0);
+		ut_journal_close(j);
+		manifest_edges(&d, again, sizeof(again));
+		ck_assert_str_eq(again, first);
+		ck_assert_uint_eq(d.s.nlog, nlog); /* nothing ran */
+		ck_assert_int_eq(d.stats.replayed, runs);
+		disputes += d.stats.disputes;
+		dt_teardown(&d);
+	}
+	ck_assert_uint_gt(disputes, 0);
+}
+END_TEST
+
+/* A pair that is not monotone: t3 fails after t1 unless t2 ran too (a page t1 protects,
+ * a user t2 promotes). t4 needs t1 and t3; t3 alone passes. t4's probe that holds t1 and
+ * t3 without t2 fails at t3: that failure after more tests than t3 passed after is run
+ * again, both hold, both records stay, and t3 is not taken for flaky. t4, whose runs
+ * cannot tell what it needs while t3 fails before it, is left out (failing) rather than
+ * given a prerequisite no run proves; every schedule of the graph passes in the truth. */
+START_TEST(a_pair_that_is_not_monotone)
+{
+	dt d;
+
+	dt_suite(&d, 5, "4>1 4>3", "4>1 4>3 3>1");
+	sim_breaks(&d.s, 3, 1, 2);
+	ck_assert_int_eq(detect(&d, "fast", 1, 1), 0);
+	if (getenv("DSIM_VERBOSE")) {
+		char got[512];
+
+		manifest_edges(&d, got, sizeof(got));
+		fprintf(stderr, "not monotone: %s (runs %ld, disputes %zu, not monotone %zu)\n",
+			got, d.stats.schedules_run, d.stats.disputes, d.stats.not_monotone);
+	}
+	ck_assert_uint_ge(d.stats.not_monotone, 1);
+	ck_assert(!d.g->tests[3].flaky && !d.g->tests[3].failing);
+	ck_assert_uint_eq(d.stats.flaky, 0);
+	ck_schedules_pass(&d);
+	ck_certificates(&d);
+	ck_runs_in_order(&d);
 	dt_teardown(&d);
 }
 END_TEST
@@ -520,6 +732,13 @@ Suite *detect_sim_suite(void)
 	tcase_add_test(tc, a_flaky_test_is_left_out);
 	tcase_add_test(tc, a_run_where_nothing_ran_is_run_again);
 	tcase_add_test(tc, a_late_flaky_failure_is_run_again);
+	tcase_add_test(tc, no_edge_on_a_run_where_a_kept_prerequisite_failed);
+	tcase_add_test(tc, a_pair_that_is_not_monotone);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("intermittent"); /* 30 detections: under ASan, seconds */
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, intermittent_outcomes_give_the_exact_graph);
+	tcase_add_test(tc, disputes_replay_from_the_journal);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("schedules");
 	tcase_add_test(tc, siblings_share_a_run);

@@ -132,6 +132,9 @@ int sim_run_schedule(void *ctx, int worker, const char *const *ids, const uint32
 		uint32_t t = sched[i];
 		bool pass = sim_judge(m.m, t, ran, s->seed, next_turn, s, NULL) == SIM_PASS;
 
+		if (sim_flipped(s->seed, t, ++s->execs[t], s->flip_every))
+			pass = !pass;
+
 		ran[t] = pass;
 		out->tests[i].outcome = pass ? UT_OUT_PASS : UT_OUT_FAIL;
 		out->tests[i].duration_s = 1.0;

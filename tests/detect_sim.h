@@ -35,6 +35,9 @@ typedef struct {
 	long broken_by[SIM_MAX];     /* per test: non-monotone pair (sim_breaks), -1 none */
 	long unless[SIM_MAX];
 	long turns[SIM_MAX];         /* turns per test so far (sim.h, step 3) */
+	long flip_every;             /* each execution's outcome flipped 1 in flip_every
+				      * (sim_flipped, from seed); 0 none */
+	long execs[SIM_MAX];         /* executions per test so far */
 	long crash_run;              /* the run (1-based, in execution order) in which no test runs:
 				      * every one reported not-run, as when mocha's beforeEach fails
 				      * before the first test (a browser that did not answer); 0 none */

@@ -171,9 +171,14 @@ static void print_figures(const ut_detect_summary *s)
 		printf("output schedules: %zu, all seen passing (%zu as the search ran them, "
 		       "%zu run to verify)\n", st->output_schedules, st->verified_earlier,
 		       st->output_schedules - st->verified_earlier);
-	printf("verification: %zu runs; %zu tests searched again, %zu edges added, %zu "
-	       "removed\n", st->verify_runs, st->verify_searched, st->verify_added,
-	       st->verify_removed);
+	printf("verification: %zu runs; %zu tests' own schedules verified, %zu repaired "
+	       "(searched again), %zu edges added, %zu removed, %zu confirmed\n",
+	       st->verify_runs, st->verified, st->verify_searched, st->verify_added,
+	       st->verify_removed, st->verify_confirmed);
+	if (st->disputes)
+		printf("outcomes that disagreed: %zu, settled by %ld runs again (%zu not "
+		       "monotone); %zu tests searched again\n", st->disputes, st->retried,
+		       st->not_monotone, st->searched_again);
 	if (st->replayed)
 		printf("replayed from the journal: %ld runs\n", st->replayed);
 	if (st->flaky || st->failing)

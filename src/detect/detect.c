@@ -42,11 +42,12 @@ int dx_original_order(dx_ctx *c, const dx_job *extra, size_t nextra, dx_result *
 	size_t i, m = (size_t)runs + nextra;
 	uint32_t *all = malloc((c->g->ntests ? c->g->ntests : 1) * sizeof(*all));
 	unsigned char *passes = calloc(c->g->ntests ? c->g->ntests : 1, 1);
+	unsigned char *verdict = calloc(c->g->ntests ? c->g->ntests : 1, 1);
 	dx_job *jobs = calloc(m, sizeof(*jobs));
 	dx_result *res = calloc(m, sizeof(*res));
 	char (*purpose)[64] = calloc((size_t)runs, sizeof(*purpose));
 
-	if (!all || !passes || !jobs || !res || !purpose) {
+	if (!all || !passes || !verdict || !jobs || !res || !purpose) {
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -84,16 +85,13 @@ int dx_original_order(dx_ctx *c, const dx_job *extra, size_t nextra, dx_result *
 				  res[0].run, res[0].detail);
 		goto done;
 	}
-	for (i = 0; i < c->g->ntests; i++) {
-		if (passes[i] == runs || c->excluded[i] != DX_IN)
-			continue;
-		c->excluded[i] = passes[i] ? DX_FLAKY : DX_FAILING;
-		c->g->tests[i].flaky = passes[i] != 0;
-		c->g->tests[i].failing = passes[i] == 0;
-		if (passes[i])
-			c->stats->flaky++;
-		else
-			c->stats->failing++;
+	/* a test the runs disagree on runs again until its outcome is confirmed */
+	rc = dx_confirm_original(c, passes, runs, verdict);
+	for (i = 0; rc == 0 && i < c->g->ntests; i++) {
+		if (verdict[i] == DX_FLAKY)
+			dx_mark_flaky(c, (uint32_t)i);
+		else if (verdict[i] == DX_FAILING)
+			dx_mark_failing(c, (uint32_t)i);
 	}
 	for (k = 0; seen && rc == 0 && k < runs; k++)
 		rc = seen(ctx, &jobs[k], &res[k]);
@@ -106,6 +104,7 @@ done:
 	free(jobs);
 	free(purpose);
 	free(passes);
+	free(verdict);
 	free(all);
 	return rc;
 }
@@ -154,6 +153,7 @@ void dx_ctx_dispose(dx_ctx *c)
 {
 	dx_evidence_free(c);
 	dx_cost_dispose(&c->cost);
+	ut_vec_free(&c->refuted);
 	free(c->excluded);
 	free(c->checked);
 }

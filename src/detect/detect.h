@@ -100,7 +100,12 @@ typedef struct {
 	long schedules_run;   /* schedules executed, replayed ones included */
 	long test_executions; /* tests in those schedules */
 	long replayed;        /* of those, taken from the journal */
-	long retried;         /* runs repeated because a failure contradicted earlier evidence */
+	long retried;         /* runs repeated because outcomes disagreed (dispute.c) */
+	size_t disputes;      /* outcomes that contradicted a record, settled by those runs */
+	size_t not_monotone;  /* of those, where both held: a test that passes after a set
+				 and fails after more (dispute.c) */
+	size_t searched_again; /* tests searched again because a pass their search was decided
+				  on was refuted */
 	double test_s;        /* the reported durations of those test executions, summed */
 	long failing_executions; /* executions that failed or erred */
 	double failing_s;     /* their reported durations (a failing test waits for what never
@@ -112,6 +117,9 @@ typedef struct {
 	size_t output_schedules; /* the schedules of the output graph (of the tests nobody
 				    depends on), all seen passing (incremental: those in scope) */
 	size_t verified_earlier; /* of those, seen passing whole before the verification */
+	size_t verified;         /* tests whose own schedule was seen passing whole (of those in
+				    scope, not left out) at the end */
+	size_t verify_confirmed; /* manifest edges the verification ran again to confirm */
 	size_t verify_runs;      /* runs of the final verification */
 	size_t verify_searched;  /* tests it sent back to the search (a schedule failed, or a
 				    prerequisite was not needed) */

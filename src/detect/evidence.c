@@ -4,8 +4,10 @@
  * Assuming more prerequisites never hurt (the monotone assumption of the search), a pass
  * after P answers every question about a superset of P and a failure after F every
  * question about a subset of F, so a record that another one says more than is dropped.
- * Records contradicting each other are flakiness: a failure after a superset of a pass is
- * not kept (dx_run_batch re-runs it first), and a pass drops the failures it contradicts. */
+ * Records contradicting each other are settled before a run is learnt (dispute.c): both
+ * schedules run again, the side that loses is dropped. A failure is a failure after the
+ * tests that ran and passed before it (the proof rule: one that failed or did not run is
+ * no part of the set). Each record counts the runs that showed it (hits). */
 #include "detect/internal.h"
 
 #include <stdlib.h>
@@ -23,7 +25,7 @@ static void recs_free(dx_recs *r)
 
 static int rec_push(dx_recs *r, const uint32_t *set, size_t n, long run)
 {
-	dx_rec rec;
+	dx_rec rec = {0};
 
 	rec.set = malloc((n ? n : 1) * sizeof(*rec.set));
 	if (!rec.set)
@@ -32,6 +34,7 @@ static int rec_push(dx_recs *r, const uint32_t *set, size_t n, long run)
 		memcpy(rec.set, set, n * sizeof(*set));
 	rec.n = n;
 	rec.run = run;
+	rec.hits = 1;
 	if (ut_vec_push(r, rec) < 0) {
 		free(rec.set);
 		return ut_error_set(UT_ENOMEM, "out of memory");
@@ -39,33 +42,48 @@ static int rec_push(dx_recs *r, const uint32_t *set, size_t n, long run)
 	return 0;
 }
 
-/* Adds a record unless one already says more; drops those it says more than. For passes
- * a smaller set says more, for failures a larger one. */
-static int recs_add(dx_recs *r, const uint32_t *set, size_t n, long run, bool is_pass)
+static bool says_more(const dx_rec *a, const dx_rec *b, bool is_pass)
 {
-	size_t i, k;
+	return is_pass ? dx_subset(a->set, a->n, b->set, b->n) : dx_subset(b->set, b->n, a->set, a->n);
+}
 
-	for (i = 0; i < r->n; i++) {
-		const dx_rec *e = &r->v[i];
+/* When the list is full: the oldest record another one says more than goes (it is kept
+ * until then, in case a dispute refutes the one that says more), else the oldest. */
+static void make_room(dx_recs *r, bool is_pass)
+{
+	size_t i = 0, k;
 
+	for (bool found = false; !found && i < r->n; i += !found) {
+		for (k = 0; k < r->n && !found; k++)
+			found = k != i && says_more(&r->v[k], &r->v[i], is_pass);
+	}
+	i = i < r->n ? i : 0;
+	free(r->v[i].set);
+	memmove(r->v + i, r->v + i + 1, (r->n - i - 1) * sizeof(*r->v));
+	r->n--;
+}
+
+/* Adds a record unless one already says more (or the same: it counts one run more). For
+ * passes a smaller set says more, for failures a larger one. */
+static int recs_add(dx_recs *r, const uint32_t *set, size_t n, long run, bool is_pass,
+		    unsigned hits)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		dx_rec *e = &r->v[i];
+
+		if (e->n == n && (!n || !memcmp(e->set, set, n * sizeof(*set)))) {
+			e->hits += hits; /* the same question asked again */
+			return 0;
+		}
 		if (is_pass ? dx_subset(e->set, e->n, set, n) : dx_subset(set, n, e->set, e->n))
 			return 0;
 	}
-	for (i = k = 0; i < r->n; i++) {
-		dx_rec *e = &r->v[i];
-
-		if (is_pass ? dx_subset(set, n, e->set, e->n) : dx_subset(e->set, e->n, set, n))
-			free(e->set);
-		else
-			r->v[k++] = *e;
-	}
-	r->n = k;
-	if (r->n >= DX_RECORDS) {
-		free(r->v[0].set);
-		memmove(r->v, r->v + 1, (r->n - 1) * sizeof(*r->v));
-		r->n--;
-	}
-	return rec_push(r, set, n, run);
+	if (r->n >= DX_RECORDS)
+		make_room(r, is_pass);
+	if (rec_push(r, set, n, run) < 0)
+		return UT_ENOMEM;
+	r->v[r->n - 1].hits = hits;
+	return 0;
 }
 
 int dx_evidence_init(dx_ctx *c)
@@ -141,18 +159,33 @@ bool dx_evidence_contradicts(const dx_ctx *c, uint32_t t, const uint32_t *before
 	return false;
 }
 
-long dx_evidence_whole(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n)
+static dx_rec *whole_of(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n)
 {
 	const dx_recs *w = &c->ev[t].whole;
 
 	for (size_t i = 0; i < w->n; i++) {
 		if (w->v[i].n == n && (!n || !memcmp(w->v[i].set, before, n * sizeof(*before))))
-			return w->v[i].run;
+			return &w->v[i];
 	}
-	return 0;
+	return NULL;
 }
 
-/* A pass after `before` refutes the failures of t after a superset of it. */
+long dx_evidence_whole(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n)
+{
+	const dx_rec *e = whole_of(c, t, before, n);
+
+	return e ? e->run : 0;
+}
+
+unsigned dx_evidence_whole_hits(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n)
+{
+	const dx_rec *e = whole_of(c, t, before, n);
+
+	return e ? e->hits : 0;
+}
+
+/* A pass after `before` refutes the failures of t after a superset of it, but for those
+ * a dispute confirmed (dispute.c: t is not monotone there). */
 static void drop_refuted(dx_evidence *x, const uint32_t *before, size_t n)
 {
 	size_t i, k;
@@ -160,7 +193,7 @@ static void drop_refuted(dx_evidence *x, const uint32_t *before, size_t n)
 	for (i = k = 0; i < x->fail.n; i++) {
 		dx_rec *e = &x->fail.v[i];
 
-		if (dx_subset(before, n, e->set, e->n))
+		if (dx_subset(before, n, e->set, e->n) && e->hits < 2)
 			free(e->set);
 		else
 			x->fail.v[k++] = *e;
@@ -172,30 +205,127 @@ int dx_evidence_learn(dx_ctx *c, const uint32_t *sched, size_t n, size_t ends,
 		      const dx_result *r)
 {
 	size_t all = 0; /* how many tests from the first passed */
+	uint32_t *ok = malloc((n ? n : 1) * sizeof(*ok));
+	size_t nok = 0; /* ok[0..nok): the tests before i that passed */
 	int rc = 0;
 
+	if (!ok)
+		return ut_error_set(UT_ENOMEM, "out of memory");
 	if (r->error)
-		return 0;
+		n = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		uint32_t t = sched[i];
 		dx_evidence *x = &c->ev[t];
+		bool pass = r->outcomes[i] == UT_OUT_PASS;
 
-		if (all == i && (r->outcomes[i] == UT_OUT_PASS || c->excluded[t] != DX_IN))
+		if (all == i && (pass || c->excluded[t] != DX_IN))
 			all++; /* a test left out does not count */
-		if (c->excluded[t] != DX_IN)
-			continue;
-		if (r->outcomes[i] == UT_OUT_PASS) {
+		if (c->excluded[t] == DX_IN && pass) {
 			drop_refuted(x, sched, i);
-			rc = recs_add(&x->pass, sched, i, r->run, true);
-		} else if (r->outcomes[i] == UT_OUT_FAIL || r->outcomes[i] == UT_OUT_ERROR) {
-			if (!dx_evidence_contradicts(c, t, sched, i))
-				rc = recs_add(&x->fail, sched, i, r->run, false);
+			rc = recs_add(&x->pass, sched, i, r->run, true, 1);
+		} else if (c->excluded[t] == DX_IN &&
+			   (r->outcomes[i] == UT_OUT_FAIL || r->outcomes[i] == UT_OUT_ERROR)) {
+			/* The proof rule: a failure says t fails after the tests that ran and
+			 * passed before it, never after one that failed or did not run. */
+			if (!dx_evidence_contradicts(c, t, ok, nok))
+				rc = recs_add(&x->fail, ok, nok, r->run, false, 1);
 		}
+		if (pass)
+			ok[nok++] = t;
 	}
 	ends = ends ? ends : 1;
-	for (size_t i = n > ends ? n - ends : 0; rc == 0 && i < all; i++) {
-		if (!dx_evidence_whole(c, sched[i], sched, i))
-			rc = rec_push(&c->ev[sched[i]].whole, sched, i, r->run);
-	}
+	for (size_t i = n > ends ? n - ends : 0; rc == 0 && i < all; i++)
+		rc = dx_evidence_note_whole(c, sched[i], sched, i, r->run);
+	free(ok);
 	return rc;
+}
+
+int dx_need(const dx_ctx *c)
+{
+	return c->opts->reruns > 0 ? c->opts->reruns + 1 : 1;
+}
+
+unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n)
+{
+	const dx_recs *f = &c->ev[t].fail;
+	unsigned k = 0;
+
+	for (size_t i = 0; i < f->n; i++) {
+		if (dx_subset(set, n, f->v[i].set, f->v[i].n))
+			k += f->v[i].hits;
+	}
+	return k;
+}
+
+bool dx_refuted(const dx_ctx *c, long run)
+{
+	for (size_t i = 0; run > 0 && i < c->refuted.n; i++) {
+		if (c->refuted.v[i] == run)
+			return true;
+	}
+	return false;
+}
+
+static dx_recs *recs_of(dx_ctx *c, uint32_t t, bool is_pass)
+{
+	return is_pass ? &c->ev[t].pass : &c->ev[t].fail;
+}
+
+static bool same_set(const dx_rec *e, const uint32_t *set, size_t n)
+{
+	return e->n == n && (!n || !memcmp(e->set, set, n * sizeof(*set)));
+}
+
+dx_rec *dx_evidence_find(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, bool is_pass)
+{
+	dx_recs *r = recs_of(c, t, is_pass);
+
+	for (size_t i = 0; i < r->n; i++) {
+		if (same_set(&r->v[i], set, n))
+			return &r->v[i];
+	}
+	return NULL;
+}
+
+/* Removes from r the records for which drop(rec, ...) holds. */
+static void recs_remove(dx_recs *r, const uint32_t *set, size_t n, long run)
+{
+	size_t i, k;
+
+	for (i = k = 0; i < r->n; i++) {
+		dx_rec *e = &r->v[i];
+
+		if (set ? same_set(e, set, n) : e->run == run)
+			free(e->set);
+		else
+			r->v[k++] = *e;
+	}
+	r->n = k;
+}
+
+void dx_evidence_forget(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, bool is_pass)
+{
+	dx_rec *e = dx_evidence_find(c, t, set, n, is_pass);
+	long run = e ? e->run : 0;
+
+	recs_remove(recs_of(c, t, is_pass), set, n, 0);
+	if (is_pass && run)
+		recs_remove(&c->ev[t].whole, NULL, 0, run);
+}
+
+int dx_evidence_add(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, long run,
+		    unsigned hits, bool is_pass)
+{
+	if (is_pass)
+		drop_refuted(&c->ev[t], set, n);
+	return recs_add(recs_of(c, t, is_pass), set, n, run, is_pass, hits);
+}
+
+int dx_evidence_note_whole(dx_ctx *c, uint32_t t, const uint32_t *before, size_t n, long run)
+{
+	dx_rec *e = whole_of(c, t, before, n);
+
+	if (e)
+		e->hits++;
+	return e ? 0 : rec_push(&c->ev[t].whole, before, n, run);
 }

@@ -21,6 +21,7 @@ void dx_mark_flaky(dx_ctx *c, uint32_t test)
 	if (c->excluded[test] != DX_IN)
 		return;
 	c->excluded[test] = DX_FLAKY;
+	c->unsteady = true;
 	c->g->tests[test].flaky = true;
 	c->stats->flaky++;
 }
@@ -44,7 +45,7 @@ void dx_result_dispose(dx_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static long first_failure(const dx_ctx *c, const uint32_t *sched, size_t n, const dx_result *r)
+long dx_first_failure(const dx_ctx *c, const uint32_t *sched, size_t n, const dx_result *r)
 {
 	size_t i;
 
@@ -300,7 +301,7 @@ static void emit_live(dx_pool *p, size_t j)
 	p->c->live_wall += r->wall_s;
 	p->c->phase = job->phase;
 	emit(p->c, job->purpose, r, job->n,
-	     r->error ? -1 : first_failure(p->c, job->sched, job->n, r), false);
+	     r->error ? -1 : dx_first_failure(p->c, job->sched, job->n, r), false);
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -439,7 +440,7 @@ static void finish(dx_ctx *c, const dx_job *job, dx_result *r, bool replayed)
 	dx_cost_learn(&c->cost, job->sched, job->n, r);
 	if (job->phase == UT_PHASE_ORIGINAL || c->durations_any)
 		note_durations(c, job->sched, job->n, r);
-	r->first_failure = first_failure(c, job->sched, job->n, r);
+	r->first_failure = dx_first_failure(c, job->sched, job->n, r);
 	if (replayed) /* new runs were reported as they ended */
 		emit(c, job->purpose, r, job->n, r->first_failure, true);
 }
@@ -522,7 +523,7 @@ done:
 
 /* Runs or replays every job once, as one batch. On an error the runs that finished are
  * accounted for (and journaled) before it is returned. */
-static int run_plain(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
+int dx_run_plain(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
 {
 	const char ***ids = calloc(m ? m : 1, sizeof(*ids));
 	unsigned char *todo = calloc(m ? m : 1, 1), *replayed = calloc(m ? m : 1, 1);
@@ -575,79 +576,16 @@ done:
 	return rc;
 }
 
-/* Whether the job's first failure contradicts a pass seen with no more tests before it. */
-static bool needs_rerun(const dx_ctx *c, const dx_job *job, const dx_result *r)
-{
-	size_t k;
-
-	if (r->first_failure < 0 || job->phase == UT_PHASE_ORIGINAL)
-		return false;
-	for (k = 0; k < job->n && job->sched[k] != (uint32_t)r->first_failure; k++)
-		;
-	return k < job->n && dx_evidence_contradicts(c, job->sched[k], job->sched, k);
-}
-
 int dx_run_batch(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
 {
-	dx_job *again = NULL;
-	dx_result *res2 = NULL;
-	char (*why)[600] = NULL;
-	size_t *which = NULL, j, na = 0;
-	int rc;
+	int rc = dx_run_plain(c, jobs, m, out);
 
-	rc = run_plain(c, jobs, m, out);
-	if (rc < 0 || !m)
-		return rc;
-	again = calloc(m, sizeof(*again));
-	which = calloc(m, sizeof(*which));
-	why = calloc(m, sizeof(*why));
-	if (!again || !which || !why) {
-		rc = ut_error_set(UT_ENOMEM, "out of memory");
-		goto done;
-	}
-	for (j = 0; j < m; j++) {
-		if (!needs_rerun(c, &jobs[j], &out[j]))
-			continue;
-		/* It passed before with no more tests ahead of it: see it fail twice before the
-		 * graph changes. */
-		snprintf(why[na], sizeof(why[na]), "%s (again: %s failed after passing with fewer "
-			 "tests)", jobs[j].purpose, c->g->tests[out[j].first_failure].id);
-		again[na] = jobs[j];
-		again[na].purpose = why[na];
-		which[na++] = j;
-	}
-	if (na) {
-		res2 = calloc(na, sizeof(*res2));
-		if (!res2) {
-			rc = ut_error_set(UT_ENOMEM, "out of memory");
-			goto done;
-		}
-		rc = run_plain(c, again, na, res2);
-		if (rc < 0)
-			goto done;
-		for (size_t a = 0; a < na; a++) {
-			dx_result *r = &out[which[a]];
-
-			c->stats->retried++;
-			if (res2[a].first_failure != r->first_failure) {
-				if (res2[a].first_failure < 0 || res2[a].first_failure > r->first_failure)
-					dx_mark_flaky(c, (uint32_t)r->first_failure);
-				dx_result_dispose(r);
-				*r = res2[a];
-				memset(&res2[a], 0, sizeof(res2[a]));
-				r->first_failure = first_failure(c, again[a].sched, again[a].n, r);
-			}
-		}
-	}
-	for (j = 0; rc == 0 && j < m; j++)
+	if (rc == 0) /* outcomes that disagree with the store are settled before it learns */
+		rc = dx_disputes(c, jobs, m, out);
+	for (size_t j = 0; rc == 0 && j < m; j++)
 		rc = dx_evidence_learn(c, jobs[j].sched, jobs[j].n, jobs[j].ends, &out[j]);
-done:
-	dx_results_free(res2, na);
-	free(again);
-	free(which);
-	free(why);
 	if (rc < 0) {
-		for (j = 0; j < m; j++)
+		for (size_t j = 0; j < m; j++)
 			dx_result_dispose(&out[j]);
 	}
 	return rc;

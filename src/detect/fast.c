@@ -64,6 +64,8 @@ static void report(const sx *s)
 	st->verify_searched = s->reopened;
 	st->verify_added = s->added;
 	st->verify_removed = s->removed;
+	st->verify_confirmed = s->confirmed;
+	st->verified = s->verified;
 }
 
 int dx_fast(dx_ctx *c)

@@ -17,6 +17,8 @@ typedef struct {
 	uint32_t *set;
 	size_t n;
 	long run;
+	unsigned hits; /* runs that showed exactly this (the first one included) */
+	bool held;     /* a dispute confirmed it against a record it contradicts: kept */
 } dx_rec;
 
 typedef UT_VEC(dx_rec) dx_recs;
@@ -67,6 +69,10 @@ typedef struct {
 	const void *settled_ctx;
 	double timeout_s;        /* runner.timeout_s, for the message that stops on hangs */
 	dx_cost cost;            /* the seconds runs took, to price the next ones */
+	/* Runs whose pass of a test later runs refuted (dispute.c): a test whose search was
+	 * decided on one is searched again. Ascending by the order they were refuted. */
+	UT_VEC(long) refuted;
+	bool unsteady;           /* outcomes disagreed once: decisions need confirming */
 } dx_ctx;
 
 /* Runs in a row past runner.timeout_s after which detection stops (UT_EENV): a hang costs
@@ -108,6 +114,11 @@ typedef struct {
 #define DX_ERROR_RETRIES 2
 
 void dx_result_dispose(dx_result *r);
+/* The graph index of the first included test of the run that did not pass, or -1. */
+long dx_first_failure(const dx_ctx *c, const uint32_t *sched, size_t n, const dx_result *r);
+/* Runs or replays every job once, as one batch, learning nothing (the evidence store is
+ * the caller's to update); a run that fails as a whole is run again as dx_run_batch does. */
+int dx_run_plain(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out);
 /* Before the first run: the reset and the first test alone within runner.preflight_s, so
  * that a runner that cannot start, compiles nothing, writes no report or hangs stops
  * detection in seconds (UT_EENV, saying what to change), not after a run per test. Nothing
@@ -173,6 +184,42 @@ bool dx_evidence_contradicts(const dx_ctx *c, uint32_t t, const uint32_t *before
 /* The run in which t, after exactly `before`, ended a schedule that passed whole; 0 when
  * none did. */
 long dx_evidence_whole(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n);
+
+/* How many runs of one question a decision needs: detect.reruns + 1, at least 1. */
+int dx_need(const dx_ctx *c);
+/* Runs that showed t fail after a set holding every test of set (ascending). */
+unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n);
+/* Whether run `run` showed a pass of t that a dispute refuted since. */
+bool dx_refuted(const dx_ctx *c, long run);
+/* The record of t after exactly set (ascending) in the pass (is_pass) or fail records, or
+ * NULL. Borrowed. */
+dx_rec *dx_evidence_find(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, bool is_pass);
+/* Drops t's record after exactly set (pass or fail records) and, for a pass, the whole
+ * schedules t ended in that record's run. */
+void dx_evidence_forget(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, bool is_pass);
+/* Adds what `hits` runs showed of t after exactly set, as dx_evidence_learn would. */
+int dx_evidence_add(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, long run,
+		    unsigned hits, bool is_pass);
+/* t ended a schedule that passed whole: t after exactly before, in run `run`. */
+int dx_evidence_note_whole(dx_ctx *c, uint32_t t, const uint32_t *before, size_t n, long run);
+
+/* Outcomes that disagree (dispute.c): before a batch's runs are learnt, every test whose
+ * outcome contradicts a record of the store under the monotone model (it failed after a
+ * superset of a set it passed after, or passed after a subset of one it failed after) has
+ * both schedules run again until each shows one outcome dx_need() times. The side that
+ * loses is dropped from the store (a refuted pass: its run goes to c->refuted) and the
+ * result handed back says what the runs confirmed. Both holding is a test that is not
+ * monotone: both records stay. 0 or an error. */
+int dx_disputes(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out);
+
+/* The tests the original order's runs disagree on (passes[t] of `runs`) run again after
+ * every earlier test until each shows one outcome as dx_disputes asks: out[t] (per test)
+ * DX_IN, DX_FAILING, or DX_FLAKY when its runs never agree; the others as their runs
+ * were. 0 or an error. */
+int dx_confirm_original(dx_ctx *c, const unsigned char *passes, int runs, unsigned char *out);
+
+/* How many runs t ended, after exactly before, that passed whole (0 none). */
+unsigned dx_evidence_whole_hits(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n);
 
 /* Strategy tedd. */
 int dx_tedd(dx_ctx *c);

@@ -65,7 +65,9 @@ static void json_verification(ut_jsonw *w, const ut_detect_stats *st)
 	ut_jsonw_key(w, "verification");
 	ut_jsonw_obj_begin(w);
 	ut_jsonw_kint(w, "runs", (long long)st->verify_runs);
+	ut_jsonw_kint(w, "tests_verified", (long long)st->verified);
 	ut_jsonw_kint(w, "tests_searched_again", (long long)st->verify_searched);
+	ut_jsonw_kint(w, "edges_confirmed", (long long)st->verify_confirmed);
 	ut_jsonw_kint(w, "edges_added", (long long)st->verify_added);
 	ut_jsonw_kint(w, "edges_removed", (long long)st->verify_removed);
 	ut_jsonw_obj_end(w);
@@ -120,6 +122,9 @@ int ut_detect_summary_json(ut_buf *out, const ut_detect_summary *s)
 	ut_jsonw_kint(&w, "test_executions", st->test_executions);
 	ut_jsonw_kint(&w, "replayed", st->replayed);
 	ut_jsonw_kint(&w, "retried", st->retried);
+	ut_jsonw_kint(&w, "disputes", (long long)st->disputes);
+	ut_jsonw_kint(&w, "not_monotone", (long long)st->not_monotone);
+	ut_jsonw_kint(&w, "searched_again", (long long)st->searched_again);
 	ut_jsonw_kdouble(&w, "test_s", st->test_s);
 	ut_jsonw_kint(&w, "failing_executions", st->failing_executions);
 	ut_jsonw_kdouble(&w, "failing_s", st->failing_s);

@@ -34,6 +34,7 @@ typedef struct {
 	size_t step;	    /* gallop: how many tests more the try after it takes */
 	bool searching;	    /* peel: a binary search for the latest missing prerequisite */
 	bool top_tried;	    /* peel: this search asked about its latest test alone */
+	int confirming;     /* peel: times the pass after u was run again (confirm_pass) */
 	uint32_t lo, hi;    /* peel: it is in u \ in, at or above lo and below hi */
 	long fail_run;	    /* peel: the last run that failed without it */
 	long pass_run;	    /* the run that showed it passes after u */
@@ -64,8 +65,12 @@ typedef struct {
 			       earlier included tests */
 	bool prove_graph;   /* the verification proves the direct prerequisites of tests
 			       settled from the graph too (tedd's), not only searched ones */
+	unsigned *confirm;  /* per edge index: failures without the dependee the verification
+			       saw that the store kept no record of its own for */
+	size_t nconfirm;
 	/* what the verification did */
-	size_t verify_runs, reopened, added, removed;
+	size_t verify_runs, reopened, added, removed, confirmed;
+	size_t verified; /* tests of the scope whose schedule passed whole, as last planned */
 } sx;
 
 int sx_init(sx *s, dx_ctx *c);

@@ -64,15 +64,86 @@ static int copy_plus(dx_sched *to, const dx_sched *from, uint32_t skip, uint32_t
 	return rc;
 }
 
+/* The edge t -> d's slot in s->confirm, growing it to the graph's edges; NULL when it is
+ * not there. */
+static unsigned *confirm_slot(sx *s, uint32_t t, uint32_t d)
+{
+	const ut_edge *e = ut_graph_find(s->g, t, d);
+	size_t i = e ? (size_t)(e - s->g->edges.v) : 0;
+
+	if (!e)
+		return NULL;
+	if (i >= s->nconfirm) {
+		size_t n = s->g->edges.n;
+		unsigned *v = realloc(s->confirm, n * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		memset(v + s->nconfirm, 0, (n - s->nconfirm) * sizeof(*v));
+		s->confirm = v;
+		s->nconfirm = n;
+	}
+	return &s->confirm[i];
+}
+
+/* Runs that showed t fail without d and with the rest of its schedule (without: its
+ * schedule less d): the store's and the verification's own (a failure after fewer tests
+ * than a record the store keeps is not a record of its own). */
+static int confirmations(sx *s, uint32_t t, uint32_t d, const dx_sched *without)
+{
+	const unsigned *k = confirm_slot(s, t, d);
+
+	return (int)dx_evidence_failures(s->c, t, without->v, without->n) + (k ? (int)*k : 0);
+}
+
+/* Plans the runs t's direct, not implied prerequisites miss to be proven (cl: t's
+ * schedule without t); *planned counts them. */
+static int plan_edges(sx *s, ut_scheduler *sch, uint32_t t, const dx_sched *cl, vx_jobs *why,
+		      int *planned)
+{
+	const ut_adjacency *adj = &sch->adj;
+	dx_sched sched = {0}, tmp = {0};
+	char purpose[200];
+	int rc = 0;
+
+	for (uint32_t k = adj->start[t]; rc == 0 && k < adj->start[t + 1]; k++) {
+		uint32_t d = adj->deps[k];
+		vx_job j = {t, d};
+		bool imp = false;
+
+		rc = implied(sch, t, d, &tmp, &imp);
+		if (rc < 0 || imp)
+			continue;
+		rc = copy_plus(&sched, cl, d, UINT32_MAX);
+		/* once outcomes disagreed, a failure needs the confirmation reruns asks for:
+		 * one may have been intermittent without contradicting anything */
+		if (rc < 0 ||
+		    confirmations(s, t, d, &sched) >= (s->c->unsteady ? dx_need(s->c) : 1))
+			continue;
+		rc = push_one(&sched, t);
+		snprintf(purpose, sizeof(purpose), "%s that %s needs %s",
+			 dx_evidence_failures(s->c, t, sched.v, sched.n - 1) ? "confirm" : "verify",
+			 s->g->tests[t].id, s->g->tests[d].id);
+		if (rc == 0)
+			rc = sx_propose(s, t, &sched, UT_PHASE_VERIFY, purpose);
+		if (rc == 0 && ut_vec_push(why, j) < 0)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+		(*planned)++;
+	}
+	ut_vec_free(&sched);
+	ut_vec_free(&tmp);
+	return rc;
+}
+
 /* Plans what the evidence does not show yet. Returns the number of runs planned. */
 static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 {
 	ut_scheduler sch;
 	const ut_adjacency *adj = &sch.adj;
 	unsigned char *has_dependent = calloc(s->n ? s->n : 1, 1);
-	dx_sched cl = {0}, sched = {0}, tmp = {0};
+	dx_sched cl = {0}, sched = {0};
 	char purpose[200];
-	long run;
+	unsigned whole;
 	int rc, planned = 0;
 
 	if (!has_dependent)
@@ -90,6 +161,7 @@ static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 	}
 	if (first)
 		s->c->stats->output_schedules = s->c->stats->verified_earlier = 0;
+	s->verified = 0;
 	rc = sx_graph_closures(s, sx_included); /* the output graph's schedules */
 	for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
 		bool sink = !has_dependent[t];
@@ -105,8 +177,10 @@ static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 			s->c->stats->verified_earlier +=
 			    dx_evidence_whole(s->c, t, cl.v, cl.n) != 0;
 		}
-		if (sink ? !dx_evidence_whole(s->c, t, cl.v, cl.n)
-			 : dx_evidence_known(s->c, t, cl.v, cl.n, NULL, 0, &run) <= 0) {
+		whole = dx_evidence_whole_hits(s->c, t, cl.v, cl.n);
+		s->verified += whole != 0;
+		/* every test's own schedule; once outcomes disagreed, as often as reruns asks */
+		if (whole < (s->c->unsteady ? (unsigned)dx_need(s->c) : 1)) {
 			rc = copy_plus(&sched, &cl, UINT32_MAX, t);
 			snprintf(purpose, sizeof(purpose), "verify the schedule of %s",
 				 s->g->tests[t].id);
@@ -119,94 +193,121 @@ static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 		}
 		if (s->t[t].state == SX_GRAPH && !s->prove_graph)
 			continue; /* its edges stand: only its schedule is verified */
-		for (uint32_t k = adj->start[t]; rc == 0 && k < adj->start[t + 1]; k++) {
-			uint32_t d = adj->deps[k];
-			bool imp = false;
-
-			rc = implied(&sch, t, d, &tmp, &imp);
-			if (rc < 0 || imp)
-				continue;
-			rc = copy_plus(&sched, &cl, d, UINT32_MAX);
-			if (rc < 0 || dx_evidence_known(s->c, t, sched.v, sched.n, NULL, 0, &run) < 0)
-				continue;
-			rc = push_one(&sched, t);
-			snprintf(purpose, sizeof(purpose), "verify that %s needs %s",
-				 s->g->tests[t].id, s->g->tests[d].id);
-			if (rc == 0)
-				rc = sx_propose(s, t, &sched, UT_PHASE_VERIFY, purpose);
-			j.without = d;
-			if (rc == 0 && ut_vec_push(why, j) < 0)
-				rc = ut_error_set(UT_ENOMEM, "out of memory");
-			planned++;
-		}
+		rc = plan_edges(s, &sch, t, &cl, why, &planned);
 	}
 	ut_vec_free(&cl);
 	ut_vec_free(&sched);
-	ut_vec_free(&tmp);
 	ut_scheduler_dispose(&sch);
 	free(has_dependent);
 	return rc < 0 ? rc : planned;
 }
 
-/* The first test of the run that did not pass, or -1. */
-static long first_failing(const sx *s, const dx_job *job, const dx_result *r)
+/* Whether a's schedule is b's up to a's owner (and b holds more): b's run answers a. */
+static bool prefix_of(const sx_probe *a, const sx_probe *b)
 {
-	for (size_t i = 0; i < job->n; i++) {
-		if (s->c->excluded[job->sched[i]] == DX_IN && r->outcomes[i] != UT_OUT_PASS)
-			return (long)job->sched[i];
+	return a->sched.n < b->sched.n &&
+	       !memcmp(a->sched.v, b->sched.v, a->sched.n * sizeof(*a->sched.v));
+}
+
+/* host[i]: the planned run that answers schedule verification i (its own index when it
+ * runs itself): a test's schedule that is the start of another one runs inside it. */
+static void find_hosts(const sx *s, const vx_job *why, size_t m, size_t *host)
+{
+	for (size_t i = 0; i < m; i++) {
+		host[i] = i;
+		for (size_t k = 0; why[i].without < 0 && k < m; k++) {
+			if (why[k].without < 0 && prefix_of(&s->probes.v[i], &s->probes.v[k]) &&
+			    (host[i] == i || s->probes.v[k].sched.n > s->probes.v[host[i]].sched.n))
+				host[i] = k;
+		}
 	}
-	return -1;
+}
+
+/* The verdict on planned run i: the test to search again, or -1. */
+static long judge(sx *s, const vx_job *why, size_t i, const dx_job *job, const dx_result *r)
+{
+	const sx_probe *p = &s->probes.v[i];
+	uint32_t t = why[i].owner;
+	long f = -1;
+
+	size_t k;
+
+	for (k = 0; k < p->sched.n && f < 0; k++) {
+		if (s->c->excluded[job->sched[k]] == DX_IN && r->outcomes[k] != UT_OUT_PASS)
+			f = (long)job->sched[k];
+	}
+	if (f >= 0 && r->outcomes[k - 1] == UT_OUT_NOTRUN)
+		return -1; /* after an intermittent failure: no verdict, planned again */
+	if (why[i].without < 0) {
+		if (f < 0) /* it ended a schedule that passed whole (inside a longer one) */
+			return dx_evidence_note_whole(s->c, t, p->sched.v, p->sched.n - 1, r->run) < 0
+				   ? -2 : -1;
+		return f;
+	}
+	if (f == (long)t) { /* it needs the prerequisite, once more */
+		unsigned *slot = confirm_slot(s, t, (uint32_t)why[i].without);
+
+		s->confirmed++;
+		if (slot)
+			(*slot)++;
+		return -1;
+	}
+	return f < 0 ? (long)t : f; /* it does not need it, or something else failed */
 }
 
 /* Runs the planned verification and sends back to the search what it refutes: *reopened
  * counts those tests. */
 static int run_and_judge(sx *s, const vx_job *why, size_t *reopened)
 {
-	size_t m = s->probes.n;
+	size_t m = s->probes.n, nrun = 0;
 	dx_job *jobs = calloc(m ? m : 1, sizeof(*jobs));
 	dx_result *res = calloc(m ? m : 1, sizeof(*res));
+	size_t *host = calloc(m ? m : 1, sizeof(*host)), *slot = calloc(m ? m : 1, sizeof(*slot));
 	int rc = 0;
 
 	*reopened = 0;
-	if (!jobs || !res) {
+	if (!jobs || !res || !host || !slot) {
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
+	find_hosts(s, why, m, host);
 	for (size_t i = 0; i < m; i++) {
 		const sx_probe *p = &s->probes.v[i];
 
-		jobs[i] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase, 1};
+		if (host[i] != i)
+			continue;
+		slot[i] = nrun;
+		jobs[nrun++] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase, 1};
 	}
 	s->c->phase = UT_PHASE_VERIFY;
-	rc = dx_run_batch(s->c, jobs, m, res);
+	rc = dx_run_batch(s->c, jobs, nrun, res);
 	if (rc < 0) {
 		free(res);
 		res = NULL;
 		goto done;
 	}
-	s->verify_runs += m;
-	for (size_t i = 0; i < m; i++) {
-		uint32_t t = why[i].owner;
-		long f;
+	s->verify_runs += nrun;
+	for (size_t i = 0; rc == 0 && i < m; i++) {
+		size_t h = host[i];
 
-		if (res[i].error || s->c->excluded[t] != DX_IN)
-			continue; /* a run that failed as a whole, or a test found flaky: no verdict
-				   */
-		f = first_failing(s, &jobs[i], &res[i]);
-		if (why[i].without < 0 && f < 0)
-			continue; /* the schedule passed */
-		if (why[i].without >= 0 && f == (long)t)
-			continue; /* it needs the prerequisite */
-		if (why[i].without >= 0 && f < 0)
-			f = (long)t; /* it does not need it */
-		if (s->t[f].state != SX_START) {
+		while (host[h] != h)
+			h = host[h];
+		if (res[slot[h]].error || s->c->excluded[why[i].owner] != DX_IN)
+			continue; /* no verdict: a run that failed as a whole, or a flaky test */
+		long f = judge(s, why, i, &jobs[slot[h]], &res[slot[h]]);
+
+		if (f == -2)
+			rc = UT_ENOMEM;
+		else if (f >= 0 && s->t[f].state != SX_START) {
 			sx_reopen(s, (uint32_t)f);
 			(*reopened)++;
 		}
 	}
 done:
-	dx_results_free(res, m);
+	dx_results_free(res, nrun);
 	free(jobs);
+	free(host);
+	free(slot);
 	for (size_t i = 0; i < s->probes.n; i++)
 		ut_vec_free(&s->probes.v[i].sched);
 	s->probes.n = 0;

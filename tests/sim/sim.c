@@ -13,6 +13,12 @@ uint64_t sim_draw(uint64_t seed, uint32_t t, long turn)
 	return z ^ (z >> 31);
 }
 
+bool sim_flipped(uint64_t seed, uint32_t t, long n, long every)
+{
+	/* another stream than the intermittent failures' of the same seed */
+	return every > 0 && sim_draw(seed ^ 0x5851f42d4c957f2dull, t, n) % (uint64_t)every == 0;
+}
+
 sim_verdict sim_judge(const sim_test *tests, uint32_t t, const unsigned char *passed,
 		      uint64_t seed, sim_turn_fn turn, void *ctx, long *detail)
 {

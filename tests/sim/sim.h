@@ -51,6 +51,12 @@ typedef long (*sim_turn_fn)(void *ctx, uint32_t t);
 sim_verdict sim_judge(const sim_test *tests, uint32_t t, const unsigned char *passed,
 		      uint64_t seed, sim_turn_fn turn, void *ctx, long *detail);
 
+/* Whether execution n (1, 2, ... of test t, however it went) has its outcome flipped, a
+ * pass reported as a failure and a failure as a pass, with chance 1 / every (0: never),
+ * from (seed, t, n) alone: intermittent outcomes in both directions (issue 32). Applied
+ * by the front ends after sim_judge, when asked for. */
+bool sim_flipped(uint64_t seed, uint32_t t, long n, long every);
+
 /* A number drawn from (seed, test, turn) alone: the same in every process and run order. */
 uint64_t sim_draw(uint64_t seed, uint32_t t, long turn);
 

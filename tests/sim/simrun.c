@@ -31,6 +31,10 @@
  * It is started tens of thousands of times per benchmark, hence C: a suite of 1,000 tests
  * is read and hashed in well under a millisecond. Build: cc -O2 simrun.c sim.c.
  *
+ * SIMRUN_FLIP=N (environment): each execution's outcome is flipped (a pass fails, a failure
+ * passes) with chance 1/N, decided by the seed (--seed, or SIMRUN_SEED), the test and its execution count (a file
+ * per test under --state; sim_flipped): intermittent outcomes in both directions.
+ *
  * SIMRUN_STAMP (environment), when set, names a file to which it appends the wall clock
  * (seconds since the epoch) first thing: when the first test started, for the plan
  * benchmark (tests/bench/plan/run).
@@ -351,7 +355,7 @@ static void parse_suite(suite *su, const char *path)
 }
 
 /* Counts one more execution of test k in the state folder; returns the new count. */
-static long bump(const char *state, size_t k)
+static long bump(const char *state, const char *what, size_t k)
 {
 	char path[4096], num[32];
 	long count = 0;
@@ -360,7 +364,7 @@ static long bump(const char *state, size_t k)
 
 	if (mkdir(state, 0777) < 0 && errno != EEXIST)
 		die(2, "cannot create '%s': %s", state, strerror(errno));
-	snprintf(path, sizeof(path), "%s/flaky-%zu", state, k);
+	snprintf(path, sizeof(path), "%s/%s-%zu", state, what, k);
 	fd = open(path, O_RDWR | O_CREAT, 0666);
 	if (fd < 0 || flock(fd, LOCK_EX) < 0)
 		die(2, "cannot open '%s': %s", path, strerror(errno));
@@ -430,6 +434,7 @@ static void usage(void)
 typedef struct {
 	const char *suite, *report, *state;
 	uint64_t seed;
+	long flip; /* SIMRUN_FLIP */
 	double fail_factor;
 	int first_id; /* argv index of the first test id */
 } options;
@@ -471,6 +476,13 @@ static void parse_args(options *o, int argc, char **argv)
 	o->first_id = i;
 	if (!o->suite || !o->report)
 		usage();
+	if (getenv("SIMRUN_SEED") && *getenv("SIMRUN_SEED")) /* the benchmarks' way to set it */
+		o->seed = strtoull(getenv("SIMRUN_SEED"), NULL, 10);
+	if (getenv("SIMRUN_FLIP") && *getenv("SIMRUN_FLIP")) {
+		o->flip = strtol(getenv("SIMRUN_FLIP"), &end, 10);
+		if (*end || o->flip < 0)
+			die(2, "SIMRUN_FLIP: '%s' is not a count", getenv("SIMRUN_FLIP"));
+	}
 	if (ff && *ff) {
 		errno = 0;
 		o->fail_factor = strtod(ff, &end);
@@ -497,7 +509,7 @@ static void stamp_now(void)
 
 static long next_turn(void *state, uint32_t k)
 {
-	return bump(state, k);
+	return bump(state, "flaky", k);
 }
 
 /* The failure of test t (verdict v, detail as sim_judge gives it) into the report and
@@ -544,6 +556,11 @@ int main(int argc, char **argv)
 		}
 		v = sim_judge(su.model, (uint32_t)k, passed, o.seed, o.state ? next_turn : NULL,
 			      (void *)o.state, &detail);
+		if (o.flip && o.state &&
+		    sim_flipped(o.seed, (uint32_t)k, bump(o.state, "exec", (size_t)k), o.flip)) {
+			v = v == SIM_PASS ? SIM_INTERMITTENT : SIM_PASS;
+			detail = 0;
+		}
 		/* A test that runs twice in one schedule counts its latest outcome. */
 		passed[k] = v == SIM_PASS;
 		ran++;
