@@ -443,14 +443,85 @@ int ut_parse_source_files(ut_pathlist *out, const ut_parse_opts *opts)
 	return rc;
 }
 
+/* The source files below the root and the given paths, in the order they are read, and
+ * what selects the tests among them: pytest's ini file (its warnings in ini_diags, given
+ * only when there are Python tests) and mocha's spec patterns. */
+static int select_sources(ut_pathlist *files, selection *sel, ut_mocharc *mrc, ut_diags *ini_diags,
+			  ut_diags *diags)
+{
+	const ut_parse_opts *opts = sel->opts;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < opts->npaths; i++)
+		if (!ut_fs_exists(opts->paths[i]))
+			return ut_error_set(UT_ENOTFOUND, "'%s' does not exist", opts->paths[i]);
+	rc = ut_parse_source_files(files, opts);
+	if (rc == 0 && (opts->language == UT_LANG_NONE || opts->language == UT_LANG_PYTHON)) {
+		/* pytest's ini file: which files, classes and functions are tests */
+		rc = ut_pytest_ini_load(&sel->ini, opts->root, ini_diags);
+		sel->python = true;
+		if (rc == 0)
+			rc = ut_pytest_ini_args(&sel->ini, opts->root, opts->paths, opts->npaths);
+	}
+	if (rc == 0)
+		rc = order_files(files, sel);
+	if (rc == 0 && opts->root)
+		rc = ut_mocharc_read(mrc, opts->root);
+	if (rc < 0)
+		return rc;
+	sel->specs = mocha_specs(mrc, files, sel, diags);
+	return 0;
+}
+
+/* Whether l's sources are indexed: the languages the tests are written in (seen), within
+ * the one asked for; the JavaScript family counts as one. */
+static bool indexed_lang(ut_lang l, const ut_parse_opts *opts, const bool *seen)
+{
+	if (l == UT_LANG_NONE ||
+	    (opts->language != UT_LANG_NONE &&
+	     !(opts->language == l || (ut_lang_is_js(l) && ut_lang_is_js(opts->language)))))
+		return false;
+	return seen[l] || (ut_lang_is_js(l) && (seen[UT_LANG_JAVASCRIPT] ||
+						seen[UT_LANG_TYPESCRIPT] || seen[UT_LANG_TSX]));
+}
+
+/* One load job for each file of a language the tests are written in; pytest.ini's
+ * warnings go to the run's when there are Python tests. */
+static int queue_sources(driver *dr, ut_loads *jobs, const ut_pathlist *files, const selection *sel,
+			 const ut_diags *ini_diags)
+{
+	const ut_parse_opts *opts = sel->opts;
+	size_t i, max = opts->max_file_size ? opts->max_file_size : UT_DEFAULT_MAX_FILE;
+	bool seen[UT_LANG__COUNT] = {false};
+	int rc = 0;
+
+	for (i = 0; i < files->n; i++) {
+		ut_lang l = ut_lang_of_path(files->paths[i]);
+
+		if (is_test_file(files->paths[i], l, sel))
+			seen[l] = true;
+	}
+	for (i = 0; seen[UT_LANG_PYTHON] && i < ini_diags->items.n; i++)
+		ut_diags_copy(dr->diags, &ini_diags->items.v[i]);
+	for (i = 0; i < files->n && rc == 0; i++) {
+		const char *path = files->paths[i];
+		ut_lang l = ut_lang_of_path(path);
+
+		if (indexed_lang(l, opts, seen))
+			rc = add_job(dr, jobs, path, ut_path_relative(path, opts->root), l,
+				     is_test_file(path, l, sel), NULL, 0, max);
+	}
+	return rc;
+}
+
 int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 {
 	ut_suite *suite = NULL;
 	ut_pathlist files = {0};
 	ut_loads jobs = {0};
 	driver dr;
-	size_t i, max = opts->max_file_size ? opts->max_file_size : UT_DEFAULT_MAX_FILE;
-	bool seen[UT_LANG__COUNT] = {false};
+	size_t i;
 	selection sel;
 	ut_diags ini_diags;
 	ut_mocharc mrc;
@@ -469,48 +540,9 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 	if (rc < 0)
 		goto done;
 	dr.jobs = opts->jobs;
-	for (i = 0; i < opts->npaths; i++)
-		if (!ut_fs_exists(opts->paths[i])) {
-			rc = ut_error_set(UT_ENOTFOUND, "'%s' does not exist", opts->paths[i]);
-			goto done;
-		}
-	rc = ut_parse_source_files(&files, opts);
-	if (rc == 0 && (opts->language == UT_LANG_NONE || opts->language == UT_LANG_PYTHON)) {
-		/* pytest's ini file: which files, classes and functions are tests */
-		rc = ut_pytest_ini_load(&sel.ini, opts->root, &ini_diags);
-		sel.python = true;
-		if (rc == 0)
-			rc = ut_pytest_ini_args(&sel.ini, opts->root, opts->paths, opts->npaths);
-	}
+	rc = select_sources(&files, &sel, &mrc, &ini_diags, diags);
 	if (rc == 0)
-		rc = order_files(&files, &sel);
-	if (rc == 0 && opts->root)
-		rc = ut_mocharc_read(&mrc, opts->root);
-	if (rc < 0)
-		goto done;
-	sel.specs = mocha_specs(&mrc, &files, &sel, diags);
-	for (i = 0; i < files.n; i++) {
-		ut_lang l = ut_lang_of_path(files.paths[i]);
-
-		if (is_test_file(files.paths[i], l, &sel))
-			seen[l] = true;
-	}
-	for (i = 0; seen[UT_LANG_PYTHON] && i < ini_diags.items.n; i++)
-		ut_diags_copy(diags, &ini_diags.items.v[i]);
-	for (i = 0; i < files.n && rc == 0; i++) {
-		const char *path = files.paths[i];
-		ut_lang l = ut_lang_of_path(path);
-		/* index only the languages the tests are written in */
-		if (l == UT_LANG_NONE || (opts->language != UT_LANG_NONE &&
-					  !(opts->language == l || (ut_lang_is_js(l) &&
-								   ut_lang_is_js(opts->language)))))
-			continue;
-		if (!seen[l] && !(ut_lang_is_js(l) && (seen[UT_LANG_JAVASCRIPT] ||
-						       seen[UT_LANG_TYPESCRIPT] || seen[UT_LANG_TSX])))
-			continue;
-		rc = add_job(&dr, &jobs, path, ut_path_relative(path, opts->root), l,
-			     is_test_file(path, l, &sel), NULL, 0, max);
-	}
+		rc = queue_sources(&dr, &jobs, &files, &sel, &ini_diags);
 	if (rc == 0)
 		rc = load_all(&dr, &jobs);
 	if (rc < 0)
