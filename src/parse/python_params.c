@@ -495,6 +495,97 @@ static int range_cases(ut_py_cases *out, mark *m, const ut_syn *values)
 	return rc;
 }
 
+/* One case's values for m's names: pytest.param(v1, v2, id="x"), a tuple of them, or the
+ * value itself; *id gets pytest.param's id, if any. */
+static void case_values(const mark *m, const ut_file *f, const ut_syn *e, const ut_syn **vals,
+			const ut_syn **id)
+{
+	size_t i;
+
+	*id = NULL;
+	if (call_named(f, e, "param")) {
+		for (i = 0; i < m->nnames; i++)
+			vals[i] = positional(ut_call_args(e), i);
+		*id = kw_value(f, ut_call_args(e), "id");
+	} else if (m->nnames > 1) {
+		for (i = 0; i < m->nnames && ut_syn_is(e, UT_R_SEQ); i++)
+			vals[i] = nth_elem(e, i);
+	} else {
+		vals[0] = e;
+	}
+}
+
+/* Case idx's id in b: its pytest.param id, else its entry of the ids list, else made of
+ * its values (argname + index for a value that is not known). */
+static void case_id(ut_buf *b, const mark *m, const ut_env *vscope, const ut_val *seq,
+		    const ut_val *idseq, const ut_syn *const *vals, const ut_syn *id, size_t idx)
+{
+	const ut_syn *given = idseq->kind == UT_V_NODE && ut_syn_is(idseq->node, UT_R_SEQ)
+				  ? nth_elem(idseq->node, idx)
+				  : NULL;
+	size_t i;
+
+	if (id && !ut_text_is(seq->file, id, "None")) {
+		ut_val v = ut_eval(m->ix, vscope, seq->file, id);
+
+		put_escaped(b, v.s ? v.s : "", v.kind == UT_V_STR ? v.n : 0);
+	} else if (given && !ut_text_is(idseq->file, given, "None")) {
+		ut_env gscope;
+
+		ut_env_init(&gscope, NULL, idseq->file, idseq->cls);
+		value_id(b, m, &gscope, idseq->file, given, 0, idx);
+		ut_env_dispose(&gscope);
+	} else {
+		for (i = 0; i < m->nnames; i++) {
+			if (i)
+				ut_buf_putc(b, '-');
+			if (vals[i])
+				value_id(b, m, vscope, seq->file, vals[i], i, idx);
+			else
+				ut_buf_printf(b, "%.*s%zu", (int)m->nlen[i], m->names[i], idx);
+		}
+	}
+}
+
+/* Binds each of m's names to case idx's value (e, the list's element, when the case is no
+ * literal tuple: its values are not known). */
+static int bind_case(ut_py_cases *out, const mark *m, const ut_env *vscope, const ut_val *seq,
+		     const ut_syn *e, const ut_syn *const *vals, size_t idx)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < m->nnames && rc == 0; i++) {
+		ut_val v = {0};
+
+		if (vals[i]) {
+			v = ut_eval(m->ix, vscope, seq->file, vals[i]);
+		} else {
+			v.kind = UT_V_UNRES;
+			v.s = seq->file->src.ptr + e->start;
+			v.n = e->end - e->start > 200 ? 200 : e->end - e->start;
+		}
+		rc = bind(out, m, i, v, idx);
+	}
+	return rc;
+}
+
+/* An empty list: pytest keeps one case, skipped, with NOTSET values. */
+static int empty_case(ut_py_cases *out, const mark *m)
+{
+	ut_buf b = UT_BUF_INIT;
+	size_t i;
+	int rc;
+
+	ut_buf_init(&b, UT_MAX_VALUE_LEN);
+	for (i = 0; i < m->nnames; i++)
+		ut_buf_printf(&b, "%s%.*s0", i ? "-" : "", (int)m->nlen[i], m->names[i]);
+	rc = push_case(out, ut_arena_strndup(m->ix->temp, b.ptr ? b.ptr : "", b.len),
+		       out->bindings.n);
+	ut_buf_dispose(&b);
+	return rc;
+}
+
 /* The cases of a list of values for m's names, with their ids. Returns 1 when the list
  * cannot be read. */
 static int read_cases(ut_py_cases *out, mark *m, const ut_syn *values, const ut_syn *ids)
@@ -503,7 +594,7 @@ static int read_cases(ut_py_cases *out, mark *m, const ut_syn *values, const ut_
 	ut_env scope, vscope;
 	ut_val seq, idseq = {0};
 	ut_buf b = UT_BUF_INIT;
-	size_t idx, i;
+	size_t idx;
 	int rc = 0;
 
 	if (m->nnames == 1 && values && (rc = range_cases(out, m, values)) != 1)
@@ -525,58 +616,15 @@ static int read_cases(ut_py_cases *out, mark *m, const ut_syn *values, const ut_
 	ut_buf_init(&b, UT_MAX_VALUE_LEN);
 	for (e = ut_syn_first(seq.node), idx = 0; e && rc == 0 && idx < UT_PY_MAX_CASES;
 	     e = ut_syn_next(e)) {
-		const ut_syn *vals[MAX_NAMES] = {0}, *id = NULL, *given;
+		const ut_syn *vals[MAX_NAMES] = {0}, *id;
 		size_t first = out->bindings.n;
 
 		if (!ut_syn_is(e, UT_R_ELEM))
 			continue;
 		ut_buf_clear(&b);
-		if (call_named(seq.file, e, "param")) { /* pytest.param(v1, v2, id="x") */
-			for (i = 0; i < m->nnames; i++)
-				vals[i] = positional(ut_call_args(e), i);
-			id = kw_value(seq.file, ut_call_args(e), "id");
-		} else if (m->nnames > 1) {
-			for (i = 0; i < m->nnames && ut_syn_is(e, UT_R_SEQ); i++)
-				vals[i] = nth_elem(e, i);
-		} else {
-			vals[0] = e;
-		}
-		given = idseq.kind == UT_V_NODE && ut_syn_is(idseq.node, UT_R_SEQ)
-			    ? nth_elem(idseq.node, idx)
-			    : NULL;
-		if (id && !ut_text_is(seq.file, id, "None")) {
-			ut_val v = ut_eval(m->ix, &vscope, seq.file, id);
-
-			put_escaped(&b, v.s ? v.s : "", v.kind == UT_V_STR ? v.n : 0);
-		} else if (given && !ut_text_is(idseq.file, given, "None")) {
-			ut_env gscope;
-
-			ut_env_init(&gscope, NULL, idseq.file, idseq.cls);
-			value_id(&b, m, &gscope, idseq.file, given, 0, idx);
-			ut_env_dispose(&gscope);
-		} else {
-			for (i = 0; i < m->nnames; i++) {
-				if (i)
-					ut_buf_putc(&b, '-');
-				if (vals[i])
-					value_id(&b, m, &vscope, seq.file, vals[i], i, idx);
-				else
-					ut_buf_printf(&b, "%.*s%zu", (int)m->nlen[i], m->names[i],
-						      idx);
-			}
-		}
-		for (i = 0; i < m->nnames && rc == 0; i++) {
-			ut_val v = {0};
-
-			if (vals[i]) {
-				v = ut_eval(m->ix, &vscope, seq.file, vals[i]);
-			} else { /* a case that is not a literal tuple: its values are not known */
-				v.kind = UT_V_UNRES;
-				v.s = seq.file->src.ptr + e->start;
-				v.n = e->end - e->start > 200 ? 200 : e->end - e->start;
-			}
-			rc = bind(out, m, i, v, idx);
-		}
+		case_values(m, seq.file, e, vals, &id);
+		case_id(&b, m, &vscope, &seq, &idseq, vals, id, idx);
+		rc = bind_case(out, m, &vscope, &seq, e, vals, idx);
 		if (rc == 0)
 			rc = push_case(
 			    out, ut_arena_strndup(m->ix->temp, b.ptr ? b.ptr : "", b.len), first);
@@ -585,15 +633,8 @@ static int read_cases(ut_py_cases *out, mark *m, const ut_syn *values, const ut_
 	ut_buf_dispose(&b);
 	ut_env_dispose(&vscope);
 	ut_env_dispose(&scope);
-	if (rc == 0 && out->cases.n == 0) {
-		/* an empty list: pytest keeps one case, skipped, with NOTSET values */
-		ut_buf_init(&b, UT_MAX_VALUE_LEN);
-		for (i = 0; i < m->nnames; i++)
-			ut_buf_printf(&b, "%s%.*s0", i ? "-" : "", (int)m->nlen[i], m->names[i]);
-		rc = push_case(out, ut_arena_strndup(m->ix->temp, b.ptr ? b.ptr : "", b.len),
-			       out->bindings.n);
-		ut_buf_dispose(&b);
-	}
+	if (rc == 0 && out->cases.n == 0)
+		rc = empty_case(out, m);
 	return rc < 0 ? rc : make_unique(m->ix->temp, out);
 }
 
