@@ -78,6 +78,72 @@ static int cmp_order(const void *a, const void *b)
 	return c ? c : cmp_pos(x, y);
 }
 
+/* The body that runs for fn, a method of chain[l]: the most derived one of its name. */
+static ut_fn *most_derived(ut_discover *d, ut_cls *const *chain, size_t l, ut_fn *fn)
+{
+	size_t i;
+
+	for (i = 0; i < l; i++) {
+		const ut_syn *o;
+
+		for (o = ut_syn_first(chain[i]->node); o; o = ut_syn_next(o)) {
+			ut_fn *ofn = ut_java_method(d->ix, chain[i], o);
+
+			if (ofn && ofn->name && ofn->body && strcmp(ofn->name, fn->name) == 0)
+				return ofn;
+		}
+	}
+	return fn;
+}
+
+/* Jupiter's order of all of k's tests: the class's @TestMethodOrder (or a JUnit 4
+ * @FixMethodOrder), else by hash per class. */
+static void sort_jupiter(ut_discover *d, ut_cls *k, ut_jmethods *out)
+{
+	const char *sorter = ut_java_annotation_args(
+	    d->ix, k->file, ut_java_cls_annotation(d->ix, k, "TestMethodOrder"));
+	size_t i;
+
+	if (!sorter[0]) /* a JUnit 4 class in a file that imports Jupiter */
+		sorter = ut_java_annotation_args(
+		    d->ix, k->file, ut_java_cls_annotation(d->ix, k, "FixMethodOrder"));
+	if (strstr(sorter, "NAME_ASCENDING"))
+		sorter = "MethodName";
+	if (strstr(sorter, "MethodName") || strstr(sorter, "Alphanumeric")) {
+		for (i = 0; i < out->n; i++)
+			out->v[i].level = 0;
+		qsort(out->v, out->n, sizeof(ut_jmethod), cmp_name);
+	} else if (strstr(sorter, "OrderAnnotation")) {
+		for (i = 0; i < out->n; i++)
+			out->v[i].level = 0;
+		qsort(out->v, out->n, sizeof(ut_jmethod), cmp_order);
+	} else {
+		/* Jupiter's default orderer: the names' hash codes, per class */
+		qsort(out->v, out->n, sizeof(ut_jmethod), cmp_hash);
+	}
+}
+
+/* JUnit 4: each class's methods (of the n classes of chain) by that class's sorter. */
+static void sort_junit4(ut_discover *d, ut_cls *const *chain, size_t n, ut_jmethods *out)
+{
+	size_t l, i;
+
+	for (l = 0, i = 0; l < n; l++) {
+		size_t from = i;
+		const char *sorter;
+
+		while (i < out->n && out->v[i].level == (long)l)
+			i++;
+		sorter = ut_java_annotation_args(
+		    d->ix, chain[l]->file,
+		    ut_java_cls_annotation(d->ix, chain[l], "FixMethodOrder"));
+		if (strstr(sorter, "NAME_ASCENDING"))
+			qsort(out->v + from, i - from, sizeof(ut_jmethod), cmp_name);
+		else if (!strstr(sorter, "JVM"))
+			qsort(out->v + from, i - from, sizeof(ut_jmethod), cmp_hash);
+	}
+}
+
 /* The @Test methods of k and its superclasses as JUnit finds them: JUnit 4 the class's
  * own first, then each superclass's, each sorted by its own @FixMethodOrder (a hash order
  * without one); JUnit 5 the superclasses' first, sorted by the class's @TestMethodOrder
@@ -87,7 +153,6 @@ static int junit_methods(ut_discover *d, ut_cls *k, bool jupiter, ut_jmethods *o
 {
 	ut_cls *chain[UT_MAX_SUPER];
 	size_t n, l, i, pos = 0;
-	const char *sorter;
 	int rc = 0;
 
 	n = ut_java_chain(d->ix, k, chain);
@@ -121,20 +186,7 @@ static int junit_methods(ut_discover *d, ut_cls *k, bool jupiter, ut_jmethods *o
 			jm.order = ut_java_number_arg(d->ix, fn->file,
 						      ut_java_fn_annotation(d->ix, fn, "Order"),
 						      NULL, JUNIT5_DEFAULT_ORDER);
-			/* the most derived body of that name runs */
-			for (i = 0; i < l && jm.fn == fn; i++) {
-				const ut_syn *o;
-
-				for (o = ut_syn_first(chain[i]->node); o; o = ut_syn_next(o)) {
-					ut_fn *ofn = ut_java_method(d->ix, chain[i], o);
-
-					if (ofn && ofn->name && ofn->body &&
-					    strcmp(ofn->name, fn->name) == 0) {
-						jm.fn = ofn;
-						break;
-					}
-				}
-			}
+			jm.fn = most_derived(d, chain, l, fn);
 			if (jupiter && jm.fn != fn)
 				continue; /* Jupiter: an override without @Test is no test */
 			if (ut_vec_push(out, jm) < 0)
@@ -143,42 +195,10 @@ static int junit_methods(ut_discover *d, ut_cls *k, bool jupiter, ut_jmethods *o
 	}
 	if (rc < 0 || !out->n)
 		return rc;
-	if (jupiter) {
-		sorter = ut_java_annotation_args(
-		    d->ix, k->file, ut_java_cls_annotation(d->ix, k, "TestMethodOrder"));
-		if (!sorter[0]) /* a JUnit 4 class in a file that imports Jupiter */
-			sorter = ut_java_annotation_args(
-			    d->ix, k->file, ut_java_cls_annotation(d->ix, k, "FixMethodOrder"));
-		if (strstr(sorter, "NAME_ASCENDING"))
-			sorter = "MethodName";
-		if (strstr(sorter, "MethodName") || strstr(sorter, "Alphanumeric")) {
-			for (i = 0; i < out->n; i++)
-				out->v[i].level = 0;
-			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_name);
-		} else if (strstr(sorter, "OrderAnnotation")) {
-			for (i = 0; i < out->n; i++)
-				out->v[i].level = 0;
-			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_order);
-		} else {
-			/* Jupiter's default orderer: the names' hash codes, per class */
-			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_hash);
-		}
-		return 0;
-	}
-	/* JUnit 4: each class's methods by that class's sorter */
-	for (l = 0, i = 0; l < n; l++) {
-		size_t from = i;
-
-		while (i < out->n && out->v[i].level == (long)l)
-			i++;
-		sorter = ut_java_annotation_args(
-		    d->ix, chain[l]->file,
-		    ut_java_cls_annotation(d->ix, chain[l], "FixMethodOrder"));
-		if (strstr(sorter, "NAME_ASCENDING"))
-			qsort(out->v + from, i - from, sizeof(ut_jmethod), cmp_name);
-		else if (!strstr(sorter, "JVM"))
-			qsort(out->v + from, i - from, sizeof(ut_jmethod), cmp_hash);
-	}
+	if (jupiter)
+		sort_jupiter(d, k, out);
+	else
+		sort_junit4(d, chain, n, out);
 	return 0;
 }
 
