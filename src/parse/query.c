@@ -152,6 +152,78 @@ static int captures(compiler *c, uint64_t *roles)
 	}
 }
 
+static int pattern(compiler *c, uint16_t field, int depth, uint32_t *out);
+
+/* "name": an anonymous node, after its opening quote. */
+static int anon_step(compiler *c, step *s)
+{
+	const char *lit = ++c->p;
+
+	while (c->p < c->end && *c->p != '"') {
+		if (*c->p == '\\')
+			return fail(c, "escapes in node names are not supported", NULL, 0);
+		c->p++;
+	}
+	if (c->p >= c->end)
+		return fail(c, "unterminated string", NULL, 0);
+	s->kind = STEP_ANON;
+	s->symbol = c->g->symbol(c->g->ctx, lit, (size_t)(c->p - lit), false);
+	if (!s->symbol)
+		return fail(c, "unknown node type", lit - 1, (size_t)(c->p - lit) + 2);
+	c->p++;
+	return 0;
+}
+
+/* (type field: (child) ...): a named node and its child patterns (their step indexes in
+ * kids, s->nkids of them), after its opening parenthesis. */
+static int node_step(compiler *c, step *s, int depth, uint32_t *kids)
+{
+	const char *type;
+	size_t len;
+	int rc;
+
+	c->p++;
+	skip(c);
+	type = c->p;
+	len = name_len(c);
+	c->p += len;
+	if (len == 1 && *type == '_') {
+		s->kind = STEP_ANY_NAMED;
+	} else if (len) {
+		s->kind = STEP_TYPE;
+		s->symbol = c->g->symbol(c->g->ctx, type, len, true);
+		if (!s->symbol)
+			return fail(c, "unknown node type", type, len);
+	} else {
+		return fail(c, "syntax error: a node type must follow '('", NULL, 0);
+	}
+	for (;;) {
+		uint16_t kid_field = 0;
+		size_t n;
+
+		skip(c);
+		if (c->p >= c->end)
+			return fail(c, "syntax error: missing ')'", NULL, 0);
+		if (*c->p == ')') {
+			c->p++;
+			return 0;
+		}
+		n = name_len(c);
+		if (n && c->p + n < c->end && c->p[n] == ':') {
+			kid_field = c->g->field(c->g->ctx, c->p, n);
+			if (!kid_field)
+				return fail(c, "unknown field", c->p, n);
+			c->p += n + 1;
+		}
+		if (s->nkids == MAX_KIDS)
+			return fail(c, "too many child patterns", NULL, 0);
+		rc = pattern(c, kid_field, depth + 1, &kids[s->nkids]);
+		if (rc < 0)
+			return rc;
+		s->nkids++;
+	}
+}
+
 /* One pattern node with its children and captures; *out gets its step index. */
 static int pattern(compiler *c, uint16_t field, int depth, uint32_t *out)
 {
@@ -166,72 +238,19 @@ static int pattern(compiler *c, uint16_t field, int depth, uint32_t *out)
 	if (depth > MAX_NESTING)
 		return fail(c, "patterns nest too deeply", NULL, 0);
 	if (c->p < c->end && *c->p == '"') {
-		const char *lit = ++c->p;
-
-		while (c->p < c->end && *c->p != '"') {
-			if (*c->p == '\\')
-				return fail(c, "escapes in node names are not supported", NULL, 0);
-			c->p++;
-		}
-		if (c->p >= c->end)
-			return fail(c, "unterminated string", NULL, 0);
-		s.kind = STEP_ANON;
-		s.symbol = c->g->symbol(c->g->ctx, lit, (size_t)(c->p - lit), false);
-		if (!s.symbol)
-			return fail(c, "unknown node type", lit - 1, (size_t)(c->p - lit) + 2);
-		c->p++;
+		rc = anon_step(c, &s);
 	} else if (c->p < c->end && *c->p == '_' && name_len(c) == 1) {
 		s.kind = STEP_ANY;
 		c->p++;
+		rc = 0;
 	} else if (c->p < c->end && *c->p == '(') {
-		const char *type;
-		size_t len;
-
-		c->p++;
-		skip(c);
-		type = c->p;
-		len = name_len(c);
-		c->p += len;
-		if (len == 1 && *type == '_') {
-			s.kind = STEP_ANY_NAMED;
-		} else if (len) {
-			s.kind = STEP_TYPE;
-			s.symbol = c->g->symbol(c->g->ctx, type, len, true);
-			if (!s.symbol)
-				return fail(c, "unknown node type", type, len);
-		} else {
-			return fail(c, "syntax error: a node type must follow '('", NULL, 0);
-		}
-		for (;;) {
-			uint16_t kid_field = 0;
-			size_t n;
-
-			skip(c);
-			if (c->p >= c->end)
-				return fail(c, "syntax error: missing ')'", NULL, 0);
-			if (*c->p == ')') {
-				c->p++;
-				break;
-			}
-			n = name_len(c);
-			if (n && c->p + n < c->end && c->p[n] == ':') {
-				kid_field = c->g->field(c->g->ctx, c->p, n);
-				if (!kid_field)
-					return fail(c, "unknown field", c->p, n);
-				c->p += n + 1;
-			}
-			if (s.nkids == MAX_KIDS)
-				return fail(c, "too many child patterns", NULL, 0);
-			rc = pattern(c, kid_field, depth + 1, &kids[s.nkids]);
-			if (rc < 0)
-				return rc;
-			s.nkids++;
-		}
+		rc = node_step(c, &s, depth, kids);
 	} else {
 		/* predicates, quantifiers, alternations, anchors: not used, not supported */
 		return fail(c, "unsupported query syntax", c->p, c->p < c->end ? 1 : 0);
 	}
-	rc = captures(c, &s.roles);
+	if (rc == 0)
+		rc = captures(c, &s.roles);
 	if (rc < 0)
 		return rc;
 	s.kids = (uint32_t)c->q->kids.n;
