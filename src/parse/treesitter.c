@@ -423,12 +423,57 @@ static int keep(ut_syn_tree *t, ut_ts *ts)
 	return 0;
 }
 
+/* tree-sitter's tree of t's source, flattened, matched by the language's query and kept
+ * as t's role tree; a syntax error is noted in t and in diags. */
+static int read_tree(ut_ts *ts, ut_syn_tree *t, ut_diags *diags)
+{
+	TSTree *tree = NULL;
+	TSNode root;
+	int rc = 0;
+
+	if (ut_ts_forks(t->len)) {
+		rc = parse_survives(ts->parser, t->path, t->src, (uint32_t)t->len);
+		if (rc < 0)
+			return rc;
+	}
+	tree = ts_parser_parse_string(ts->parser, NULL, t->src, (uint32_t)t->len);
+	if (!tree)
+		return ut_error_set(UT_EINPUT, "%s: the parser gave up (time limit)", t->path);
+	root = ts_tree_root_node(tree);
+	rc = flatten(ts, ts->q[t->lang], root);
+	if (rc > 0) {
+		unsigned line = (unsigned)rc;
+
+		ut_diags_add_kind(diags, UT_DIAG_WARNING, UT_DIAG_UNREAD, t->path, line,
+				  "skipped: nesting deeper than %d levels", UT_MAX_TREE_DEPTH);
+		rc = ut_error_set(UT_EINPUT, "%s:%u: nesting deeper than %d levels", t->path, line,
+				  UT_MAX_TREE_DEPTH);
+	}
+	if (rc == 0 && ts_node_has_error(root)) {
+		t->has_error = true;
+		t->error_line = first_error_line(root);
+		ut_diags_add_kind(diags, UT_DIAG_WARNING, UT_DIAG_SYNTAX, t->path, t->error_line,
+				  "syntax error; the rest of the file is read as far as possible");
+	}
+	/* the syntax tree is copied: give its memory back before the role tree is made */
+	ts_tree_delete(tree);
+	if (rc < 0)
+		return rc;
+	ut_query_match(ts->q[t->lang], ts->flat.v, ts->flat.n);
+	rc = keep(t, ts);
+	/* the copy is reused from file to file, but one large file's must not stay with the
+	 * thread for the rest of the run (32 bytes a node, a node every 3 to 10 bytes) */
+	if (ts->flat.cap > UT_FLAT_KEEP) {
+		ut_vec_free(&ts->flat);
+		ut_vec_free(&ts->stack);
+	}
+	return rc;
+}
+
 int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, const char *src,
 		size_t len, ut_diags *diags)
 {
 	ut_syn_tree *t = NULL;
-	TSTree *tree = NULL;
-	TSNode root;
 	int rc = 0;
 
 	*out = NULL;
@@ -459,49 +504,8 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 				  ut_lang_name(lang));
 		goto done;
 	}
-	if (ut_ts_forks(len)) {
-		rc = parse_survives(ts->parser, path, src, (uint32_t)len);
-		if (rc < 0)
-			goto done;
-	}
-	tree = ts_parser_parse_string(ts->parser, NULL, src, (uint32_t)len);
-	if (!tree) {
-		rc = ut_error_set(UT_EINPUT, "%s: the parser gave up (time limit)", path);
-		goto done;
-	}
-	root = ts_tree_root_node(tree);
-	rc = flatten(ts, ts->q[lang], root);
-	if (rc > 0) {
-		unsigned line = (unsigned)rc;
-
-		ut_diags_add_kind(diags, UT_DIAG_WARNING, UT_DIAG_UNREAD, path, line,
-				  "skipped: nesting deeper than %d levels", UT_MAX_TREE_DEPTH);
-		rc = ut_error_set(UT_EINPUT, "%s:%u: nesting deeper than %d levels", path, line,
-				  UT_MAX_TREE_DEPTH);
-		goto done;
-	}
-	if (rc < 0)
-		goto done;
-	if (ts_node_has_error(root)) {
-		t->has_error = true;
-		t->error_line = first_error_line(root);
-		ut_diags_add_kind(diags, UT_DIAG_WARNING, UT_DIAG_SYNTAX, path, t->error_line,
-				  "syntax error; the rest of the file is read as far as possible");
-	}
-	/* the syntax tree is copied: give its memory back before the role tree is made */
-	ts_tree_delete(tree);
-	tree = NULL;
-	ut_query_match(ts->q[lang], ts->flat.v, ts->flat.n);
-	rc = keep(t, ts);
-	/* the copy is reused from file to file, but one large file's must not stay with the
-	 * thread for the rest of the run (32 bytes a node, a node every 3 to 10 bytes) */
-	if (ts->flat.cap > UT_FLAT_KEEP) {
-		ut_vec_free(&ts->flat);
-		ut_vec_free(&ts->stack);
-	}
+	rc = read_tree(ts, t, diags);
 done:
-	if (tree)
-		ts_tree_delete(tree);
 	if (rc < 0)
 		ut_syn_tree_free(t);
 	else
