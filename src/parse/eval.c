@@ -9,10 +9,6 @@
 #include "util/error.h"
 #include "util/banned.h"
 
-#define VALUE_ROLES (UT_ROLE(UT_R_STR) | UT_ROLE(UT_R_CONCAT) | UT_ROLE(UT_R_IDENT) | \
-		     UT_ROLE(UT_R_MEMBER) | UT_ROLE(UT_R_NUM) | UT_ROLE(UT_R_PAREN) |   \
-		     UT_ROLE(UT_R_SEQ) | UT_ROLE(UT_R_CALL) | UT_ROLE(UT_R_FUNC))
-
 /* Bounds the chains of definitions followed: eval's depth limit is lower. */
 #define MAX_BUSY 256
 
@@ -88,80 +84,6 @@ const ut_binding *ut_env_find(const ut_env *env, const char *name, size_t nlen)
 				return b;
 		}
 	return NULL;
-}
-
-bool ut_text_is(const ut_file *f, const ut_syn *n, const char *s)
-{
-	size_t len = n ? n->end - n->start : 0;
-
-	/* a missing node (a call without a name in broken source) is no name at all */
-	return n && strlen(s) == len && memcmp(f->src.ptr + n->start, s, len) == 0;
-}
-
-bool ut_text_in(const ut_file *f, const ut_syn *n, const char *const *set)
-{
-	for (; *set; set++)
-		if (ut_text_is(f, n, *set))
-			return true;
-	return false;
-}
-
-bool ut_is_self(const ut_file *f, const ut_syn *n)
-{
-	static const char *const names[] = {"self", "this", "cls", NULL};
-
-	return ut_text_in(f, n, names);
-}
-
-const char *ut_compact_text_buf(const ut_index *ix, const ut_file *f, const ut_syn *n, char *buf,
-				size_t size)
-{
-	size_t len = n->end - n->start, i, j = 0;
-	const char *s = f->src.ptr + n->start;
-	char *out = buf;
-
-	if (len > UT_MAX_VALUE_LEN)
-		len = UT_MAX_VALUE_LEN;
-	if (len >= size)
-		out = ut_arena_alloc(ix->temp, len + 1);
-	if (!out)
-		return "";
-	for (i = 0; i < len; i++)
-		if (!isspace((unsigned char)s[i]))
-			out[j++] = s[i];
-	out[j] = '\0';
-	return out;
-}
-
-const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n)
-{
-	return ut_compact_text_buf(ix, f, n, NULL, 0);
-}
-
-const ut_syn *ut_call_name(const ut_syn *call)
-{
-	return ut_syn_find(call, UT_R_CALL_NAME, UT_ROLE(UT_R_CALL_ARGS) | UT_ROLE(UT_R_CALL) |
-				   UT_ROLE(UT_R_CALL_RECV));
-}
-
-const ut_syn *ut_call_recv(const ut_syn *call)
-{
-	return ut_syn_find(call, UT_R_CALL_RECV, UT_ROLE(UT_R_CALL_ARGS) | UT_ROLE(UT_R_CALL));
-}
-
-const ut_syn *ut_call_args(const ut_syn *call)
-{
-	return ut_syn_find(call, UT_R_CALL_ARGS, UT_ROLE(UT_R_CALL) | UT_ROLE(UT_R_FUNC));
-}
-
-const ut_syn *ut_arg_expr(const ut_syn *arg)
-{
-	int guard = 0;
-
-	while (arg && !(arg->roles & VALUE_ROLES) && ut_syn_first(arg) && !ut_syn_next(ut_syn_first(arg)) &&
-	       guard++ < 8)
-		arg = ut_syn_first(arg);
-	return arg;
 }
 
 static ut_val unresolved(const ut_file *f, const ut_syn *n)
@@ -597,7 +519,7 @@ static ut_val call_result(const ut_index *ix, const ut_env *env, const ut_file *
 			return none; /* two functions of that name: not guessed */
 		only = fn;
 	}
-	if (only && only->body->roles & VALUE_ROLES && !ut_syn_is(only->body, UT_R_CALL))
+	if (only && only->body->roles & UT_VALUE_ROLES && !ut_syn_is(only->body, UT_R_CALL))
 		body = only->body;
 	if (!body)
 		return none;
@@ -704,14 +626,14 @@ static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f
 	}
 	if (ut_syn_is(n, UT_R_SEQ) || ut_syn_is(n, UT_R_CALL) || ut_syn_is(n, UT_R_FUNC))
 		return node_val(f, n, ut_env_class(env));
-	if (ut_syn_is(n, UT_R_PAREN) || !(n->roles & VALUE_ROLES)) {
+	if (ut_syn_is(n, UT_R_PAREN) || !(n->roles & UT_VALUE_ROLES)) {
 		/* parentheses and uncaptured wrappers with one operand (await, casts, spreads)
 		 * stand for it; os.environ["X"] or a ? b : c does not */
 		const ut_syn *c, *only = NULL;
 		int count = 0;
 
 		for (c = ut_syn_first(n); c; c = ut_syn_next(c))
-			if (c->roles & VALUE_ROLES) {
+			if (c->roles & UT_VALUE_ROLES) {
 				only = c;
 				count++;
 			}

@@ -107,6 +107,36 @@ typedef struct {
 
 extern ut_const_def ut_ambiguous;
 
+/* Syntax helpers (syntax.c): a node's text and the parts of a call. */
+
+/* The roles of the nodes that carry a value (what an argument's wrappers are not). */
+#define UT_VALUE_ROLES                                                                             \
+	(UT_ROLE(UT_R_STR) | UT_ROLE(UT_R_CONCAT) | UT_ROLE(UT_R_IDENT) | UT_ROLE(UT_R_MEMBER) |   \
+	 UT_ROLE(UT_R_NUM) | UT_ROLE(UT_R_PAREN) | UT_ROLE(UT_R_SEQ) | UT_ROLE(UT_R_CALL) |        \
+	 UT_ROLE(UT_R_FUNC))
+
+/* Text of n with whitespace removed, in ix->temp (dotted names, callee names). */
+const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n);
+/* The same in buf when it fits (names to compare and forget), else in ix->temp. */
+const char *ut_compact_text_buf(const ut_index *ix, const ut_file *f, const ut_syn *n, char *buf,
+				size_t size);
+/* Name of a call: the text of its UT_R_CALL_NAME, or "" */
+const ut_syn *ut_call_name(const ut_syn *call);
+const ut_syn *ut_call_recv(const ut_syn *call);
+const ut_syn *ut_call_args(const ut_syn *call);
+/* The value-bearing node of an argument (skips wrappers such as spreads). */
+const ut_syn *ut_arg_expr(const ut_syn *arg);
+/* Text equality helpers. */
+bool ut_text_is(const ut_file *f, const ut_syn *n, const char *s);
+bool ut_text_in(const ut_file *f, const ut_syn *n, const char *const *set);
+/* The receiver names an object's own members: self, this, cls. */
+bool ut_is_self(const ut_file *f, const ut_syn *n);
+/* 1 when fn's first parameter is Python's explicit self or cls, which callers do not
+ * pass; else 0. */
+size_t ut_fn_self_params(const ut_fn *fn);
+/* How many positional arguments a call passes. */
+size_t ut_call_nargs(const ut_syn *call);
+
 /* Values of expressions. */
 typedef enum {
 	UT_V_NONE,  /* not a value (a call result, an object) */
@@ -174,11 +204,6 @@ ut_ty ut_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const 
 /* The type a declaration node (UT_R_DECL, or a node inside one) declares; unknown when
  * it declares none. */
 ut_ty ut_type_declared(const ut_index *ix, const ut_file *f, const ut_syn *n);
-/* 1 when fn's first parameter is Python's explicit self or cls, which callers do not
- * pass; else 0. */
-size_t ut_fn_self_params(const ut_fn *fn);
-/* How many positional arguments a call passes. */
-size_t ut_call_nargs(const ut_syn *call);
 /* The function a call runs, resolved by its receiver's type (recv_ty when known, else
  * computed; for a bare call, the enclosing class chain, a static import or module-level
  * functions); NULL when none. *self gets the class
@@ -213,22 +238,6 @@ ut_val ut_eval(const ut_index *ix, const ut_env *env, const ut_file *f, const ut
 int ut_cond(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
 /* The value a name has in env (locals, enclosing scopes, class, module, globals). */
 ut_val ut_lookup(const ut_index *ix, const ut_env *env, const char *name, size_t nlen);
-/* Text of n with whitespace removed, in ix->temp (dotted names, callee names). */
-const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n);
-/* The same in buf when it fits (names to compare and forget), else in ix->temp. */
-const char *ut_compact_text_buf(const ut_index *ix, const ut_file *f, const ut_syn *n, char *buf,
-				size_t size);
-/* Name of a call: the text of its UT_R_CALL_NAME, or "" */
-const ut_syn *ut_call_name(const ut_syn *call);
-const ut_syn *ut_call_recv(const ut_syn *call);
-const ut_syn *ut_call_args(const ut_syn *call);
-/* The value-bearing node of an argument (skips wrappers such as spreads). */
-const ut_syn *ut_arg_expr(const ut_syn *arg);
-/* Text equality helpers. */
-bool ut_text_is(const ut_file *f, const ut_syn *n, const char *s);
-bool ut_text_in(const ut_file *f, const ut_syn *n, const char *const *set);
-/* The receiver names an object's own members: self, this, cls. */
-bool ut_is_self(const ut_file *f, const ut_syn *n);
 
 /* Whether a call stays on the test machine (environment, files, processes, the browser's
  * launch options, DevTools commands, an exception's message): its strings are no values of

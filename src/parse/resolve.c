@@ -646,17 +646,6 @@ static ut_ty type_of(rctx *r, const ut_env *env, const ut_file *f, const ut_syn 
 	}
 }
 
-size_t ut_call_nargs(const ut_syn *call)
-{
-	const ut_syn *args = ut_call_args(call), *c;
-	size_t n = 0;
-
-	for (c = args ? ut_syn_first(args) : NULL; c; c = ut_syn_next(c))
-		if (ut_syn_is(c, UT_R_ARG) && !ut_syn_is(c, UT_R_ARG_KW))
-			n++;
-	return n;
-}
-
 ut_ty ut_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n)
 {
 	rctx r;
@@ -664,12 +653,6 @@ ut_ty ut_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const 
 	r.ix = ix;
 	r.steps = MAX_TYPE_STEPS;
 	return type_of(&r, env, f, n);
-}
-
-size_t ut_fn_self_params(const ut_fn *fn)
-{
-	return fn->nparams && fn->file->lang == UT_LANG_PYTHON &&
-	       ut_is_self(fn->file, fn->params[0]);
 }
 
 /* A method is defined directly in its class's body; any other function is a module's. */
