@@ -9,83 +9,6 @@
 #include "util/error.h"
 #include "util/banned.h"
 
-/* Bounds the chains of definitions followed: eval's depth limit is lower. */
-#define MAX_BUSY 256
-
-static _Thread_local const ut_const_def *busy[MAX_BUSY];
-static _Thread_local size_t nbusy;
-
-bool ut_def_enter(const ut_const_def *def)
-{
-	size_t i;
-
-	if (def == &ut_ambiguous || nbusy == MAX_BUSY)
-		return false;
-	for (i = 0; i < nbusy; i++)
-		if (busy[i] == def)
-			return false;
-	busy[nbusy++] = def;
-	return true;
-}
-
-void ut_def_leave(void)
-{
-	if (nbusy)
-		nbusy--;
-}
-
-size_t ut_def_busy(void)
-{
-	return nbusy;
-}
-
-void ut_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls)
-{
-	memset(env, 0, sizeof(*env));
-	env->parent = parent;
-	env->self = parent ? parent->self : NULL;
-	env->file = file;
-	env->cls = cls;
-}
-
-void ut_env_dispose(ut_env *env)
-{
-	if (env)
-		ut_vec_free(&env->locals);
-}
-
-int ut_env_bind_typed(ut_env *env, const char *name, size_t nlen, ut_val val, ut_ty ty)
-{
-	ut_binding b;
-
-	b.name = name;
-	b.nlen = nlen;
-	b.val = val;
-	b.ty = ty;
-	return ut_vec_push(&env->locals, b) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
-}
-
-int ut_env_bind(ut_env *env, const char *name, size_t nlen, ut_val val)
-{
-	ut_ty unknown = {0};
-
-	return ut_env_bind_typed(env, name, nlen, val, unknown);
-}
-
-const ut_binding *ut_env_find(const ut_env *env, const char *name, size_t nlen)
-{
-	size_t i;
-
-	for (; env; env = env->parent)
-		for (i = env->locals.n; i-- > 0;) {
-			const ut_binding *b = &env->locals.v[i];
-
-			if (b->nlen == nlen && memcmp(b->name, name, nlen) == 0)
-				return b;
-		}
-	return NULL;
-}
-
 static ut_val unresolved(const ut_file *f, const ut_syn *n)
 {
 	ut_val v = {0};
@@ -356,21 +279,33 @@ static ut_val eval_concat(const ut_index *ix, const ut_env *env, const ut_file *
 	return v;
 }
 
+typedef struct {
+	const ut_index *ix;
+	const ut_const_def *def;
+	int depth;
+	ut_val v;
+} def_eval;
+
+static void run_eval_def(void *arg)
+{
+	def_eval *e = arg;
+	ut_env scope;
+
+	ut_env_init(&scope, NULL, e->def->file, e->def->cls);
+	e->v = eval_depth(e->ix, &scope, e->def->file, e->def->value, e->depth + 1);
+	ut_env_dispose(&scope);
+}
+
 static ut_val eval_def(const ut_index *ix, ut_const_def *def, int depth)
 {
-	ut_env scope;
-	ut_val v;
+	def_eval e = {ix, def, depth, {0}};
 
-	if (depth > UT_MAX_EVAL_DEPTH || !ut_def_enter(def)) {
-		v.kind = UT_V_UNRES;
-		v.s = "";
-		v.n = 0;
-		return v;
+	if (depth > UT_MAX_EVAL_DEPTH || !ut_def_guarded(def, run_eval_def, &e)) {
+		e.v.kind = UT_V_UNRES;
+		e.v.s = "";
+		e.v.n = 0;
 	}
-	ut_env_init(&scope, NULL, def->file, def->cls);
-	v = eval_depth(ix, &scope, def->file, def->value, depth + 1);
-	ut_def_leave();
-	return v;
+	return e.v;
 }
 
 ut_const_def *ut_class_const(const ut_index *ix, const ut_cls *cls, const char *name, size_t nlen)
@@ -418,14 +353,6 @@ static ut_val lookup_depth(const ut_index *ix, const ut_env *env, const char *na
 ut_val ut_lookup(const ut_index *ix, const ut_env *env, const char *name, size_t nlen)
 {
 	return lookup_depth(ix, env, name, nlen, 0);
-}
-
-const ut_cls *ut_env_class(const ut_env *env)
-{
-	for (; env; env = env->parent)
-		if (env->cls)
-			return env->cls;
-	return NULL;
 }
 
 /* s.name where s is bound to an object literal ({name: 'a'}): that field's value. */

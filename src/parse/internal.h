@@ -48,12 +48,11 @@ typedef struct {
 	const ut_cls *cls;   /* the class it belongs to, NULL for module level */
 } ut_const_def;
 
-/* Marks def as being evaluated or typed by this thread, to break cycles (the walks of
- * several tests run at once over the same definitions): false, marking nothing, when it
- * is already (a cycle), when it is ut_ambiguous or when too many are. */
-bool ut_def_enter(const ut_const_def *def);
-/* Unmarks the definition ut_def_enter marked last. */
-void ut_def_leave(void);
+/* Runs run(arg) with def marked as being evaluated or typed by this thread, and unmarks
+ * it after: the one way to take the cycle guard (the walks of several tests run at once
+ * over the same definitions), so every mark is given back. false, run not called, when def
+ * is marked already (a cycle), when it is ut_ambiguous or when too many are. */
+bool ut_def_guarded(const ut_const_def *def, void (*run)(void *arg), void *arg);
 /* How many definitions this thread has marked. */
 size_t ut_def_busy(void);
 

@@ -121,19 +121,30 @@ ut_ty ut_type_declared(const ut_index *ix, const ut_file *f, const ut_syn *n)
 		    : ty_of(UT_TY_UNKNOWN, NULL);
 }
 
+typedef struct {
+	rctx *r;
+	const ut_const_def *def;
+	ut_ty t;
+} def_typing;
+
+static void run_def_type(void *arg)
+{
+	def_typing *d = arg;
+	ut_env scope;
+
+	ut_env_init(&scope, NULL, d->def->file, d->def->cls);
+	d->t = type_of(d->r, &scope, d->def->file, d->def->value);
+	ut_env_dispose(&scope);
+}
+
 /* The type of a binding's value expression, in the scope it was defined in. */
 static ut_ty def_type(rctx *r, ut_const_def *def)
 {
-	ut_env scope;
-	ut_ty t;
+	def_typing d = {r, def, {0}};
 
-	if (!def || !def->value || !ut_def_enter(def))
+	if (!def || !def->value || !ut_def_guarded(def, run_def_type, &d))
 		return ty_of(UT_TY_UNKNOWN, NULL);
-	ut_env_init(&scope, NULL, def->file, def->cls);
-	t = type_of(r, &scope, def->file, def->value);
-	ut_env_dispose(&scope);
-	ut_def_leave();
-	return t;
+	return d.t;
 }
 
 /* A field of cls or of its superclasses: an @FindBy declaration, else the type of what it

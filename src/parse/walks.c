@@ -1,7 +1,7 @@
 /* walks.c: walks the tests that discovery recorded, on several threads. Each thread walks
  * with a copy of the index whose arenas are its own (the actions' strings, the values the
  * analysis works with), so that the walks share only what they read, and which
- * definitions are being evaluated is the thread's own (ut_def_enter); the suite's arena
+ * definitions are being evaluated is the thread's own (ut_def_guarded, env.c); the suite's arena
  * takes the threads' blocks at the end. Every test's walk is the same whichever thread
  * does it, and warnings are given in test order, so the output does not depend on the
  * number of threads. */
