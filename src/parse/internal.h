@@ -353,7 +353,8 @@ int ut_java_discover(ut_discover *d);
 int ut_python_discover(ut_discover *d);
 int ut_js_discover(ut_discover *d);
 
-/* Appends a test to the suite, copying strings into the suite's arena. */
+/* Appends a test to the suite, copying strings into the suite's arena, with the walk w
+ * recorded for it as its plan (walks.c). */
 int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char *name,
 		    const ut_syn *node, const char *framework, ut_walker *w);
 

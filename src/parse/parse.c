@@ -19,45 +19,6 @@ static bool accept_source(const char *name)
 	return ut_lang_of_path(name) != UT_LANG_NONE;
 }
 
-int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char *name,
-		    const ut_syn *node, const char *framework, ut_walker *w)
-{
-	ut_test t;
-	ut_walk_plan plan;
-	ut_arena *a = &d->suite->arena;
-
-	if (ut_map_find(&d->ids, id, strlen(id), NULL)) {
-		ut_diags_add(d->diags, UT_DIAG_WARNING, f->rel, ut_syn_line(f->tree, node),
-			     "test '%s' is defined twice; the first definition is kept", id);
-		return 0;
-	}
-	memset(&t, 0, sizeof(t));
-	t.id = ut_arena_strdup(a, id);
-	t.name = ut_arena_strdup(a, name);
-	t.file = f->rel;
-	t.line = ut_syn_line(f->tree, node);
-	t.end_line = ut_syn_end_line(f->tree, node);
-	t.body = ut_test_body_hash(f->src.ptr, f->src.len, t.line, t.end_line, NULL);
-	t.body_unnamed = ut_test_body_hash(f->src.ptr, f->src.len, t.line, t.end_line, name);
-	t.index = d->suite->tests.n;
-	t.language = f->lang == UT_LANG_TSX ? UT_LANG_TYPESCRIPT : f->lang;
-	t.framework = framework;
-	memset(&plan, 0, sizeof(plan));
-	plan.test = t.index;
-	plan.test_file = w->test_file;
-	plan.self = w->self;
-	plan.nsteps = w->steps.n;
-	plan.steps = ut_arena_alloc(&d->walk_arena, w->steps.n * sizeof(ut_walk_step));
-	if (!t.id || !t.name || !plan.steps || ut_vec_push(&d->suite->tests, t) < 0 ||
-	    ut_map_put(&d->ids, t.id, strlen(t.id), NULL) < 0 || ut_vec_push(&d->plans, plan) < 0)
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	/* the plan has the steps now: walked with the others' (ut_walks_run) */
-	if (w->steps.n)
-		memcpy(plan.steps, w->steps.v, w->steps.n * sizeof(ut_walk_step));
-	w->steps.n = 0;
-	return 0;
-}
-
 typedef struct {
 	ut_index ix;
 	ut_arena temp; /* ix.temp */
