@@ -1,5 +1,25 @@
 /* internal.h: shared types of the parse stage (index, values, action walker, languages).
- * Not part of the public interface; parse.h is. */
+ * Not part of the public interface; parse.h is.
+ *
+ * The files of parse/ are layers: a file calls functions of the files below it, never of
+ * one above, so each can be read and changed knowing only what is under it (the ctest
+ * structure runs ci/structure --acyclic parse, which fails on a circle between them).
+ *
+ *   parse.c             the driver: which files, loading, discovery, the order file
+ *   java.c js.c         one language's discovery each, over its own helpers (java_common.c
+ *   python.c              testng*.c java_build.c; js_scan.c js_names.c; python_*.c)
+ *   walks.c             the recorded walks, run on several threads; ut_suite_append
+ *   actions.c           the action walker
+ *   cond.c local.c      a static condition's truth; calls that stay on the test machine
+ *   eval.c  resolve.c   an expression's value; a receiver's type and the function a call
+ *                       runs (the two do not call each other)
+ *   index.c             what the files define (functions, classes, constants)
+ *   syntax.c env.c      a node's text and a call's parts; scopes and the cycle guard
+ *   load.c              reading and parsing the files on several threads
+ *   treesitter.c        the role tree (tree-sitter's adapter, syntax.h), over query.c
+ *
+ * pytest_ini.c, mocharc.c and config_opts.c read configuration files and call none of
+ * these. */
 #ifndef UT_PARSE_INTERNAL_H
 #define UT_PARSE_INTERNAL_H
 
