@@ -1,6 +1,6 @@
 /* env.c: the evaluation context. Scopes (ut_env: the bindings of a body and of the
  * bodies around it) and the thread's cycle guard over the definitions being evaluated or
- * typed, taken and given back in one call (ut_def_guarded). */
+ * typed, taken and given back in one call (up_def_guarded). */
 #include <string.h>
 
 #include "parse/internal.h"
@@ -17,7 +17,7 @@ static bool def_enter(const ut_const_def *def)
 {
 	size_t i;
 
-	if (def == &ut_ambiguous || nbusy == MAX_BUSY)
+	if (def == &up_ambiguous || nbusy == MAX_BUSY)
 		return false;
 	for (i = 0; i < nbusy; i++)
 		if (busy[i] == def)
@@ -26,7 +26,7 @@ static bool def_enter(const ut_const_def *def)
 	return true;
 }
 
-bool ut_def_guarded(const ut_const_def *def, void (*run)(void *arg), void *arg)
+bool up_def_guarded(const ut_const_def *def, void (*run)(void *arg), void *arg)
 {
 	if (!def_enter(def))
 		return false;
@@ -35,12 +35,12 @@ bool ut_def_guarded(const ut_const_def *def, void (*run)(void *arg), void *arg)
 	return true;
 }
 
-size_t ut_def_busy(void)
+size_t up_def_busy(void)
 {
 	return nbusy;
 }
 
-void ut_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls)
+void up_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls)
 {
 	memset(env, 0, sizeof(*env));
 	env->parent = parent;
@@ -49,13 +49,13 @@ void ut_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls 
 	env->cls = cls;
 }
 
-void ut_env_dispose(ut_env *env)
+void up_env_dispose(ut_env *env)
 {
 	if (env)
 		ut_vec_free(&env->locals);
 }
 
-int ut_env_bind_typed(ut_env *env, const char *name, size_t nlen, ut_val val, ut_ty ty)
+int up_env_bind_typed(ut_env *env, const char *name, size_t nlen, ut_val val, ut_ty ty)
 {
 	ut_binding b;
 
@@ -66,14 +66,14 @@ int ut_env_bind_typed(ut_env *env, const char *name, size_t nlen, ut_val val, ut
 	return ut_vec_push(&env->locals, b) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }
 
-int ut_env_bind(ut_env *env, const char *name, size_t nlen, ut_val val)
+int up_env_bind(ut_env *env, const char *name, size_t nlen, ut_val val)
 {
 	ut_ty unknown = {0};
 
-	return ut_env_bind_typed(env, name, nlen, val, unknown);
+	return up_env_bind_typed(env, name, nlen, val, unknown);
 }
 
-const ut_binding *ut_env_find(const ut_env *env, const char *name, size_t nlen)
+const ut_binding *up_env_find(const ut_env *env, const char *name, size_t nlen)
 {
 	size_t i;
 
@@ -87,7 +87,7 @@ const ut_binding *ut_env_find(const ut_env *env, const char *name, size_t nlen)
 	return NULL;
 }
 
-const ut_cls *ut_env_class(const ut_env *env)
+const ut_cls *up_env_class(const ut_env *env)
 {
 	for (; env; env = env->parent)
 		if (env->cls)

@@ -37,7 +37,7 @@ static void driver_dispose(driver *dr)
 	for (i = 0; i < dr->ix.files.n; i++) {
 		ut_file *f = dr->ix.files.v[i];
 
-		ut_syn_tree_free(f->tree);
+		up_syn_tree_free(f->tree);
 		ut_buf_dispose(&f->src);
 		ut_map_dispose(&f->constants);
 		ut_map_dispose(&f->assigned);
@@ -55,14 +55,14 @@ static void driver_dispose(driver *dr)
 	ut_map_dispose(&dr->ix.globals);
 	ut_arena_dispose(&dr->ix.scratch);
 	ut_arena_dispose(&dr->temp);
-	ut_ts_free(dr->ts);
+	up_ts_free(dr->ts);
 }
 
 static void file_free(ut_file *f)
 {
 	if (!f)
 		return;
-	ut_syn_tree_free(f->tree);
+	up_syn_tree_free(f->tree);
 	ut_buf_dispose(&f->src);
 	free(f->path);
 	free(f);
@@ -103,7 +103,7 @@ static int load_all(driver *dr, ut_loads *jobs)
 	size_t i, k;
 	int rc = 0;
 
-	ut_load_files(jobs->v, jobs->n, dr->jobs, dr->ts);
+	up_load_files(jobs->v, jobs->n, dr->jobs, dr->ts);
 	for (i = 0; i < jobs->n; i++) {
 		ut_load *job = &jobs->v[i];
 
@@ -114,7 +114,7 @@ static int load_all(driver *dr, ut_loads *jobs)
 			rc = ut_error_set(job->rc, "%s", job->error);
 		if (rc == 0 && job->rc > 0) {
 			/* the index holds the file from here on, even when it fails */
-			rc = ut_index_add_file(&dr->ix, job->f);
+			rc = up_index_add_file(&dr->ix, job->f);
 			job->f = NULL;
 			dr->parsed++;
 		}
@@ -141,12 +141,12 @@ static int discover(driver *dr, ut_suite *suite, const ut_parse_opts *opts,
 	memset(&d.ids, 0, sizeof(d.ids));
 	memset(&d.plans, 0, sizeof(d.plans));
 	ut_arena_init(&d.walk_arena);
-	rc = ut_java_discover(&d);
+	rc = up_java_discover(&d);
 	if (rc == 0)
-		rc = ut_python_discover(&d);
+		rc = up_python_discover(&d);
 	if (rc == 0)
-		rc = ut_js_discover(&d);
-	ut_walks_dispose(&d); /* what a failed discovery recorded */
+		rc = up_js_discover(&d);
+	up_walks_dispose(&d); /* what a failed discovery recorded */
 	ut_map_dispose(&d.ids);
 	return rc;
 }
@@ -388,7 +388,7 @@ static int driver_init(driver *dr, ut_suite *suite, ut_diags *diags, const char 
 	ut_arena_init(&dr->ix.scratch);
 	ut_arena_init(&dr->temp);
 	dr->ix.temp = &dr->temp;
-	return ut_ts_new(&dr->ts);
+	return up_ts_new(&dr->ts);
 }
 
 int ut_parse_source_files(ut_pathlist *out, const ut_parse_opts *opts)

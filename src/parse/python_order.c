@@ -155,7 +155,7 @@ done:
 	return rc;
 }
 
-int ut_py_reorder(const ut_py_key *keys, size_t nkeys, size_t nitems, size_t nids, size_t *out)
+int up_py_reorder(const ut_py_key *keys, size_t nkeys, size_t nitems, size_t nids, size_t *out)
 {
 	order o;
 	size_t *items = NULL, i, nout = 0;

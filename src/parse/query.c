@@ -62,8 +62,8 @@ struct ut_query {
 	uint32_t *by_symbol;    /* roots of symbol s: roots[by_symbol[s] .. by_symbol[s + 1]) */
 	uint32_t *roots;
 	uint32_t nsymbols;      /* symbols below this have an entry in by_symbol */
-	uint8_t field_parents[8192]; /* bit set of ut_query_needs_fields, by symbol */
-	uint8_t tokens[8192];        /* bit set of ut_query_needs_token */
+	uint8_t field_parents[8192]; /* bit set of up_query_needs_fields, by symbol */
+	uint8_t tokens[8192];        /* bit set of up_query_needs_token */
 };
 
 static void set_bit(uint8_t *set, uint16_t i)
@@ -310,7 +310,7 @@ static int index_roots(ut_query *q)
 	return 0;
 }
 
-int ut_query_new(ut_query **out, const char *src, size_t len, const ut_query_grammar *g,
+int up_query_new(ut_query **out, const char *src, size_t len, const ut_query_grammar *g,
 		 const char *name)
 {
 	ut_query *q = calloc(1, sizeof(*q));
@@ -350,13 +350,13 @@ int ut_query_new(ut_query **out, const char *src, size_t len, const ut_query_gra
 	rc = index_roots(q);
 done:
 	if (rc < 0)
-		ut_query_free(q);
+		up_query_free(q);
 	else
 		*out = q;
 	return rc;
 }
 
-void ut_query_free(ut_query *q)
+void up_query_free(ut_query *q)
 {
 	if (!q)
 		return;
@@ -368,12 +368,12 @@ void ut_query_free(ut_query *q)
 	free(q);
 }
 
-bool ut_query_needs_fields(const ut_query *q, uint16_t parent)
+bool up_query_needs_fields(const ut_query *q, uint16_t parent)
 {
 	return bit(q->field_parents, parent);
 }
 
-bool ut_query_needs_token(const ut_query *q, uint16_t symbol)
+bool up_query_needs_token(const ut_query *q, uint16_t symbol)
 {
 	return bit(q->tokens, symbol);
 }
@@ -466,7 +466,7 @@ static bool match(const ut_query *q, ut_qnode *nodes, uint32_t i, const step *s,
 	return true;
 }
 
-void ut_query_match(const ut_query *q, ut_qnode *nodes, size_t n)
+void up_query_match(const ut_query *q, ut_qnode *nodes, size_t n)
 {
 	uint32_t i;
 

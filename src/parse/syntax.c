@@ -8,7 +8,7 @@
 #include "parse/internal.h"
 #include "util/banned.h"
 
-bool ut_text_is(const ut_file *f, const ut_syn *n, const char *s)
+bool up_text_is(const ut_file *f, const ut_syn *n, const char *s)
 {
 	size_t len = n ? n->end - n->start : 0;
 
@@ -16,22 +16,22 @@ bool ut_text_is(const ut_file *f, const ut_syn *n, const char *s)
 	return n && strlen(s) == len && memcmp(f->src.ptr + n->start, s, len) == 0;
 }
 
-bool ut_text_in(const ut_file *f, const ut_syn *n, const char *const *set)
+bool up_text_in(const ut_file *f, const ut_syn *n, const char *const *set)
 {
 	for (; *set; set++)
-		if (ut_text_is(f, n, *set))
+		if (up_text_is(f, n, *set))
 			return true;
 	return false;
 }
 
-bool ut_is_self(const ut_file *f, const ut_syn *n)
+bool up_is_self(const ut_file *f, const ut_syn *n)
 {
 	static const char *const names[] = {"self", "this", "cls", NULL};
 
-	return ut_text_in(f, n, names);
+	return up_text_in(f, n, names);
 }
 
-const char *ut_compact_text_buf(const ut_index *ix, const ut_file *f, const ut_syn *n, char *buf,
+const char *up_compact_text_buf(const ut_index *ix, const ut_file *f, const ut_syn *n, char *buf,
 				size_t size)
 {
 	size_t len = n->end - n->start, i, j = 0;
@@ -51,50 +51,50 @@ const char *ut_compact_text_buf(const ut_index *ix, const ut_file *f, const ut_s
 	return out;
 }
 
-const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n)
+const char *up_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n)
 {
-	return ut_compact_text_buf(ix, f, n, NULL, 0);
+	return up_compact_text_buf(ix, f, n, NULL, 0);
 }
 
-const ut_syn *ut_call_name(const ut_syn *call)
+const ut_syn *up_call_name(const ut_syn *call)
 {
-	return ut_syn_find(call, UT_R_CALL_NAME,
+	return up_syn_find(call, UT_R_CALL_NAME,
 			   UT_ROLE(UT_R_CALL_ARGS) | UT_ROLE(UT_R_CALL) | UT_ROLE(UT_R_CALL_RECV));
 }
 
-const ut_syn *ut_call_recv(const ut_syn *call)
+const ut_syn *up_call_recv(const ut_syn *call)
 {
-	return ut_syn_find(call, UT_R_CALL_RECV, UT_ROLE(UT_R_CALL_ARGS) | UT_ROLE(UT_R_CALL));
+	return up_syn_find(call, UT_R_CALL_RECV, UT_ROLE(UT_R_CALL_ARGS) | UT_ROLE(UT_R_CALL));
 }
 
-const ut_syn *ut_call_args(const ut_syn *call)
+const ut_syn *up_call_args(const ut_syn *call)
 {
-	return ut_syn_find(call, UT_R_CALL_ARGS, UT_ROLE(UT_R_CALL) | UT_ROLE(UT_R_FUNC));
+	return up_syn_find(call, UT_R_CALL_ARGS, UT_ROLE(UT_R_CALL) | UT_ROLE(UT_R_FUNC));
 }
 
-const ut_syn *ut_arg_expr(const ut_syn *arg)
+const ut_syn *up_arg_expr(const ut_syn *arg)
 {
 	int guard = 0;
 
-	while (arg && !(arg->roles & UT_VALUE_ROLES) && ut_syn_first(arg) &&
-	       !ut_syn_next(ut_syn_first(arg)) && guard++ < 8)
-		arg = ut_syn_first(arg);
+	while (arg && !(arg->roles & UT_VALUE_ROLES) && up_syn_first(arg) &&
+	       !up_syn_next(up_syn_first(arg)) && guard++ < 8)
+		arg = up_syn_first(arg);
 	return arg;
 }
 
-size_t ut_call_nargs(const ut_syn *call)
+size_t up_call_nargs(const ut_syn *call)
 {
-	const ut_syn *args = ut_call_args(call), *c;
+	const ut_syn *args = up_call_args(call), *c;
 	size_t n = 0;
 
-	for (c = args ? ut_syn_first(args) : NULL; c; c = ut_syn_next(c))
-		if (ut_syn_is(c, UT_R_ARG) && !ut_syn_is(c, UT_R_ARG_KW))
+	for (c = args ? up_syn_first(args) : NULL; c; c = up_syn_next(c))
+		if (up_syn_is(c, UT_R_ARG) && !up_syn_is(c, UT_R_ARG_KW))
 			n++;
 	return n;
 }
 
-size_t ut_fn_self_params(const ut_fn *fn)
+size_t up_fn_self_params(const ut_fn *fn)
 {
 	return fn->nparams && fn->file->lang == UT_LANG_PYTHON &&
-	       ut_is_self(fn->file, fn->params[0]);
+	       up_is_self(fn->file, fn->params[0]);
 }
