@@ -25,7 +25,7 @@ static const char *const locate_recv[] = {"By", "by", "webdriver.By", "selenium.
 static const char *const bare_ambiguous[] = {"fill", "type", "keys", "typeText", "setText", NULL};
 static const char *const key_objects[] = {"Keys", "Key", "webdriver.Key", NULL};
 
-void ut_walker_init(ut_walker *w, ut_discover *d, const char *test_file)
+void up_walker_init(ut_walker *w, ut_discover *d, const char *test_file)
 {
 	memset(w, 0, sizeof(*w));
 	w->ix = d->ix;
@@ -33,7 +33,7 @@ void ut_walker_init(ut_walker *w, ut_discover *d, const char *test_file)
 	w->test_file = test_file;
 }
 
-void ut_walker_dispose(ut_walker *w)
+void up_walker_dispose(ut_walker *w)
 {
 	size_t i;
 
@@ -41,7 +41,7 @@ void ut_walker_dispose(ut_walker *w)
 		return;
 	ut_vec_free(&w->actions);
 	for (i = 0; i < w->steps.n; i++)
-		ut_env_dispose(&w->steps.v[i].env);
+		up_env_dispose(&w->steps.v[i].env);
 	ut_vec_free(&w->steps);
 }
 
@@ -73,7 +73,7 @@ static int record(ut_walker *w, const ut_env *env, const ut_file *f, const ut_sy
 		goto nomem;
 	return 0;
 nomem:
-	ut_env_dispose(&step.env);
+	up_env_dispose(&step.env);
 	return ut_error_set(UT_ENOMEM, "out of memory");
 }
 
@@ -92,14 +92,14 @@ static bool recv_has_call(const ut_file *f, const ut_syn *recv, const char *cons
 
 	if (!recv)
 		return false;
-	if (ut_syn_is(recv, UT_R_CALL)) {
-		const ut_syn *nm = ut_call_name(recv);
+	if (up_syn_is(recv, UT_R_CALL)) {
+		const ut_syn *nm = up_call_name(recv);
 
-		if (nm && ut_text_in(f, nm, names))
+		if (nm && up_text_in(f, nm, names))
 			return true;
 	}
-	for (c = ut_syn_first(recv); c; c = ut_syn_next(c))
-		if (!ut_syn_is(c, UT_R_CALL_ARGS) && recv_has_call(f, c, names))
+	for (c = up_syn_first(recv); c; c = up_syn_next(c))
+		if (!up_syn_is(c, UT_R_CALL_ARGS) && recv_has_call(f, c, names))
 			return true;
 	return false;
 }
@@ -108,11 +108,11 @@ static bool is_by_member(const ut_file *f, const ut_syn *n)
 {
 	const ut_syn *obj;
 
-	n = ut_arg_expr(n);
-	if (!n || !ut_syn_is(n, UT_R_MEMBER))
+	n = up_arg_expr(n);
+	if (!n || !up_syn_is(n, UT_R_MEMBER))
 		return false;
-	obj = ut_syn_child(n, UT_R_MEMBER_OBJ);
-	return obj && (ut_text_is(f, obj, "By") || ut_text_is(f, obj, "AppiumBy"));
+	obj = up_syn_child(n, UT_R_MEMBER_OBJ);
+	return obj && (up_text_is(f, obj, "By") || up_text_is(f, obj, "AppiumBy"));
 }
 
 static bool is_key_member(const ut_index *ix, const ut_file *f, const ut_syn *n)
@@ -120,19 +120,19 @@ static bool is_key_member(const ut_index *ix, const ut_file *f, const ut_syn *n)
 	const ut_syn *obj;
 	char buf[64];
 
-	n = ut_arg_expr(n);
-	if (!n || !ut_syn_is(n, UT_R_MEMBER))
+	n = up_arg_expr(n);
+	if (!n || !up_syn_is(n, UT_R_MEMBER))
 		return false;
-	obj = ut_syn_child(n, UT_R_MEMBER_OBJ);
-	return obj && in_set(ut_compact_text_buf(ix, f, obj, buf, sizeof(buf)), key_objects);
+	obj = up_syn_child(n, UT_R_MEMBER_OBJ);
+	return obj && in_set(up_compact_text_buf(ix, f, obj, buf, sizeof(buf)), key_objects);
 }
 
 static const ut_syn *first_arg(const ut_syn *args)
 {
 	const ut_syn *c;
 
-	for (c = args ? ut_syn_first(args) : NULL; c; c = ut_syn_next(c))
-		if (ut_syn_is(c, UT_R_ARG))
+	for (c = args ? up_syn_first(args) : NULL; c; c = up_syn_next(c))
+		if (up_syn_is(c, UT_R_ARG))
 			return c;
 	return NULL;
 }
@@ -143,19 +143,19 @@ static ut_action_kind classify(const ut_index *ix, const ut_env *env, const ut_f
 			       const ut_syn *call)
 {
 	static const char *const expect_names[] = {"expect", "assertThat", "assert_that", NULL};
-	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call);
+	const ut_syn *nm = up_call_name(call), *recv = up_call_recv(call);
 	const char *name, *r;
 	char nbuf[64], rbuf[256];
 
 	if (!nm)
 		return UT_ACT_OTHER;
-	name = ut_compact_text_buf(ix, f, nm, nbuf, sizeof(nbuf));
-	r = recv ? ut_compact_text_buf(ix, f, recv, rbuf, sizeof(rbuf)) : NULL;
+	name = up_compact_text_buf(ix, f, nm, nbuf, sizeof(nbuf));
+	r = recv ? up_compact_text_buf(ix, f, recv, rbuf, sizeof(rbuf)) : NULL;
 	if (r && in_set(r, locate_recv))
 		return UT_ACT_LOCATE;
 	if (in_set(name, locate_names) ||
 	    ((strcmp(name, "find_element") == 0 || strcmp(name, "find_elements") == 0) &&
-	     is_by_member(f, first_arg(ut_call_args(call)))) ||
+	     is_by_member(f, first_arg(up_call_args(call)))) ||
 	    strncmp(name, "find_element_by_", 16) == 0 || strncmp(name, "find_elements_by_", 17) == 0)
 		return UT_ACT_LOCATE;
 	/* bare fill()/type()/keys() are too common as other functions' names */
@@ -170,7 +170,7 @@ static ut_action_kind classify(const ut_index *ix, const ut_env *env, const ut_f
 	if (r &&
 	    (in_set(name, nav_names) ||
 	     ((strcmp(name, "get") == 0 || strcmp(name, "url") == 0 || strcmp(name, "open") == 0) &&
-	      ut_type_of(ix, env, f, recv).kind == UT_TY_DRIVER) ||
+	      up_type_of(ix, env, f, recv).kind == UT_TY_DRIVER) ||
 	     (strcmp(name, "to") == 0 && strstr(r, "navigate"))))
 		return UT_ACT_NAVIGATE;
 	return UT_ACT_OTHER;
@@ -186,7 +186,7 @@ static int emit(ut_walker *w, const ut_file *f, const ut_syn *n, ut_action_kind 
 
 	memset(&a, 0, sizeof(a));
 	a.kind = kind;
-	a.line = w->depth ? w->site_line : ut_syn_line(f->tree, n);
+	a.line = w->depth ? w->site_line : up_syn_line(f->tree, n);
 	a.file = strcmp(where->rel, w->test_file) == 0 ? NULL : where->rel;
 	a.setup = w->setup;
 	a.via = w->depth ? w->via : NULL;
@@ -249,19 +249,19 @@ static int collect_assert(ut_walker *w, ut_env *env, const ut_file *f, const ut_
 
 	if (depth > UT_MAX_EVAL_DEPTH)
 		return 0;
-	for (c = ut_syn_first(n); c && rc == 0; c = ut_syn_next(c)) {
-		if (ut_syn_is(c, UT_R_CALL)) {
+	for (c = up_syn_first(n); c && rc == 0; c = up_syn_next(c)) {
+		if (up_syn_is(c, UT_R_CALL)) {
 			ut_action_kind k = classify(w->ix, env, f, c);
 
 			if (k == UT_ACT_OTHER || k == UT_ACT_ASSERT)
 				rc = collect_assert(w, env, f, c, values, depth + 1);
-		} else if (ut_syn_is(c, UT_R_FUNC) || ut_syn_is(c, UT_R_CALL_NAME)) {
+		} else if (up_syn_is(c, UT_R_FUNC) || up_syn_is(c, UT_R_CALL_NAME)) {
 			continue;
-		} else if (ut_syn_is(c, UT_R_STR) || ut_syn_is(c, UT_R_CONCAT) ||
-			   ut_syn_is(c, UT_R_IDENT) || ut_syn_is(c, UT_R_MEMBER)) {
-			ut_val v = ut_eval(w->ix, env, f, c);
+		} else if (up_syn_is(c, UT_R_STR) || up_syn_is(c, UT_R_CONCAT) ||
+			   up_syn_is(c, UT_R_IDENT) || up_syn_is(c, UT_R_MEMBER)) {
+			ut_val v = up_eval(w->ix, env, f, c);
 
-			if (v.kind == UT_V_STR && !ut_syn_is(c, UT_R_NUM))
+			if (v.kind == UT_V_STR && !up_syn_is(c, UT_R_NUM))
 				rc = add_str(w, values, v.s, v.n);
 		} else {
 			rc = collect_assert(w, env, f, c, values, depth + 1);
@@ -278,43 +278,43 @@ static int collect_args(ut_walker *w, ut_env *env, const ut_file *f, const ut_sy
 	bool first = true;
 	int rc = 0;
 
-	for (c = args ? ut_syn_first(args) : NULL; c && rc == 0; c = ut_syn_next(c)) {
+	for (c = args ? up_syn_first(args) : NULL; c && rc == 0; c = up_syn_next(c)) {
 		const ut_syn *e;
 		ut_val v;
 
-		if (!ut_syn_is(c, UT_R_ARG) && !ut_syn_is(c, UT_R_ELEM))
+		if (!up_syn_is(c, UT_R_ARG) && !up_syn_is(c, UT_R_ELEM))
 			continue;
-		e = ut_syn_is(c, UT_R_ARG_KW) ? ut_syn_child(c, UT_R_ARG_KW_VALUE) : c;
-		e = ut_arg_expr(e);
-		if (!e || ut_syn_is(e, UT_R_FUNC) || is_key_member(w->ix, f, e) ||
+		e = up_syn_is(c, UT_R_ARG_KW) ? up_syn_child(c, UT_R_ARG_KW_VALUE) : c;
+		e = up_arg_expr(e);
+		if (!e || up_syn_is(e, UT_R_FUNC) || is_key_member(w->ix, f, e) ||
 		    is_by_member(f, e)) {
 			first = false;
 			continue;
 		}
 		/* find_element("id", "x"): the first string names the strategy */
-		if (kind == UT_ACT_LOCATE && first && ut_syn_is(e, UT_R_STR) && ut_syn_next(c) &&
-		    ut_syn_is(args, UT_R_CALL_ARGS) && f->lang == UT_LANG_PYTHON) {
+		if (kind == UT_ACT_LOCATE && first && up_syn_is(e, UT_R_STR) && up_syn_next(c) &&
+		    up_syn_is(args, UT_R_CALL_ARGS) && f->lang == UT_LANG_PYTHON) {
 			first = false;
 			continue;
 		}
 		first = false;
-		if (kind == UT_ACT_OTHER && !ut_syn_is(e, UT_R_STR) && !ut_syn_is(e, UT_R_CONCAT) &&
-		    !ut_syn_is(e, UT_R_IDENT) && !ut_syn_is(e, UT_R_MEMBER))
+		if (kind == UT_ACT_OTHER && !up_syn_is(e, UT_R_STR) && !up_syn_is(e, UT_R_CONCAT) &&
+		    !up_syn_is(e, UT_R_IDENT) && !up_syn_is(e, UT_R_MEMBER))
 			continue;
-		v = ut_eval(w->ix, env, f, e);
+		v = up_eval(w->ix, env, f, e);
 		if (v.kind == UT_V_STR && kind == UT_ACT_OTHER && all_digits(v.s, v.n))
 			continue; /* timeouts and counts, not application data */
 		if (v.kind == UT_V_STR)
 			rc = add_str(w, values, v.s, v.n);
 		else if (v.kind == UT_V_UNRES && v.n && kind != UT_ACT_OTHER && kind != UT_ACT_CLICK)
 			rc = add_str(w, unres, v.s, v.n);
-		else if (v.kind == UT_V_NODE && ut_syn_is(v.node, UT_R_CALL) &&
+		else if (v.kind == UT_V_NODE && up_syn_is(v.node, UT_R_CALL) &&
 			 (kind == UT_ACT_SUBMIT || kind == UT_ACT_NAVIGATE))
 			/* a call's result, directly or through a name: unresolved, never dropped */
 			rc = add_str(w, unres, v.file->src.ptr + v.node->start,
 				     v.node->end - v.node->start > 200 ? 200
 								       : v.node->end - v.node->start);
-		else if (v.kind == UT_V_NODE && !ut_syn_is(e, UT_R_CALL) && !ut_syn_is(e, UT_R_SEQ))
+		else if (v.kind == UT_V_NODE && !up_syn_is(e, UT_R_CALL) && !up_syn_is(e, UT_R_SEQ))
 			rc = locate_from_node(w, &v); /* a locator kept in a field or constant */
 	}
 	return rc;
@@ -349,18 +349,18 @@ static int findby_strings(ut_walker *w, const ut_file *f, const ut_cls *cls, con
 	const ut_syn *c;
 	int rc = 0;
 
-	for (c = n ? ut_syn_first(n) : NULL; c && rc == 0 && depth < UT_MAX_EVAL_DEPTH;
-	     c = ut_syn_next(c)) {
-		if (ut_syn_is(c, UT_R_ARG_KW_NAME)) {
+	for (c = n ? up_syn_first(n) : NULL; c && rc == 0 && depth < UT_MAX_EVAL_DEPTH;
+	     c = up_syn_next(c)) {
+		if (up_syn_is(c, UT_R_ARG_KW_NAME)) {
 			continue;
-		} else if (ut_syn_is(c, UT_R_STR) || ut_syn_is(c, UT_R_CONCAT) ||
-			   ut_syn_is(c, UT_R_IDENT) || ut_syn_is(c, UT_R_MEMBER)) {
+		} else if (up_syn_is(c, UT_R_STR) || up_syn_is(c, UT_R_CONCAT) ||
+			   up_syn_is(c, UT_R_IDENT) || up_syn_is(c, UT_R_MEMBER)) {
 			ut_env scope;
 			ut_val v;
 
-			ut_env_init(&scope, NULL, f, cls);
-			v = ut_eval(w->ix, &scope, f, c);
-			ut_env_dispose(&scope);
+			up_env_init(&scope, NULL, f, cls);
+			v = up_eval(w->ix, &scope, f, c);
+			up_env_dispose(&scope);
 			if (v.kind == UT_V_STR)
 				rc = add_str(w, values, v.s, v.n);
 		} else {
@@ -377,9 +377,9 @@ static int locate_element(ut_walker *w, const ut_ty *t)
 	const ut_syn *c;
 	int rc = 0;
 
-	for (c = ut_syn_first(t->node); c && rc == 0; c = ut_syn_next(c))
-		if (ut_syn_is(c, UT_R_DECO))
-			rc = findby_strings(w, t->file, t->cls, ut_syn_child(c, UT_R_DECO_ARGS),
+	for (c = up_syn_first(t->node); c && rc == 0; c = up_syn_next(c))
+		if (up_syn_is(c, UT_R_DECO))
+			rc = findby_strings(w, t->file, t->cls, up_syn_child(c, UT_R_DECO_ARGS),
 					    &values, 0);
 	if (rc == 0)
 		rc = locate_where_used(w, t->file, t->node, &values, &unres);
@@ -395,15 +395,15 @@ static int locate_from_node(ut_walker *w, const ut_val *v)
 	ut_env scope;
 	int rc = 0;
 	const ut_syn *n = v->node;
-	const ut_syn *recv = ut_syn_is(n, UT_R_CALL) ? ut_call_recv(n) : NULL;
+	const ut_syn *recv = up_syn_is(n, UT_R_CALL) ? up_call_recv(n) : NULL;
 	char buf[64];
 
-	ut_env_init(&scope, NULL, v->file, v->cls);
+	up_env_init(&scope, NULL, v->file, v->cls);
 	/* only a locator object (By.id("x")); an element found earlier was counted there */
-	if (recv && in_set(ut_compact_text_buf(w->ix, v->file, recv, buf, sizeof(buf)),
+	if (recv && in_set(up_compact_text_buf(w->ix, v->file, recv, buf, sizeof(buf)),
 			   locate_recv)) {
-		rc = collect_args(w, &scope, v->file, ut_call_args(n), UT_ACT_LOCATE, &values, &unres);
-	} else if (ut_syn_is(n, UT_R_SEQ) && ut_syn_first(n) && is_by_member(v->file, ut_syn_first(n))) {
+		rc = collect_args(w, &scope, v->file, up_call_args(n), UT_ACT_LOCATE, &values, &unres);
+	} else if (up_syn_is(n, UT_R_SEQ) && up_syn_first(n) && is_by_member(v->file, up_syn_first(n))) {
 		rc = collect_args(w, &scope, v->file, n, UT_ACT_LOCATE, &values, &unres);
 	} else {
 		goto done;
@@ -411,7 +411,7 @@ static int locate_from_node(ut_walker *w, const ut_val *v)
 	if (rc == 0)
 		rc = locate_where_used(w, v->file, n, &values, &unres);
 done:
-	ut_env_dispose(&scope);
+	up_env_dispose(&scope);
 	ut_vec_free(&values);
 	ut_vec_free(&unres);
 	return rc;
@@ -423,12 +423,12 @@ static int bind_param(ut_walker *w, ut_env *callee, const ut_fn *fn, size_t i, u
 		      const ut_file *f, const ut_syn *e)
 {
 	const ut_syn *pn = fn->params[i];
-	ut_ty t = ut_type_of(w->ix, env, f, e);
+	ut_ty t = up_type_of(w->ix, env, f, e);
 
 	if (t.kind == UT_TY_UNKNOWN)
-		t = ut_type_declared(w->ix, fn->file, pn);
-	return ut_env_bind_typed(callee, fn->file->src.ptr + pn->start, pn->end - pn->start,
-				 ut_eval(w->ix, env, f, e), t);
+		t = up_type_declared(w->ix, fn->file, pn);
+	return up_env_bind_typed(callee, fn->file->src.ptr + pn->start, pn->end - pn->start,
+				 up_eval(w->ix, env, f, e), t);
 }
 
 /* Walks fn's body for the call, its parameters bound to the call's arguments and `this`
@@ -436,38 +436,38 @@ static int bind_param(ut_walker *w, ut_env *callee, const ut_fn *fn, size_t i, u
 static int inline_helper(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *call,
 			 const ut_fn *fn, const ut_cls *self)
 {
-	const ut_syn *args = ut_call_args(call), *c;
+	const ut_syn *args = up_call_args(call), *c;
 	ut_env callee;
-	size_t i, p = ut_fn_self_params(fn), saved_depth = w->depth;
+	size_t i, p = up_fn_self_params(fn), saved_depth = w->depth;
 	const char *saved_via = w->via;
 	int rc = 0;
 
-	ut_env_init(&callee, NULL, fn->file, self ? self : fn->cls);
+	up_env_init(&callee, NULL, fn->file, self ? self : fn->cls);
 	callee.self = w->self;
-	for (c = args ? ut_syn_first(args) : NULL; c && rc == 0; c = ut_syn_next(c)) {
-		if (!ut_syn_is(c, UT_R_ARG))
+	for (c = args ? up_syn_first(args) : NULL; c && rc == 0; c = up_syn_next(c)) {
+		if (!up_syn_is(c, UT_R_ARG))
 			continue;
-		if (ut_syn_is(c, UT_R_ARG_KW)) {
-			const ut_syn *kn = ut_syn_child(c, UT_R_ARG_KW_NAME);
+		if (up_syn_is(c, UT_R_ARG_KW)) {
+			const ut_syn *kn = up_syn_child(c, UT_R_ARG_KW_NAME);
 
 			for (i = 0; kn && i < fn->nparams && rc == 0; i++)
 				if (fn->params[i]->end - fn->params[i]->start == kn->end - kn->start &&
 				    memcmp(fn->file->src.ptr + fn->params[i]->start,
 					   f->src.ptr + kn->start, kn->end - kn->start) == 0)
 					rc = bind_param(w, &callee, fn, i, env, f,
-							ut_syn_child(c, UT_R_ARG_KW_VALUE));
+							up_syn_child(c, UT_R_ARG_KW_VALUE));
 			continue;
 		}
 		if (p < fn->nparams)
-			rc = bind_param(w, &callee, fn, p, env, f, ut_arg_expr(c));
+			rc = bind_param(w, &callee, fn, p, env, f, up_arg_expr(c));
 		p++;
 	}
 	if (rc == 0) {
 		if (!w->depth) {
-			const ut_syn *nm = ut_call_name(call);
+			const ut_syn *nm = up_call_name(call);
 
 			w->site_file = f;
-			w->site_line = ut_syn_line(f->tree, call);
+			w->site_line = up_syn_line(f->tree, call);
 			w->via = fn->cls && fn->cls->name[0]
 					 ? ut_arena_printf(w->ix->arena, "%s.%s", fn->cls->name, fn->name)
 					 : ut_arena_strndup(w->ix->arena, f->src.ptr + nm->start,
@@ -478,7 +478,7 @@ static int inline_helper(ut_walker *w, ut_env *env, const ut_file *f, const ut_s
 		w->depth = saved_depth;
 		w->via = saved_via;
 	}
-	ut_env_dispose(&callee);
+	up_env_dispose(&callee);
 	return rc;
 }
 
@@ -495,7 +495,7 @@ static bool on_stack(const ut_walker *w, const ut_fn *fn)
 static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *call)
 {
 	ut_action_kind kind = classify(w->ix, env, f, call);
-	const ut_syn *recv = ut_call_recv(call), *args = ut_call_args(call);
+	const ut_syn *recv = up_call_recv(call), *args = up_call_args(call);
 	bool saved = w->in_assert;
 	strvec values = {0}, unres = {0};
 	const ut_fn *fn;
@@ -514,14 +514,14 @@ static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 	if (rc < 0)
 		goto done;
 	w->cur_file = f;
-	w->cur_line = ut_syn_line(f->tree, call);
-	if (recv && kind != UT_ACT_ASSERT && kind != UT_ACT_LOCATE && !ut_syn_is(call, UT_R_NEW))
-		rt = ut_type_of(w->ix, env, f, recv);
+	w->cur_line = up_syn_line(f->tree, call);
+	if (recv && kind != UT_ACT_ASSERT && kind != UT_ACT_LOCATE && !up_syn_is(call, UT_R_NEW))
+		rt = up_type_of(w->ix, env, f, recv);
 	/* a page object's own fill() or click() is followed like any of its methods */
 	if ((kind == UT_ACT_OTHER || rt.kind == UT_TY_OBJECT || rt.kind == UT_TY_CLASS ||
 	     rt.kind == UT_TY_MODULE) &&
-	    !ut_syn_is(call, UT_R_NEW)) {
-		fn = ut_resolve_call(w->ix, env, f, call, ut_call_nargs(call), recv ? &rt : NULL,
+	    !up_syn_is(call, UT_R_NEW)) {
+		fn = up_resolve_call(w->ix, env, f, call, up_call_nargs(call), recv ? &rt : NULL,
 				     &self, &unknown);
 		unknown = unknown && kind == UT_ACT_OTHER;
 		if (fn && !on_stack(w, fn) && w->depth < UT_MAX_INLINE_DEPTH) {
@@ -529,7 +529,7 @@ static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 			goto done;
 		}
 	}
-	if (kind == UT_ACT_OTHER && ut_call_stays_local(w->ix, env, f, call))
+	if (kind == UT_ACT_OTHER && up_call_stays_local(w->ix, env, f, call))
 		goto done; /* the environment, files, launch options: no application values */
 	if (rt.kind == UT_TY_ELEMENT && (kind == UT_ACT_SUBMIT || kind == UT_ACT_CLICK)) {
 		rc = locate_element(w, &rt);
@@ -544,7 +544,7 @@ static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 		rc = collect_args(w, env, f, args, kind, &values, &unres);
 	}
 	/* a method of an object of unknown type: its values are not lost, nor guessed */
-	if (rc == 0 && unknown && ut_call_nargs(call))
+	if (rc == 0 && unknown && up_call_nargs(call))
 		rc = add_str(w, &unres, f->src.ptr + call->start,
 			     call->end - call->start > 200 ? 200 : call->end - call->start);
 	if (rc == 0 && (kind != UT_ACT_OTHER || values.n || unres.n))
@@ -557,25 +557,25 @@ done:
 
 static int walk_assign(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
 {
-	const ut_syn *target = ut_syn_child(n, UT_R_ASSIGN_TARGET);
-	const ut_syn *value = ut_syn_child(n, UT_R_ASSIGN_VALUE);
+	const ut_syn *target = up_syn_child(n, UT_R_ASSIGN_TARGET);
+	const ut_syn *value = up_syn_child(n, UT_R_ASSIGN_VALUE);
 	int rc = 0;
 
 	if (!value)
 		return walk_children(w, env, f, n);
 	rc = walk_node(w, env, f, value);
-	if (rc == 0 && target && ut_syn_is(target, UT_R_IDENT)) {
+	if (rc == 0 && target && up_syn_is(target, UT_R_IDENT)) {
 		/* what built the value tells more than a declared interface */
-		ut_ty t = ut_type_of(w->ix, env, f, value);
+		ut_ty t = up_type_of(w->ix, env, f, value);
 
 		if (t.kind == UT_TY_UNKNOWN || t.kind == UT_TY_FOREIGN) {
-			ut_ty declared = ut_type_declared(w->ix, f, n);
+			ut_ty declared = up_type_declared(w->ix, f, n);
 
 			if (declared.kind != UT_TY_UNKNOWN)
 				t = declared;
 		}
-		rc = ut_env_bind_typed(env, f->src.ptr + target->start, target->end - target->start,
-				       ut_eval(w->ix, env, f, value), t);
+		rc = up_env_bind_typed(env, f->src.ptr + target->start, target->end - target->start,
+				       up_eval(w->ix, env, f, value), t);
 	}
 	return rc;
 }
@@ -584,12 +584,12 @@ static int walk_assign(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn
  * take `if (role === 'viewer') role = 'follower'`. Unknown conditions walk both. */
 static int walk_if(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
 {
-	const ut_syn *cond = ut_syn_child(n, UT_R_IF_COND), *c;
-	int truth = ut_cond(w->ix, env, f, cond), rc = 0;
+	const ut_syn *cond = up_syn_child(n, UT_R_IF_COND), *c;
+	int truth = up_cond(w->ix, env, f, cond), rc = 0;
 
-	for (c = ut_syn_first(n); c && rc == 0; c = ut_syn_next(c)) {
-		if ((truth == 0 && ut_syn_is(c, UT_R_IF_THEN)) ||
-		    (truth == 1 && ut_syn_is(c, UT_R_IF_ELSE)))
+	for (c = up_syn_first(n); c && rc == 0; c = up_syn_next(c)) {
+		if ((truth == 0 && up_syn_is(c, UT_R_IF_THEN)) ||
+		    (truth == 1 && up_syn_is(c, UT_R_IF_ELSE)))
 			continue;
 		rc = walk_node(w, env, f, c);
 	}
@@ -605,8 +605,8 @@ static int walk_if(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
  * Elsewhere the element is unresolved, with the source text of what is looped over. */
 static int walk_loop(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
 {
-	const ut_syn *target = ut_syn_child(n, UT_R_LOOP_VAR);
-	const ut_syn *value = ut_syn_child(n, UT_R_LOOP_ITER);
+	const ut_syn *target = up_syn_child(n, UT_R_LOOP_VAR);
+	const ut_syn *value = up_syn_child(n, UT_R_LOOP_ITER);
 	const ut_syn *elems[MAX_LOOP_ELEMS], *c;
 	size_t nelems = 0, i;
 	ut_env scope;
@@ -617,14 +617,14 @@ static int walk_loop(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 		return walk_children(w, env, f, n);
 	rc = walk_node(w, env, f, value);
 	if (rc == 0)
-		seq = ut_eval(w->ix, env, f, value);
+		seq = up_eval(w->ix, env, f, value);
 	v = seq;
-	ut_env_init(&scope, NULL, seq.file, seq.cls);
-	if (seq.kind == UT_V_NODE && ut_syn_is(seq.node, UT_R_SEQ)) {
-		if (w->depth == 0 && !ut_syn_find(n, UT_R_LOOP, 0)) {
-			for (c = ut_syn_first(seq.node); c && nelems < MAX_LOOP_ELEMS;
-			     c = ut_syn_next(c))
-				if (ut_syn_is(c, UT_R_ELEM))
+	up_env_init(&scope, NULL, seq.file, seq.cls);
+	if (seq.kind == UT_V_NODE && up_syn_is(seq.node, UT_R_SEQ)) {
+		if (w->depth == 0 && !up_syn_find(n, UT_R_LOOP, 0)) {
+			for (c = up_syn_first(seq.node); c && nelems < MAX_LOOP_ELEMS;
+			     c = up_syn_next(c))
+				if (up_syn_is(c, UT_R_ELEM))
 					elems[nelems++] = c;
 		} else {
 			v.kind = UT_V_UNRES;
@@ -634,13 +634,13 @@ static int walk_loop(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 	}
 	for (i = 0; i < (nelems ? nelems : 1) && rc == 0; i++) {
 		if (nelems)
-			v = ut_eval(w->ix, seq.node == value ? env : &scope, seq.file, elems[i]);
-		rc = ut_env_bind(env, f->src.ptr + target->start, target->end - target->start, v);
-		for (c = ut_syn_first(n); c && rc == 0; c = ut_syn_next(c))
+			v = up_eval(w->ix, seq.node == value ? env : &scope, seq.file, elems[i]);
+		rc = up_env_bind(env, f->src.ptr + target->start, target->end - target->start, v);
+		for (c = up_syn_first(n); c && rc == 0; c = up_syn_next(c))
 			if (c != target && c != value)
 				rc = walk_node(w, env, f, c);
 	}
-	ut_env_dispose(&scope);
+	up_env_dispose(&scope);
 	return rc;
 }
 
@@ -652,21 +652,21 @@ static int walk_node(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 		w->truncated = true;
 		goto done;
 	}
-	if (ut_syn_is(n, UT_R_FUNC)) {
+	if (up_syn_is(n, UT_R_FUNC)) {
 		/* a nested definition does not run; a lambda or callback passed along does */
-		if (!ut_syn_child(n, UT_R_FUNC_NAME))
+		if (!up_syn_child(n, UT_R_FUNC_NAME))
 			rc = walk_children(w, env, f, n);
-	} else if (ut_syn_is(n, UT_R_CLASS)) {
+	} else if (up_syn_is(n, UT_R_CLASS)) {
 		/* not executed here */
-	} else if (ut_syn_is(n, UT_R_CALL)) {
+	} else if (up_syn_is(n, UT_R_CALL)) {
 		rc = walk_call(w, env, f, n);
-	} else if (ut_syn_is(n, UT_R_ASSIGN)) {
+	} else if (up_syn_is(n, UT_R_ASSIGN)) {
 		rc = walk_assign(w, env, f, n);
-	} else if (ut_syn_is(n, UT_R_IF)) {
+	} else if (up_syn_is(n, UT_R_IF)) {
 		rc = walk_if(w, env, f, n);
-	} else if (ut_syn_is(n, UT_R_LOOP)) {
+	} else if (up_syn_is(n, UT_R_LOOP)) {
 		rc = walk_loop(w, env, f, n);
-	} else if (ut_syn_is(n, UT_R_ASSERT)) {
+	} else if (up_syn_is(n, UT_R_ASSERT)) {
 		strvec values = {0}, none = {0};
 		bool saved = w->in_assert;
 
@@ -678,7 +678,7 @@ static int walk_node(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 		if (rc == 0 && !w->in_assert)
 			rc = emit(w, f, n, UT_ACT_ASSERT, &values, &none);
 		ut_vec_free(&values);
-	} else if (ut_syn_is(n, UT_R_SEQ) && ut_syn_first(n) && is_by_member(f, ut_syn_first(n))) {
+	} else if (up_syn_is(n, UT_R_SEQ) && up_syn_first(n) && is_by_member(f, up_syn_first(n))) {
 		strvec values = {0}, unres = {0};
 
 		rc = collect_args(w, env, f, n, UT_ACT_LOCATE, &values, &unres);
@@ -699,12 +699,12 @@ static int walk_children(ut_walker *w, ut_env *env, const ut_file *f, const ut_s
 	const ut_syn *c;
 	int rc = 0;
 
-	for (c = n ? ut_syn_first(n) : NULL; c && rc == 0; c = ut_syn_next(c))
+	for (c = n ? up_syn_first(n) : NULL; c && rc == 0; c = up_syn_next(c))
 		rc = walk_node(w, env, f, c);
 	return rc;
 }
 
-int ut_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body)
+int up_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body)
 {
 	if (!body)
 		return 0;
@@ -716,15 +716,15 @@ int ut_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body
 	return walk_children(w, env, f, body);
 }
 
-int ut_walk_fn_as(ut_walker *w, const ut_fn *fn, const ut_cls *self, ut_env *parent)
+int up_walk_fn_as(ut_walker *w, const ut_fn *fn, const ut_cls *self, ut_env *parent)
 {
 	ut_env env;
 	int rc;
 
-	ut_env_init(&env, parent, fn->file, self ? self : fn->cls);
+	up_env_init(&env, parent, fn->file, self ? self : fn->cls);
 	if (!env.self)
 		env.self = w->self;
-	rc = ut_walk_body(w, &env, fn->file, fn->body);
-	ut_env_dispose(&env);
+	rc = up_walk_body(w, &env, fn->file, fn->body);
+	up_env_dispose(&env);
 	return rc;
 }

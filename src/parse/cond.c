@@ -12,7 +12,7 @@ static const ut_syn *only_operand(const ut_syn *n, const ut_syn **second)
 	int count = 0;
 
 	*second = NULL;
-	for (c = ut_syn_first(n); c; c = ut_syn_next(c)) {
+	for (c = up_syn_first(n); c; c = up_syn_next(c)) {
 		if (count == 0)
 			first = c;
 		else if (count == 1)
@@ -30,55 +30,55 @@ static int cond_depth(const ut_index *ix, const ut_env *env, const ut_file *f, c
 
 	if (!n || depth > UT_MAX_EVAL_DEPTH)
 		return -1;
-	if (ut_syn_is(n, UT_R_TRUE))
+	if (up_syn_is(n, UT_R_TRUE))
 		return 1;
-	if (ut_syn_is(n, UT_R_FALSE))
+	if (up_syn_is(n, UT_R_FALSE))
 		return 0;
-	if (ut_syn_is(n, UT_R_NOT) || ut_syn_is(n, UT_R_PAREN) || ut_syn_is(n, UT_R_IF_COND)) {
+	if (up_syn_is(n, UT_R_NOT) || up_syn_is(n, UT_R_PAREN) || up_syn_is(n, UT_R_IF_COND)) {
 		int v;
 
 		a = only_operand(n, &b);
 		if (!a || b)
 			return -1;
 		v = cond_depth(ix, env, f, a, depth + 1);
-		return v < 0 || !ut_syn_is(n, UT_R_NOT) ? v : !v;
+		return v < 0 || !up_syn_is(n, UT_R_NOT) ? v : !v;
 	}
-	if (ut_syn_is(n, UT_R_EQ) || ut_syn_is(n, UT_R_NE)) {
+	if (up_syn_is(n, UT_R_EQ) || up_syn_is(n, UT_R_NE)) {
 		a = only_operand(n, &b);
 		/* operands inside a wrapper that is not captured (typeof x === 'string') are
 		 * not what is compared */
-		if (!a || !b || ut_syn_next(b) || a->start != n->start || b->end != n->end)
+		if (!a || !b || up_syn_next(b) || a->start != n->start || b->end != n->end)
 			return -1;
-		va = ut_eval(ix, env, f, a);
-		vb = ut_eval(ix, env, f, b);
+		va = up_eval(ix, env, f, a);
+		vb = up_eval(ix, env, f, b);
 		if (va.kind != UT_V_STR || vb.kind != UT_V_STR)
 			return -1;
 		/* a number and a string that read the same are not === in JavaScript */
-		if (ut_syn_is(a, UT_R_NUM) != ut_syn_is(b, UT_R_NUM) &&
-		    (ut_syn_is(a, UT_R_NUM) || ut_syn_is(b, UT_R_NUM)))
+		if (up_syn_is(a, UT_R_NUM) != up_syn_is(b, UT_R_NUM) &&
+		    (up_syn_is(a, UT_R_NUM) || up_syn_is(b, UT_R_NUM)))
 			return -1;
-		return (va.n == vb.n && memcmp(va.s, vb.s, va.n) == 0) == ut_syn_is(n, UT_R_EQ);
+		return (va.n == vb.n && memcmp(va.s, vb.s, va.n) == 0) == up_syn_is(n, UT_R_EQ);
 	}
-	if (ut_syn_is(n, UT_R_NUM)) {
+	if (up_syn_is(n, UT_R_NUM)) {
 		size_t len = n->end - n->start;
 
 		return !(len == 1 && f->src.ptr[n->start] == '0');
 	}
-	if (ut_syn_is(n, UT_R_STR) || ut_syn_is(n, UT_R_IDENT) || ut_syn_is(n, UT_R_MEMBER) ||
-	    ut_syn_is(n, UT_R_CONCAT)) {
+	if (up_syn_is(n, UT_R_STR) || up_syn_is(n, UT_R_IDENT) || up_syn_is(n, UT_R_MEMBER) ||
+	    up_syn_is(n, UT_R_CONCAT)) {
 		/* a value that resolves to a string: only '' is false */
-		va = ut_eval(ix, env, f, n);
+		va = up_eval(ix, env, f, n);
 		if (va.kind != UT_V_STR)
 			return -1;
 		/* a name bound to the number 0 is false, to the string '0' true: not known */
-		if (!ut_syn_is(n, UT_R_STR) && va.n == 1 && va.s[0] == '0')
+		if (!up_syn_is(n, UT_R_STR) && va.n == 1 && va.s[0] == '0')
 			return -1;
 		return va.n > 0;
 	}
 	return -1;
 }
 
-int ut_cond(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n)
+int up_cond(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n)
 {
 	return cond_depth(ix, env, f, n, 0);
 }

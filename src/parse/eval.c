@@ -9,161 +9,6 @@
 #include "util/error.h"
 #include "util/banned.h"
 
-#define VALUE_ROLES (UT_ROLE(UT_R_STR) | UT_ROLE(UT_R_CONCAT) | UT_ROLE(UT_R_IDENT) | \
-		     UT_ROLE(UT_R_MEMBER) | UT_ROLE(UT_R_NUM) | UT_ROLE(UT_R_PAREN) |   \
-		     UT_ROLE(UT_R_SEQ) | UT_ROLE(UT_R_CALL) | UT_ROLE(UT_R_FUNC))
-
-/* Bounds the chains of definitions followed: eval's depth limit is lower. */
-#define MAX_BUSY 256
-
-static _Thread_local const ut_const_def *busy[MAX_BUSY];
-static _Thread_local size_t nbusy;
-
-bool ut_def_enter(const ut_const_def *def)
-{
-	size_t i;
-
-	if (def == &ut_ambiguous || nbusy == MAX_BUSY)
-		return false;
-	for (i = 0; i < nbusy; i++)
-		if (busy[i] == def)
-			return false;
-	busy[nbusy++] = def;
-	return true;
-}
-
-void ut_def_leave(void)
-{
-	if (nbusy)
-		nbusy--;
-}
-
-size_t ut_def_busy(void)
-{
-	return nbusy;
-}
-
-void ut_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls)
-{
-	memset(env, 0, sizeof(*env));
-	env->parent = parent;
-	env->self = parent ? parent->self : NULL;
-	env->file = file;
-	env->cls = cls;
-}
-
-void ut_env_dispose(ut_env *env)
-{
-	if (env)
-		ut_vec_free(&env->locals);
-}
-
-int ut_env_bind_typed(ut_env *env, const char *name, size_t nlen, ut_val val, ut_ty ty)
-{
-	ut_binding b;
-
-	b.name = name;
-	b.nlen = nlen;
-	b.val = val;
-	b.ty = ty;
-	return ut_vec_push(&env->locals, b) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
-}
-
-int ut_env_bind(ut_env *env, const char *name, size_t nlen, ut_val val)
-{
-	ut_ty unknown = {0};
-
-	return ut_env_bind_typed(env, name, nlen, val, unknown);
-}
-
-const ut_binding *ut_env_find(const ut_env *env, const char *name, size_t nlen)
-{
-	size_t i;
-
-	for (; env; env = env->parent)
-		for (i = env->locals.n; i-- > 0;) {
-			const ut_binding *b = &env->locals.v[i];
-
-			if (b->nlen == nlen && memcmp(b->name, name, nlen) == 0)
-				return b;
-		}
-	return NULL;
-}
-
-bool ut_text_is(const ut_file *f, const ut_syn *n, const char *s)
-{
-	size_t len = n ? n->end - n->start : 0;
-
-	/* a missing node (a call without a name in broken source) is no name at all */
-	return n && strlen(s) == len && memcmp(f->src.ptr + n->start, s, len) == 0;
-}
-
-bool ut_text_in(const ut_file *f, const ut_syn *n, const char *const *set)
-{
-	for (; *set; set++)
-		if (ut_text_is(f, n, *set))
-			return true;
-	return false;
-}
-
-bool ut_is_self(const ut_file *f, const ut_syn *n)
-{
-	static const char *const names[] = {"self", "this", "cls", NULL};
-
-	return ut_text_in(f, n, names);
-}
-
-const char *ut_compact_text_buf(const ut_index *ix, const ut_file *f, const ut_syn *n, char *buf,
-				size_t size)
-{
-	size_t len = n->end - n->start, i, j = 0;
-	const char *s = f->src.ptr + n->start;
-	char *out = buf;
-
-	if (len > UT_MAX_VALUE_LEN)
-		len = UT_MAX_VALUE_LEN;
-	if (len >= size)
-		out = ut_arena_alloc(ix->temp, len + 1);
-	if (!out)
-		return "";
-	for (i = 0; i < len; i++)
-		if (!isspace((unsigned char)s[i]))
-			out[j++] = s[i];
-	out[j] = '\0';
-	return out;
-}
-
-const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n)
-{
-	return ut_compact_text_buf(ix, f, n, NULL, 0);
-}
-
-const ut_syn *ut_call_name(const ut_syn *call)
-{
-	return ut_syn_find(call, UT_R_CALL_NAME, UT_ROLE(UT_R_CALL_ARGS) | UT_ROLE(UT_R_CALL) |
-				   UT_ROLE(UT_R_CALL_RECV));
-}
-
-const ut_syn *ut_call_recv(const ut_syn *call)
-{
-	return ut_syn_find(call, UT_R_CALL_RECV, UT_ROLE(UT_R_CALL_ARGS) | UT_ROLE(UT_R_CALL));
-}
-
-const ut_syn *ut_call_args(const ut_syn *call)
-{
-	return ut_syn_find(call, UT_R_CALL_ARGS, UT_ROLE(UT_R_CALL) | UT_ROLE(UT_R_FUNC));
-}
-
-const ut_syn *ut_arg_expr(const ut_syn *arg)
-{
-	int guard = 0;
-
-	while (arg && !(arg->roles & VALUE_ROLES) && ut_syn_first(arg) && !ut_syn_next(ut_syn_first(arg)) &&
-	       guard++ < 8)
-		arg = ut_syn_first(arg);
-	return arg;
-}
-
 static ut_val unresolved(const ut_file *f, const ut_syn *n)
 {
 	ut_val v = {0};
@@ -354,15 +199,15 @@ static ut_val eval_str(const ut_index *ix, const ut_env *env, const ut_file *f,
 			fstring |= s[i] == 'f' || s[i] == 'F';
 		}
 	}
-	for (c = ut_syn_first(n); c; c = ut_syn_next(c)) {
-		if (ut_syn_is(c, UT_R_STR_TEXT)) {
+	for (c = up_syn_first(n); c; c = up_syn_next(c)) {
+		if (up_syn_is(c, UT_R_STR_TEXT)) {
 			uint32_t pos = c->start;
 			const ut_syn *e;
 
 			parts = true;
 			/* escapes nested in the fragment (Python) are decoded in place */
-			for (e = ut_syn_first(c); e; e = ut_syn_next(e)) {
-				if (!ut_syn_is(e, UT_R_STR_ESC))
+			for (e = up_syn_first(c); e; e = up_syn_next(e)) {
+				if (!up_syn_is(e, UT_R_STR_ESC))
 					continue;
 				put_capped(&b, f->src.ptr + pos, e->start - pos);
 				if (raw)
@@ -382,10 +227,10 @@ static ut_val eval_str(const ut_index *ix, const ut_env *env, const ut_file *f,
 			} else {
 				put_capped(&b, f->src.ptr + pos, c->end - pos);
 			}
-		} else if (ut_syn_is(c, UT_R_STR_ESC)) {
+		} else if (up_syn_is(c, UT_R_STR_ESC)) {
 			parts = true;
 			decode_escapes(&b, f->src.ptr + c->start, c->end - c->start);
-		} else if (ut_syn_is(c, UT_R_STR_INTERP)) {
+		} else if (up_syn_is(c, UT_R_STR_INTERP)) {
 			ut_val part = eval_depth(ix, env, f, c, depth + 1);
 
 			parts = true;
@@ -412,17 +257,17 @@ static ut_val eval_concat(const ut_index *ix, const ut_env *env, const ut_file *
 	ut_val v;
 
 	ut_buf_init(&b, UT_MAX_VALUE_LEN * 2);
-	for (c = ut_syn_first(n); c; c = ut_syn_next(c)) {
+	for (c = up_syn_first(n); c; c = up_syn_next(c)) {
 		ut_val part;
 
-		if (!ut_syn_is(c, UT_R_CONCAT_PART))
+		if (!up_syn_is(c, UT_R_CONCAT_PART))
 			continue;
 		part = eval_depth(ix, env, f, c, depth + 1);
 		if (part.kind != UT_V_STR) {
 			ut_buf_dispose(&b);
 			return unresolved(f, n);
 		}
-		any_str |= !ut_syn_is(c, UT_R_NUM);
+		any_str |= !up_syn_is(c, UT_R_NUM);
 		put_capped(&b, part.s, part.n);
 	}
 	if (!any_str) { /* 1 + 2 is arithmetic, not a string */
@@ -434,24 +279,36 @@ static ut_val eval_concat(const ut_index *ix, const ut_env *env, const ut_file *
 	return v;
 }
 
-static ut_val eval_def(const ut_index *ix, ut_const_def *def, int depth)
-{
-	ut_env scope;
+typedef struct {
+	const ut_index *ix;
+	const ut_const_def *def;
+	int depth;
 	ut_val v;
+} def_eval;
 
-	if (depth > UT_MAX_EVAL_DEPTH || !ut_def_enter(def)) {
-		v.kind = UT_V_UNRES;
-		v.s = "";
-		v.n = 0;
-		return v;
-	}
-	ut_env_init(&scope, NULL, def->file, def->cls);
-	v = eval_depth(ix, &scope, def->file, def->value, depth + 1);
-	ut_def_leave();
-	return v;
+static void run_eval_def(void *arg)
+{
+	def_eval *e = arg;
+	ut_env scope;
+
+	up_env_init(&scope, NULL, e->def->file, e->def->cls);
+	e->v = eval_depth(e->ix, &scope, e->def->file, e->def->value, e->depth + 1);
+	up_env_dispose(&scope);
 }
 
-ut_const_def *ut_class_const(const ut_index *ix, const ut_cls *cls, const char *name, size_t nlen)
+static ut_val eval_def(const ut_index *ix, ut_const_def *def, int depth)
+{
+	def_eval e = {ix, def, depth, {0}};
+
+	if (depth > UT_MAX_EVAL_DEPTH || !up_def_guarded(def, run_eval_def, &e)) {
+		e.v.kind = UT_V_UNRES;
+		e.v.s = "";
+		e.v.n = 0;
+	}
+	return e.v;
+}
+
+ut_const_def *up_class_const(const ut_index *ix, const ut_cls *cls, const char *name, size_t nlen)
 {
 	int guard = 0;
 
@@ -465,7 +322,7 @@ ut_const_def *ut_class_const(const ut_index *ix, const ut_cls *cls, const char *
 		for (k = cls->outer; k; k = k->outer)
 			if ((def = ut_map_get(&k->constants, name, nlen)) != NULL)
 				return def;
-		cls = ut_index_super(ix, cls);
+		cls = up_index_super(ix, cls);
 	}
 	return NULL;
 }
@@ -474,7 +331,7 @@ static ut_val lookup_depth(const ut_index *ix, const ut_env *env, const char *na
 			   size_t nlen, int depth)
 {
 	const ut_env *e;
-	const ut_binding *b = ut_env_find(env, name, nlen);
+	const ut_binding *b = up_env_find(env, name, nlen);
 	const ut_file *file = NULL;
 	ut_const_def *def = NULL;
 	ut_val none = {0};
@@ -483,7 +340,7 @@ static ut_val lookup_depth(const ut_index *ix, const ut_env *env, const char *na
 		return b->val;
 	for (e = env; e && !file; e = e->parent)
 		file = e->file;
-	def = ut_class_const(ix, ut_env_class(env), name, nlen);
+	def = up_class_const(ix, up_env_class(env), name, nlen);
 	if (!def && file)
 		def = ut_map_get(&file->constants, name, nlen);
 	if (!def)
@@ -493,17 +350,9 @@ static ut_val lookup_depth(const ut_index *ix, const ut_env *env, const char *na
 	return eval_def(ix, def, depth);
 }
 
-ut_val ut_lookup(const ut_index *ix, const ut_env *env, const char *name, size_t nlen)
+ut_val up_lookup(const ut_index *ix, const ut_env *env, const char *name, size_t nlen)
 {
 	return lookup_depth(ix, env, name, nlen, 0);
-}
-
-const ut_cls *ut_env_class(const ut_env *env)
-{
-	for (; env; env = env->parent)
-		if (env->cls)
-			return env->cls;
-	return NULL;
 }
 
 /* s.name where s is bound to an object literal ({name: 'a'}): that field's value. */
@@ -512,18 +361,18 @@ static ut_val object_field(const ut_index *ix, const ut_val *obj, const char *pn
 {
 	const ut_syn *c;
 
-	for (c = ut_syn_first(obj->node); c; c = ut_syn_next(c)) {
-		const ut_syn *t = ut_syn_child(c, UT_R_ASSIGN_TARGET);
+	for (c = up_syn_first(obj->node); c; c = up_syn_next(c)) {
+		const ut_syn *t = up_syn_child(c, UT_R_ASSIGN_TARGET);
 
-		if (ut_syn_is(c, UT_R_ASSIGN) && t && t->end - t->start == plen &&
+		if (up_syn_is(c, UT_R_ASSIGN) && t && t->end - t->start == plen &&
 		    memcmp(obj->file->src.ptr + t->start, pname, plen) == 0) {
 			ut_env scope;
 			ut_val v;
 
-			ut_env_init(&scope, NULL, obj->file, NULL);
-			v = eval_depth(ix, &scope, obj->file, ut_syn_child(c, UT_R_ASSIGN_VALUE),
+			up_env_init(&scope, NULL, obj->file, NULL);
+			v = eval_depth(ix, &scope, obj->file, up_syn_child(c, UT_R_ASSIGN_VALUE),
 				       depth + 1);
-			ut_env_dispose(&scope);
+			up_env_dispose(&scope);
 			return v;
 		}
 	}
@@ -533,8 +382,8 @@ static ut_val object_field(const ut_index *ix, const ut_val *obj, const char *pn
 static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *f,
 			  const ut_syn *n, int depth)
 {
-	const ut_syn *obj = ut_syn_child(n, UT_R_MEMBER_OBJ);
-	const ut_syn *prop = ut_syn_child(n, UT_R_MEMBER_PROP);
+	const ut_syn *obj = up_syn_child(n, UT_R_MEMBER_OBJ);
+	const ut_syn *prop = up_syn_child(n, UT_R_MEMBER_PROP);
 	const char *pname;
 	size_t plen;
 	ut_const_def *def = NULL;
@@ -543,14 +392,14 @@ static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *
 		return unresolved(f, n);
 	pname = f->src.ptr + prop->start;
 	plen = prop->end - prop->start;
-	if (ut_is_self(f, obj)) {
-		def = ut_class_const(ix, ut_env_class(env), pname, plen);
-	} else if (ut_syn_is(obj, UT_R_IDENT)) {
-		const ut_cls *k = ut_index_class(ix, f->src.ptr + obj->start, obj->end - obj->start);
+	if (up_is_self(f, obj)) {
+		def = up_class_const(ix, up_env_class(env), pname, plen);
+	} else if (up_syn_is(obj, UT_R_IDENT)) {
+		const ut_cls *k = up_index_class(ix, f->src.ptr + obj->start, obj->end - obj->start);
 		ut_val local;
 
 		if (k) {
-			def = ut_class_const(ix, k, pname, plen);
+			def = up_class_const(ix, k, pname, plen);
 		} else {
 			/* a module alias (import config; config.ADMIN) */
 			local = lookup_depth(ix, env, f->src.ptr + obj->start,
@@ -560,14 +409,14 @@ static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *
 			else if (local.kind == UT_V_NODE && local.node)
 				return object_field(ix, &local, pname, plen, n, f, depth);
 		}
-	} else if (ut_syn_is(obj, UT_R_MEMBER)) {
+	} else if (up_syn_is(obj, UT_R_MEMBER)) {
 		/* Outer.Inner.NAME or package.Class.NAME: the last class wins */
-		const ut_syn *inner = ut_syn_child(obj, UT_R_MEMBER_PROP);
-		const ut_cls *k = inner ? ut_index_class(ix, f->src.ptr + inner->start,
+		const ut_syn *inner = up_syn_child(obj, UT_R_MEMBER_PROP);
+		const ut_cls *k = inner ? up_index_class(ix, f->src.ptr + inner->start,
 							 inner->end - inner->start) : NULL;
 
 		if (k)
-			def = ut_class_const(ix, k, pname, plen);
+			def = up_class_const(ix, k, pname, plen);
 	}
 	if (!def)
 		return unresolved(f, n);
@@ -581,7 +430,7 @@ static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *
 static ut_val call_result(const ut_index *ix, const ut_env *env, const ut_file *f,
 			  const ut_syn *call, int depth)
 {
-	const ut_syn *nm = ut_call_name(call), *args = ut_call_args(call), *a, *body = NULL;
+	const ut_syn *nm = up_call_name(call), *args = up_call_args(call), *a, *body = NULL;
 	const ut_fn *fn, *only = NULL;
 	ut_val none = {0}, v;
 	ut_env scope;
@@ -589,7 +438,7 @@ static ut_val call_result(const ut_index *ix, const ut_env *env, const ut_file *
 
 	if (!nm || !ut_lang_is_js(f->lang))
 		return none;
-	for (fn = ut_index_fn(ix, f->src.ptr + nm->start, nm->end - nm->start); fn;
+	for (fn = up_index_fn(ix, f->src.ptr + nm->start, nm->end - nm->start); fn;
 	     fn = fn->next_same_name) {
 		if (fn->cls || fn->is_test || !fn->body || !ut_lang_is_js(fn->file->lang))
 			continue;
@@ -597,23 +446,23 @@ static ut_val call_result(const ut_index *ix, const ut_env *env, const ut_file *
 			return none; /* two functions of that name: not guessed */
 		only = fn;
 	}
-	if (only && only->body->roles & VALUE_ROLES && !ut_syn_is(only->body, UT_R_CALL))
+	if (only && only->body->roles & UT_VALUE_ROLES && !up_syn_is(only->body, UT_R_CALL))
 		body = only->body;
 	if (!body)
 		return none;
-	ut_env_init(&scope, NULL, only->file, NULL);
-	for (a = args ? ut_syn_first(args) : NULL; a; a = ut_syn_next(a)) {
-		if (!ut_syn_is(a, UT_R_ARG))
+	up_env_init(&scope, NULL, only->file, NULL);
+	for (a = args ? up_syn_first(args) : NULL; a; a = up_syn_next(a)) {
+		if (!up_syn_is(a, UT_R_ARG))
 			continue;
 		if (p < only->nparams &&
-		    ut_env_bind(&scope, only->file->src.ptr + only->params[p]->start,
+		    up_env_bind(&scope, only->file->src.ptr + only->params[p]->start,
 				only->params[p]->end - only->params[p]->start,
-				eval_depth(ix, env, f, ut_arg_expr(a), depth + 1)) < 0)
+				eval_depth(ix, env, f, up_arg_expr(a), depth + 1)) < 0)
 			break;
 		p++;
 	}
 	v = eval_depth(ix, &scope, only->file, body, depth + 1);
-	ut_env_dispose(&scope);
+	up_env_dispose(&scope);
 	if (v.kind == UT_V_UNRES)
 		return unresolved(only->file, body);
 	return v.kind == UT_V_STR ? v : none;
@@ -643,25 +492,25 @@ static bool returns(const ut_file *f, const ut_syn *body, const ut_syn *expr)
 static ut_val eval_returned(const ut_index *ix, const ut_env *env, const ut_file *f,
 			    const ut_syn *call, int depth)
 {
-	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call);
-	const ut_syn *args = ut_call_args(call), *stmt;
+	const ut_syn *nm = up_call_name(call), *recv = up_call_recv(call);
+	const ut_syn *args = up_call_args(call), *stmt;
 	const ut_fn *fn;
 	ut_val v = {0};
 	ut_env scope;
 
-	if (!env || !env->self || !nm || (recv && !ut_is_self(f, recv)) ||
-	    (args && ut_syn_find(args, UT_R_ARG, 0)))
+	if (!env || !env->self || !nm || (recv && !up_is_self(f, recv)) ||
+	    (args && up_syn_find(args, UT_R_ARG, 0)))
 		return v;
-	fn = ut_index_dispatch(ix, env->self, ut_env_class(env), f->src.ptr + nm->start,
+	fn = up_index_dispatch(ix, env->self, up_env_class(env), f->src.ptr + nm->start,
 			       nm->end - nm->start, 0);
 	/* the body's one expression, after `return` (statements themselves have no node) */
-	stmt = fn ? ut_syn_first(fn->body) : NULL;
-	if (!stmt || ut_syn_next(stmt) || !returns(fn->file, fn->body, stmt))
+	stmt = fn ? up_syn_first(fn->body) : NULL;
+	if (!stmt || up_syn_next(stmt) || !returns(fn->file, fn->body, stmt))
 		return v;
-	ut_env_init(&scope, NULL, fn->file, fn->cls);
+	up_env_init(&scope, NULL, fn->file, fn->cls);
 	scope.self = env->self;
 	v = eval_depth(ix, &scope, fn->file, stmt, depth + 1);
-	ut_env_dispose(&scope);
+	up_env_dispose(&scope);
 	return v;
 }
 
@@ -674,11 +523,11 @@ static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f
 		return none;
 	if (depth > UT_MAX_EVAL_DEPTH)
 		return unresolved(f, n);
-	if (ut_syn_is(n, UT_R_STR))
+	if (up_syn_is(n, UT_R_STR))
 		return eval_str(ix, env, f, n, depth);
-	if (ut_syn_is(n, UT_R_CONCAT))
+	if (up_syn_is(n, UT_R_CONCAT))
 		return eval_concat(ix, env, f, n, depth);
-	if (ut_syn_is(n, UT_R_NUM)) {
+	if (up_syn_is(n, UT_R_NUM)) {
 		ut_val v = {0};
 
 		v.kind = UT_V_STR;
@@ -686,14 +535,14 @@ static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f
 		v.n = n->end - n->start;
 		return v;
 	}
-	if (ut_syn_is(n, UT_R_IDENT)) {
+	if (up_syn_is(n, UT_R_IDENT)) {
 		ut_val v = lookup_depth(ix, env, f->src.ptr + n->start, n->end - n->start, depth);
 
 		return v.kind == UT_V_NONE ? unresolved(f, n) : v;
 	}
-	if (ut_syn_is(n, UT_R_MEMBER))
+	if (up_syn_is(n, UT_R_MEMBER))
 		return eval_member(ix, env, f, n, depth);
-	if (ut_syn_is(n, UT_R_CALL) && !ut_syn_is(n, UT_R_NEW)) {
+	if (up_syn_is(n, UT_R_CALL) && !up_syn_is(n, UT_R_NEW)) {
 		ut_val r = call_result(ix, env, f, n, depth);
 
 		if (r.kind == UT_V_STR || r.kind == UT_V_UNRES)
@@ -702,16 +551,16 @@ static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f
 		if (r.kind == UT_V_STR)
 			return r;
 	}
-	if (ut_syn_is(n, UT_R_SEQ) || ut_syn_is(n, UT_R_CALL) || ut_syn_is(n, UT_R_FUNC))
-		return node_val(f, n, ut_env_class(env));
-	if (ut_syn_is(n, UT_R_PAREN) || !(n->roles & VALUE_ROLES)) {
+	if (up_syn_is(n, UT_R_SEQ) || up_syn_is(n, UT_R_CALL) || up_syn_is(n, UT_R_FUNC))
+		return node_val(f, n, up_env_class(env));
+	if (up_syn_is(n, UT_R_PAREN) || !(n->roles & UT_VALUE_ROLES)) {
 		/* parentheses and uncaptured wrappers with one operand (await, casts, spreads)
 		 * stand for it; os.environ["X"] or a ? b : c does not */
 		const ut_syn *c, *only = NULL;
 		int count = 0;
 
-		for (c = ut_syn_first(n); c; c = ut_syn_next(c))
-			if (c->roles & VALUE_ROLES) {
+		for (c = up_syn_first(n); c; c = up_syn_next(c))
+			if (c->roles & UT_VALUE_ROLES) {
 				only = c;
 				count++;
 			}
@@ -722,7 +571,7 @@ static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f
 	return unresolved(f, n);
 }
 
-ut_val ut_eval(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n)
+ut_val up_eval(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n)
 {
 	return eval_depth(ix, env, f, n, 0);
 }

@@ -7,7 +7,7 @@
 #include "util/error.h"
 #include "util/banned.h"
 
-ut_const_def ut_ambiguous;
+ut_const_def up_ambiguous;
 
 static const char *text_dup(ut_index *ix, const ut_file *f, const ut_syn *n)
 {
@@ -30,7 +30,7 @@ static int add_const(ut_index *ix, ut_map *scope, ut_file *f, ut_cls *cls, const
 	if (!global)
 		return 0;
 	if (ut_map_find(&ix->globals, name, strlen(name), &prev))
-		def = prev == def ? def : &ut_ambiguous;
+		def = prev == def ? def : &up_ambiguous;
 	if (ut_map_put(&ix->globals, name, strlen(name), def) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	return 0;
@@ -40,11 +40,11 @@ static void collect_params(ut_fn *fn, const ut_syn *n, int depth)
 {
 	const ut_syn *c;
 
-	for (c = ut_syn_first(n); c && depth < 8; c = ut_syn_next(c)) {
-		if (ut_syn_is(c, UT_R_PARAM)) {
+	for (c = up_syn_first(n); c && depth < 8; c = up_syn_next(c)) {
+		if (up_syn_is(c, UT_R_PARAM)) {
 			if (fn->nparams < sizeof(fn->params) / sizeof(fn->params[0]))
 				fn->params[fn->nparams++] = c;
-		} else if (!ut_syn_is(c, UT_R_FUNC_BODY) && !ut_syn_is(c, UT_R_FUNC)) {
+		} else if (!up_syn_is(c, UT_R_FUNC_BODY) && !up_syn_is(c, UT_R_FUNC)) {
 			collect_params(fn, c, depth + 1);
 		}
 	}
@@ -63,15 +63,15 @@ static int add_fn(ut_index *ix, ut_file *f, ut_cls *cls, const ut_syn *node, con
 	fn->node = node;
 	fn->cls = cls;
 	fn->name = name;
-	fn->body = ut_syn_child(node, UT_R_FUNC_BODY);
-	params = ut_syn_child(node, UT_R_FUNC_PARAMS);
+	fn->body = up_syn_child(node, UT_R_FUNC_BODY);
+	params = up_syn_child(node, UT_R_FUNC_PARAMS);
 	collect_params(fn, params ? params : node, 0);
 	/* by node too, so that discovery finds the ut_fn of a syntax node */
 	if (ut_map_put(&ix->fns, (const char *)&fn->node, sizeof(fn->node), fn) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	if (!name)
 		return 0;
-	fn->next_same_name = ut_index_fn(ix, name, strlen(name));
+	fn->next_same_name = up_index_fn(ix, name, strlen(name));
 	if (ut_map_put(&ix->fns, name, strlen(name), fn) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	return 0;
@@ -83,8 +83,8 @@ static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut
 static int index_class(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *outer, int depth)
 {
 	ut_cls *k = ut_arena_alloc(&ix->scratch, sizeof(*k));
-	const ut_syn *name = ut_syn_child(c, UT_R_CLASS_NAME);
-	const ut_syn *super = ut_syn_find(c, UT_R_CLASS_SUPER, UT_ROLE(UT_R_FUNC) | UT_ROLE(UT_R_CLASS));
+	const ut_syn *name = up_syn_child(c, UT_R_CLASS_NAME);
+	const ut_syn *super = up_syn_find(c, UT_R_CLASS_SUPER, UT_ROLE(UT_R_FUNC) | UT_ROLE(UT_R_CLASS));
 
 	if (!k)
 		return ut_error_set(UT_ENOMEM, "out of memory");
@@ -92,11 +92,11 @@ static int index_class(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *outer,
 	k->node = c;
 	k->outer = outer;
 	k->name = name ? text_dup(ix, f, name) : "";
-	k->super = super ? ut_compact_text(ix, f, super) : NULL;
+	k->super = super ? up_compact_text(ix, f, super) : NULL;
 	if (k->super && strchr(k->super, '.'))
 		k->super = strrchr(k->super, '.') + 1;
 	if (k->name[0]) {
-		k->next_same_name = ut_index_class(ix, k->name, strlen(k->name));
+		k->next_same_name = up_index_class(ix, k->name, strlen(k->name));
 		if (ut_map_put(&ix->classes, k->name, strlen(k->name), k) < 0)
 			return ut_error_set(UT_ENOMEM, "out of memory");
 	}
@@ -114,16 +114,16 @@ static int index_unpacking(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cl
 	size_t nt = 0, nv = 0;
 	int rc = 0;
 
-	for (k = ut_syn_first(c); k; k = ut_syn_next(k)) {
-		if (ut_syn_is(k, UT_R_ASSIGN_TARGET) && nt < 16)
+	for (k = up_syn_first(c); k; k = up_syn_next(k)) {
+		if (up_syn_is(k, UT_R_ASSIGN_TARGET) && nt < 16)
 			targets[nt++] = k;
-		else if (ut_syn_is(k, UT_R_ASSIGN_VALUE) && nv < 16)
+		else if (up_syn_is(k, UT_R_ASSIGN_VALUE) && nv < 16)
 			values[nv++] = k;
 	}
 	if (nt < 2)
 		return 0;
 	for (size_t i = 0; rc == 0 && nt == nv && i < nt; i++) {
-		if (ut_syn_is(targets[i], UT_R_IDENT))
+		if (up_syn_is(targets[i], UT_R_IDENT))
 			rc = add_const(ix, cls ? &cls->constants : &f->constants, f, cls,
 				       text_dup(ix, f, targets[i]), values[i], true);
 	}
@@ -133,49 +133,49 @@ static int index_unpacking(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cl
 static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, ut_fn *fn,
 			int depth)
 {
-	const ut_syn *target = ut_syn_child(c, UT_R_ASSIGN_TARGET);
-	const ut_syn *value = ut_syn_child(c, UT_R_ASSIGN_VALUE);
+	const ut_syn *target = up_syn_child(c, UT_R_ASSIGN_TARGET);
+	const ut_syn *value = up_syn_child(c, UT_R_ASSIGN_VALUE);
 	int rc = 0;
 
 	if (!target || !value)
 		return index_node(ix, f, c, cls, fn, depth + 1);
 	if (!fn && f->lang == UT_LANG_PYTHON && (rc = index_unpacking(ix, f, c, cls)) != 0)
 		return rc < 0 ? rc : index_node(ix, f, c, cls, fn, depth + 1);
-	if (ut_syn_is(value, UT_R_FUNC) && ut_syn_is(target, UT_R_IDENT)) {
+	if (up_syn_is(value, UT_R_FUNC) && up_syn_is(target, UT_R_IDENT)) {
 		/* const login = async (page, user) => { ... } */
 		ut_fn *named;
 
 		rc = add_fn(ix, f, cls, value, text_dup(ix, f, target), &named);
 		return rc < 0 ? rc : index_node(ix, f, value, cls, named, depth + 1);
 	}
-	if (ut_syn_is(value, UT_R_FUNC) && !cls && !fn && ut_syn_is(target, UT_R_MEMBER) &&
+	if (up_syn_is(value, UT_R_FUNC) && !cls && !fn && up_syn_is(target, UT_R_MEMBER) &&
 	    ut_lang_is_js(f->lang)) {
 		/* exports.newEmail = (n) => ... and module.exports.x = function () {} */
-		const ut_syn *obj = ut_syn_child(target, UT_R_MEMBER_OBJ);
-		const ut_syn *prop = ut_syn_child(target, UT_R_MEMBER_PROP);
+		const ut_syn *obj = up_syn_child(target, UT_R_MEMBER_OBJ);
+		const ut_syn *prop = up_syn_child(target, UT_R_MEMBER_PROP);
 		ut_fn *named;
 
 		if (obj && prop &&
-		    (ut_text_is(f, obj, "exports") || ut_text_is(f, obj, "module.exports"))) {
+		    (up_text_is(f, obj, "exports") || up_text_is(f, obj, "module.exports"))) {
 			rc = add_fn(ix, f, cls, value, text_dup(ix, f, prop), &named);
 			return rc < 0 ? rc : index_node(ix, f, value, cls, named, depth + 1);
 		}
 	}
-	if (!fn && ut_syn_is(target, UT_R_IDENT))
+	if (!fn && up_syn_is(target, UT_R_IDENT))
 		rc = add_const(ix, cls ? &cls->constants : &f->constants, f, cls,
 			       text_dup(ix, f, target), value, true);
 	else if (fn &&
-		 (ut_syn_is(target, UT_R_IDENT) || (!cls && ut_syn_is(target, UT_R_MEMBER))) &&
+		 (up_syn_is(target, UT_R_IDENT) || (!cls && up_syn_is(target, UT_R_MEMBER))) &&
 		 f->lang != UT_LANG_JAVA && f->lang != UT_LANG_PYTHON &&
 		 !ut_map_find(&f->assigned, f->src.ptr + target->start, target->end - target->start,
 			      NULL))
 		/* and mocha's this.page = new P() in a hook, keyed "this.page" */
 		rc = add_const(ix, &f->assigned, f, cls, text_dup(ix, f, target), value, false);
-	else if (fn && cls && ut_syn_is(target, UT_R_MEMBER)) {
-		const ut_syn *obj = ut_syn_child(target, UT_R_MEMBER_OBJ);
-		const ut_syn *prop = ut_syn_child(target, UT_R_MEMBER_PROP);
+	else if (fn && cls && up_syn_is(target, UT_R_MEMBER)) {
+		const ut_syn *obj = up_syn_child(target, UT_R_MEMBER_OBJ);
+		const ut_syn *prop = up_syn_child(target, UT_R_MEMBER_PROP);
 
-		if (obj && prop && ut_is_self(f, obj) && !ut_map_find(&cls->constants,
+		if (obj && prop && up_is_self(f, obj) && !ut_map_find(&cls->constants,
 			f->src.ptr + prop->start, prop->end - prop->start, NULL))
 			rc = add_const(ix, &cls->constants, f, cls, text_dup(ix, f, prop), value,
 				       false);
@@ -203,8 +203,8 @@ static int index_field(const ut_file *f, const ut_syn *decl, ut_cls *cls)
 {
 	const ut_syn *c;
 
-	for (c = ut_syn_first(decl); c; c = ut_syn_next(c))
-		if (ut_syn_is(c, UT_R_DECL_NAME) && ut_map_put(&cls->fields, f->src.ptr + c->start,
+	for (c = up_syn_first(decl); c; c = up_syn_next(c))
+		if (up_syn_is(c, UT_R_DECL_NAME) && ut_map_put(&cls->fields, f->src.ptr + c->start,
 							       c->end - c->start, (void *)decl) < 0)
 			return ut_error_set(UT_ENOMEM, "out of memory");
 	return 0;
@@ -217,34 +217,34 @@ static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut
 	int rc = 0;
 
 	if (depth > UT_MAX_WALK_DEPTH) {
-		ut_diags_add(ix->diags, UT_DIAG_WARNING, f->rel, ut_syn_line(f->tree, n),
+		ut_diags_add(ix->diags, UT_DIAG_WARNING, f->rel, up_syn_line(f->tree, n),
 			     "nesting deeper than %d levels is not analysed", UT_MAX_WALK_DEPTH);
 		return 0;
 	}
-	for (c = ut_syn_first(n); c && rc == 0; c = ut_syn_next(c)) {
-		if (ut_syn_is(c, UT_R_CLASS)) {
+	for (c = up_syn_first(n); c && rc == 0; c = up_syn_next(c)) {
+		if (up_syn_is(c, UT_R_CLASS)) {
 			rc = index_class(ix, f, c, cls, depth);
-		} else if (ut_syn_is(c, UT_R_FUNC)) {
-			const ut_syn *name = ut_syn_child(c, UT_R_FUNC_NAME);
+		} else if (up_syn_is(c, UT_R_FUNC)) {
+			const ut_syn *name = up_syn_child(c, UT_R_FUNC_NAME);
 			ut_fn *def = NULL;
 
 			rc = add_fn(ix, f, cls, c, name ? text_dup(ix, f, name) : NULL, &def);
 			if (rc == 0)
 				rc = index_node(ix, f, c, cls, def, depth + 1);
-		} else if (ut_syn_is(c, UT_R_ASSIGN)) {
+		} else if (up_syn_is(c, UT_R_ASSIGN)) {
 			rc = index_assign(ix, f, c, cls, fn, depth);
-		} else if (ut_syn_is(c, UT_R_DECL) && cls && (!fn || param_property(f, fn, c))) {
+		} else if (up_syn_is(c, UT_R_DECL) && cls && (!fn || param_property(f, fn, c))) {
 			rc = index_field(f, c, cls);
 			if (rc == 0)
 				rc = index_node(ix, f, c, cls, fn, depth + 1);
-		} else if (ut_syn_is(c, UT_R_PACKAGE) && !f->package[0]) {
-			const char *t = ut_compact_text(ix, f, c);
+		} else if (up_syn_is(c, UT_R_PACKAGE) && !f->package[0]) {
+			const char *t = up_compact_text(ix, f, c);
 
 			/* "package a.b.c;" -> "a.b.c" */
 			if (strncmp(t, "package", 7) == 0)
 				t += 7;
 			f->package = ut_arena_strndup(&ix->scratch, t, strcspn(t, ";"));
-		} else if (ut_syn_first(c)) {
+		} else if (up_syn_first(c)) {
 			rc = index_node(ix, f, c, cls, fn, depth + 1);
 		}
 	}
@@ -274,7 +274,7 @@ static int index_requires(ut_index *ix, ut_file *f)
 	return 0;
 }
 
-int ut_index_add_file(ut_index *ix, ut_file *f)
+int up_index_add_file(ut_index *ix, ut_file *f)
 {
 	int rc;
 
@@ -286,24 +286,24 @@ int ut_index_add_file(ut_index *ix, ut_file *f)
 	return rc < 0 ? rc : index_node(ix, f, f->tree->root, NULL, NULL, 0);
 }
 
-ut_fn *ut_index_fn(const ut_index *ix, const char *name, size_t nlen)
+ut_fn *up_index_fn(const ut_index *ix, const char *name, size_t nlen)
 {
 	return ut_map_get(&ix->fns, name, nlen);
 }
 
-ut_cls *ut_index_class(const ut_index *ix, const char *name, size_t nlen)
+ut_cls *up_index_class(const ut_index *ix, const char *name, size_t nlen)
 {
 	return ut_map_get(&ix->classes, name, nlen);
 }
 
-ut_cls *ut_index_super(const ut_index *ix, const ut_cls *k)
+ut_cls *up_index_super(const ut_index *ix, const ut_cls *k)
 {
-	ut_cls *s = k && k->super ? ut_index_class(ix, k->super, strlen(k->super)) : NULL;
+	ut_cls *s = k && k->super ? up_index_class(ix, k->super, strlen(k->super)) : NULL;
 
 	return s == k ? NULL : s;
 }
 
-const ut_fn *ut_index_dispatch(const ut_index *ix, const ut_cls *self, const ut_cls *from,
+const ut_fn *up_index_dispatch(const ut_index *ix, const ut_cls *self, const ut_cls *from,
 			       const char *name, size_t nlen, size_t nargs)
 {
 	const ut_cls *k, *chain[UT_MAX_SUPER];
@@ -311,28 +311,28 @@ const ut_fn *ut_index_dispatch(const ut_index *ix, const ut_cls *self, const ut_
 	size_t n = 0, i;
 	bool inside = false;
 
-	for (k = self; k && n < UT_MAX_SUPER; k = ut_index_super(ix, k)) {
+	for (k = self; k && n < UT_MAX_SUPER; k = up_index_super(ix, k)) {
 		chain[n++] = k;
 		inside |= k == from;
 	}
 	if (!inside)
-		for (n = 0, k = from; k && n < UT_MAX_SUPER; k = ut_index_super(ix, k))
+		for (n = 0, k = from; k && n < UT_MAX_SUPER; k = up_index_super(ix, k))
 			chain[n++] = k;
 	for (i = 0; i < n; i++)
-		for (fn = ut_index_fn(ix, name, nlen); fn; fn = fn->next_same_name)
+		for (fn = up_index_fn(ix, name, nlen); fn; fn = fn->next_same_name)
 			if (fn->cls == chain[i] && fn->body && !fn->is_test &&
-			    fn->nparams - ut_fn_self_params(fn) == nargs)
+			    fn->nparams - up_fn_self_params(fn) == nargs)
 				return fn;
 	return NULL;
 }
 
-ut_cls *ut_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node)
+ut_cls *up_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node)
 {
 	(void)f;
 	return ut_map_get(&ix->classes, (const char *)&node, sizeof(node));
 }
 
-ut_fn *ut_index_fn_of(const ut_index *ix, const ut_file *f, const ut_syn *node)
+ut_fn *up_index_fn_of(const ut_index *ix, const ut_file *f, const ut_syn *node)
 {
 	(void)f;
 	return ut_map_get(&ix->fns, (const char *)&node, sizeof(node));

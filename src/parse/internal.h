@@ -1,5 +1,30 @@
 /* internal.h: shared types of the parse stage (index, values, action walker, languages).
- * Not part of the public interface; parse.h is. */
+ * Not part of the public interface; parse.h is.
+ *
+ * The files of parse/ are layers: a file calls functions of the files below it, never of
+ * one above, so each can be read and changed knowing only what is under it (the ctest
+ * structure runs ci/structure --acyclic parse, which fails on a circle between them).
+ *
+ *   parse.c             the driver: which files, loading, discovery, the order file
+ *   java.c js.c         one language's discovery each, over its own helpers (java_common.c
+ *   python.c              testng*.c java_build.c; js_scan.c js_names.c; python_*.c)
+ *   walks.c             the recorded walks, run on several threads; up_suite_append
+ *   actions.c           the action walker
+ *   cond.c local.c      a static condition's truth; calls that stay on the test machine
+ *   eval.c  resolve.c   an expression's value; a receiver's type and the function a call
+ *                       runs (the two do not call each other)
+ *   index.c             what the files define (functions, classes, constants)
+ *   syntax.c env.c      a node's text and a call's parts; scopes and the cycle guard
+ *   load.c              reading and parsing the files on several threads
+ *   treesitter.c        the role tree (tree-sitter's adapter, syntax.h), over query.c
+ *
+ * pytest_ini.c, mocharc.c and config_opts.c read configuration files and call none of
+ * these.
+ *
+ * Names: a function parse/'s files share only among themselves is up_<area>_<verb>,
+ * declared here or in java.h, js.h, python.h, query.h and syntax.h, which no file outside
+ * parse/ includes; what other modules call keeps ut_ (parse.h, config_opts.h, mocharc.h,
+ * pytest_ini.h). */
 #ifndef UT_PARSE_INTERNAL_H
 #define UT_PARSE_INTERNAL_H
 
@@ -48,14 +73,13 @@ typedef struct {
 	const ut_cls *cls;   /* the class it belongs to, NULL for module level */
 } ut_const_def;
 
-/* Marks def as being evaluated or typed by this thread, to break cycles (the walks of
- * several tests run at once over the same definitions): false, marking nothing, when it
- * is already (a cycle), when it is ut_ambiguous or when too many are. */
-bool ut_def_enter(const ut_const_def *def);
-/* Unmarks the definition ut_def_enter marked last. */
-void ut_def_leave(void);
+/* Runs run(arg) with def marked as being evaluated or typed by this thread, and unmarks
+ * it after: the one way to take the cycle guard (the walks of several tests run at once
+ * over the same definitions), so every mark is given back. false, run not called, when def
+ * is marked already (a cycle), when it is up_ambiguous or when too many are. */
+bool up_def_guarded(const ut_const_def *def, void (*run)(void *arg), void *arg);
 /* How many definitions this thread has marked. */
-size_t ut_def_busy(void);
+size_t up_def_busy(void);
 
 /* A function, method or constructor definition. */
 typedef struct ut_fn ut_fn;
@@ -99,13 +123,43 @@ typedef struct {
 	ut_map fns;            /* name -> ut_fn* chain */
 	ut_map classes;        /* name -> ut_cls* chain, and node -> ut_cls* */
 	UT_VEC(ut_cls *) all_classes; /* every class, to release their constant maps */
-	ut_map globals;        /* name -> ut_const_def*, or &ut_ambiguous when defined twice */
+	ut_map globals;        /* name -> ut_const_def*, or &up_ambiguous when defined twice */
 	ut_diags *diags;
 	const char *root;
 	ut_type_memo *types;   /* a walking lane's (walks.c), else NULL: nothing kept */
 } ut_index;
 
-extern ut_const_def ut_ambiguous;
+extern ut_const_def up_ambiguous;
+
+/* Syntax helpers (syntax.c): a node's text and the parts of a call. */
+
+/* The roles of the nodes that carry a value (what an argument's wrappers are not). */
+#define UT_VALUE_ROLES                                                                             \
+	(UT_ROLE(UT_R_STR) | UT_ROLE(UT_R_CONCAT) | UT_ROLE(UT_R_IDENT) | UT_ROLE(UT_R_MEMBER) |   \
+	 UT_ROLE(UT_R_NUM) | UT_ROLE(UT_R_PAREN) | UT_ROLE(UT_R_SEQ) | UT_ROLE(UT_R_CALL) |        \
+	 UT_ROLE(UT_R_FUNC))
+
+/* Text of n with whitespace removed, in ix->temp (dotted names, callee names). */
+const char *up_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n);
+/* The same in buf when it fits (names to compare and forget), else in ix->temp. */
+const char *up_compact_text_buf(const ut_index *ix, const ut_file *f, const ut_syn *n, char *buf,
+				size_t size);
+/* Name of a call: the text of its UT_R_CALL_NAME, or "" */
+const ut_syn *up_call_name(const ut_syn *call);
+const ut_syn *up_call_recv(const ut_syn *call);
+const ut_syn *up_call_args(const ut_syn *call);
+/* The value-bearing node of an argument (skips wrappers such as spreads). */
+const ut_syn *up_arg_expr(const ut_syn *arg);
+/* Text equality helpers. */
+bool up_text_is(const ut_file *f, const ut_syn *n, const char *s);
+bool up_text_in(const ut_file *f, const ut_syn *n, const char *const *set);
+/* The receiver names an object's own members: self, this, cls. */
+bool up_is_self(const ut_file *f, const ut_syn *n);
+/* 1 when fn's first parameter is Python's explicit self or cls, which callers do not
+ * pass; else 0. */
+size_t up_fn_self_params(const ut_fn *fn);
+/* How many positional arguments a call passes. */
+size_t up_call_nargs(const ut_syn *call);
 
 /* Values of expressions. */
 typedef enum {
@@ -160,80 +214,59 @@ struct ut_env {
 	UT_VEC(ut_binding) locals;
 };
 
-void ut_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls);
-void ut_env_dispose(ut_env *env);
-int ut_env_bind(ut_env *env, const char *name, size_t nlen, ut_val val);
-int ut_env_bind_typed(ut_env *env, const char *name, size_t nlen, ut_val val, ut_ty ty);
+void up_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls);
+void up_env_dispose(ut_env *env);
+int up_env_bind(ut_env *env, const char *name, size_t nlen, ut_val val);
+int up_env_bind_typed(ut_env *env, const char *name, size_t nlen, ut_val val, ut_ty ty);
 /* The innermost binding of name in env and its enclosing scopes, or NULL. */
-const ut_binding *ut_env_find(const ut_env *env, const char *name, size_t nlen);
+const ut_binding *up_env_find(const ut_env *env, const char *name, size_t nlen);
 /* The innermost class of env's scopes, or NULL. */
-const ut_cls *ut_env_class(const ut_env *env);
+const ut_cls *up_env_class(const ut_env *env);
 
 /* Types of receivers (resolve.c). The type of expression n in env. */
-ut_ty ut_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
+ut_ty up_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
 /* The type a declaration node (UT_R_DECL, or a node inside one) declares; unknown when
  * it declares none. */
-ut_ty ut_type_declared(const ut_index *ix, const ut_file *f, const ut_syn *n);
-/* 1 when fn's first parameter is Python's explicit self or cls, which callers do not
- * pass; else 0. */
-size_t ut_fn_self_params(const ut_fn *fn);
-/* How many positional arguments a call passes. */
-size_t ut_call_nargs(const ut_syn *call);
+ut_ty up_type_declared(const ut_index *ix, const ut_file *f, const ut_syn *n);
 /* The function a call runs, resolved by its receiver's type (recv_ty when known, else
  * computed; for a bare call, the enclosing class chain, a static import or module-level
  * functions); NULL when none. *self gets the class
  * `this` stands for inside it (the receiver's, which may be a subclass of the method's).
  * *unknown is set when the receiver's type is unknown while functions of that name exist:
  * the call is then resolved to nothing rather than to a same-named method. */
-const ut_fn *ut_resolve_call(const ut_index *ix, const ut_env *env, const ut_file *f,
+const ut_fn *up_resolve_call(const ut_index *ix, const ut_env *env, const ut_file *f,
 			     const ut_syn *call, size_t nargs, const ut_ty *recv_ty,
 			     const ut_cls **self, bool *unknown);
 
 /* Index building. */
-int ut_index_add_file(ut_index *ix, ut_file *f);
-ut_fn *ut_index_fn(const ut_index *ix, const char *name, size_t nlen);
-ut_cls *ut_index_class(const ut_index *ix, const char *name, size_t nlen);
+int up_index_add_file(ut_index *ix, ut_file *f);
+ut_fn *up_index_fn(const ut_index *ix, const char *name, size_t nlen);
+ut_cls *up_index_class(const ut_index *ix, const char *name, size_t nlen);
 /* The superclass of k among the analysed sources (by its simple name), or NULL. */
-ut_cls *ut_index_super(const ut_index *ix, const ut_cls *k);
+ut_cls *up_index_super(const ut_index *ix, const ut_cls *k);
 /* The method a call `name(...)` with nargs arguments on `this` (or on nothing) runs from
  * a method of `from` when the object is a `self`: the most derived of self's chain when
  * from is in it (an override), else of from's chain; NULL when none has a body. */
-const ut_fn *ut_index_dispatch(const ut_index *ix, const ut_cls *self, const ut_cls *from,
+const ut_fn *up_index_dispatch(const ut_index *ix, const ut_cls *self, const ut_cls *from,
 			       const char *name, size_t nlen, size_t nargs);
 /* The class node's ut_cls, or NULL. */
-ut_cls *ut_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
-ut_fn *ut_index_fn_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
+ut_cls *up_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
+ut_fn *up_index_fn_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
 
 /* The constant or field `name` of cls, its outer classes and superclasses, or NULL. */
-ut_const_def *ut_class_const(const ut_index *ix, const ut_cls *cls, const char *name, size_t nlen);
+ut_const_def *up_class_const(const ut_index *ix, const ut_cls *cls, const char *name, size_t nlen);
 
 /* Evaluation of an expression node to a value. Strings are allocated in ix->temp. */
-ut_val ut_eval(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
+ut_val up_eval(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
 /* A condition's truth when it is static (cond.c): 1 true, 0 false, -1 not known. */
-int ut_cond(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
+int up_cond(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
 /* The value a name has in env (locals, enclosing scopes, class, module, globals). */
-ut_val ut_lookup(const ut_index *ix, const ut_env *env, const char *name, size_t nlen);
-/* Text of n with whitespace removed, in ix->temp (dotted names, callee names). */
-const char *ut_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n);
-/* The same in buf when it fits (names to compare and forget), else in ix->temp. */
-const char *ut_compact_text_buf(const ut_index *ix, const ut_file *f, const ut_syn *n, char *buf,
-				size_t size);
-/* Name of a call: the text of its UT_R_CALL_NAME, or "" */
-const ut_syn *ut_call_name(const ut_syn *call);
-const ut_syn *ut_call_recv(const ut_syn *call);
-const ut_syn *ut_call_args(const ut_syn *call);
-/* The value-bearing node of an argument (skips wrappers such as spreads). */
-const ut_syn *ut_arg_expr(const ut_syn *arg);
-/* Text equality helpers. */
-bool ut_text_is(const ut_file *f, const ut_syn *n, const char *s);
-bool ut_text_in(const ut_file *f, const ut_syn *n, const char *const *set);
-/* The receiver names an object's own members: self, this, cls. */
-bool ut_is_self(const ut_file *f, const ut_syn *n);
+ut_val up_lookup(const ut_index *ix, const ut_env *env, const char *name, size_t nlen);
 
 /* Whether a call stays on the test machine (environment, files, processes, the browser's
  * launch options, DevTools commands, an exception's message): its strings are no values of
  * the application (local.c). */
-bool ut_call_stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
+bool up_call_stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
 			 const ut_syn *call);
 
 typedef struct ut_discover ut_discover;
@@ -241,7 +274,7 @@ typedef struct ut_discover ut_discover;
 /* A body to walk for a test, recorded while its suite is discovered: the scope it was
  * given with its own bindings copied (their strings in the discovery's arena); its
  * enclosing scopes (env.parent and up) are the caller's, which must stay alive and
- * unchanged until ut_walks_run. */
+ * unchanged until up_walks_run. */
 typedef struct {
 	ut_env env;
 	const ut_file *file;
@@ -251,8 +284,8 @@ typedef struct {
 
 typedef UT_VEC(ut_walk_step) ut_walk_steps;
 
-/* The action walker. Discovery's walkers (ut_walker_init) record what they are asked to
- * walk; ut_walks_run walks it for every test at once, on the parse threads. */
+/* The action walker. Discovery's walkers (up_walker_init) record what they are asked to
+ * walk; up_walks_run walks it for every test at once, on the parse threads. */
 typedef struct {
 	const ut_index *ix;
 	ut_discover *d;         /* recording for d; NULL while walking */
@@ -275,19 +308,19 @@ typedef struct {
 	unsigned cur_line;
 } ut_walker;
 
-/* A walker that records for d (discovery): ut_suite_append hands what it recorded to the
+/* A walker that records for d (discovery): up_suite_append hands what it recorded to the
  * test it appends. */
-void ut_walker_init(ut_walker *w, ut_discover *d, const char *test_file);
-void ut_walker_dispose(ut_walker *w);
+void up_walker_init(ut_walker *w, ut_discover *d, const char *test_file);
+void up_walker_dispose(ut_walker *w);
 /* Walks a function body (or any subtree) in evaluation order, appending actions; a
  * recording walker records it (env's own bindings copied) and returns 0. */
-int ut_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body);
+int up_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body);
 /* Walks a method run on an object of class self (a subclass of fn's class: an inherited
  * test or hook; NULL: fn's class), so that this.m(), self.m() and bare m() take self's
  * overrides and fields. Binds nothing. */
-int ut_walk_fn_as(ut_walker *w, const ut_fn *fn, const ut_cls *self, ut_env *parent);
+int up_walk_fn_as(ut_walker *w, const ut_fn *fn, const ut_cls *self, ut_env *parent);
 
-/* A test's recorded walk (ut_suite_append), walked by ut_walks_run. */
+/* A test's recorded walk (up_suite_append), walked by up_walks_run. */
 typedef struct {
 	size_t test;            /* its index in the suite */
 	const char *test_file;
@@ -303,9 +336,9 @@ typedef struct {
  * walks cut by a depth limit. To be called before the suite's tests move (a plan names its
  * test by index) and while the scopes the steps refer to are alive. 0, or < 0 with the
  * error of the earliest test whose walk failed; every plan is released either way. */
-int ut_walks_run(ut_discover *d);
+int up_walks_run(ut_discover *d);
 /* Releases the plans not walked (a discovery that failed). Accepts none. */
-void ut_walks_dispose(ut_discover *d);
+void up_walks_dispose(ut_discover *d);
 
 /* One file to read and parse (load.c). */
 typedef struct {
@@ -314,16 +347,16 @@ typedef struct {
 	size_t max;      /* a larger file is skipped */
 	ut_diags diags;  /* what reading and parsing it said, in order */
 	int rc;          /* 1 parsed, 0 skipped (diags say why), < 0 failed; 2 while
-			    it waits for the other threads to end (ut_ts_forks) */
+			    it waits for the other threads to end (up_ts_forks) */
 	char error[256]; /* the message of a failure */
 } ut_load;
 
 /* Reads and parses every job's file, on `threads` threads (0: one per CPU this process
  * may run on): the calling one with ts, the others with parsers of their own. Files whose
- * parse forks (ut_ts_forks) are parsed by the calling thread once the others have ended:
+ * parse forks (up_ts_forks) are parsed by the calling thread once the others have ended:
  * a child forked while another thread holds a lock inside malloc (the sanitizers'
  * allocators have no fork handlers) would wait for it forever. */
-void ut_load_files(ut_load *jobs, size_t n, unsigned threads, ut_ts *ts);
+void up_load_files(ut_load *jobs, size_t n, unsigned threads, ut_ts *ts);
 
 /* Per-language discovery: appends the tests of the files of `lang` to the suite, in that
  * framework's execution order. */
@@ -341,12 +374,13 @@ struct ut_discover {
 	ut_arena walk_arena;   /* the steps' copied strings */
 };
 
-int ut_java_discover(ut_discover *d);
-int ut_python_discover(ut_discover *d);
-int ut_js_discover(ut_discover *d);
+int up_java_discover(ut_discover *d);
+int up_python_discover(ut_discover *d);
+int up_js_discover(ut_discover *d);
 
-/* Appends a test to the suite, copying strings into the suite's arena. */
-int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char *name,
+/* Appends a test to the suite, copying strings into the suite's arena, with the walk w
+ * recorded for it as its plan (walks.c). */
+int up_suite_append(ut_discover *d, const ut_file *f, const char *id, const char *name,
 		    const ut_syn *node, const char *framework, ut_walker *w);
 
 #endif

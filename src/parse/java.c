@@ -78,6 +78,72 @@ static int cmp_order(const void *a, const void *b)
 	return c ? c : cmp_pos(x, y);
 }
 
+/* The body that runs for fn, a method of chain[l]: the most derived one of its name. */
+static ut_fn *most_derived(ut_discover *d, ut_cls *const *chain, size_t l, ut_fn *fn)
+{
+	size_t i;
+
+	for (i = 0; i < l; i++) {
+		const ut_syn *o;
+
+		for (o = up_syn_first(chain[i]->node); o; o = up_syn_next(o)) {
+			ut_fn *ofn = up_java_method(d->ix, chain[i], o);
+
+			if (ofn && ofn->name && ofn->body && strcmp(ofn->name, fn->name) == 0)
+				return ofn;
+		}
+	}
+	return fn;
+}
+
+/* Jupiter's order of all of k's tests: the class's @TestMethodOrder (or a JUnit 4
+ * @FixMethodOrder), else by hash per class. */
+static void sort_jupiter(ut_discover *d, ut_cls *k, ut_jmethods *out)
+{
+	const char *sorter = up_java_annotation_args(
+	    d->ix, k->file, up_java_cls_annotation(d->ix, k, "TestMethodOrder"));
+	size_t i;
+
+	if (!sorter[0]) /* a JUnit 4 class in a file that imports Jupiter */
+		sorter = up_java_annotation_args(
+		    d->ix, k->file, up_java_cls_annotation(d->ix, k, "FixMethodOrder"));
+	if (strstr(sorter, "NAME_ASCENDING"))
+		sorter = "MethodName";
+	if (strstr(sorter, "MethodName") || strstr(sorter, "Alphanumeric")) {
+		for (i = 0; i < out->n; i++)
+			out->v[i].level = 0;
+		qsort(out->v, out->n, sizeof(ut_jmethod), cmp_name);
+	} else if (strstr(sorter, "OrderAnnotation")) {
+		for (i = 0; i < out->n; i++)
+			out->v[i].level = 0;
+		qsort(out->v, out->n, sizeof(ut_jmethod), cmp_order);
+	} else {
+		/* Jupiter's default orderer: the names' hash codes, per class */
+		qsort(out->v, out->n, sizeof(ut_jmethod), cmp_hash);
+	}
+}
+
+/* JUnit 4: each class's methods (of the n classes of chain) by that class's sorter. */
+static void sort_junit4(ut_discover *d, ut_cls *const *chain, size_t n, ut_jmethods *out)
+{
+	size_t l, i;
+
+	for (l = 0, i = 0; l < n; l++) {
+		size_t from = i;
+		const char *sorter;
+
+		while (i < out->n && out->v[i].level == (long)l)
+			i++;
+		sorter = up_java_annotation_args(
+		    d->ix, chain[l]->file,
+		    up_java_cls_annotation(d->ix, chain[l], "FixMethodOrder"));
+		if (strstr(sorter, "NAME_ASCENDING"))
+			qsort(out->v + from, i - from, sizeof(ut_jmethod), cmp_name);
+		else if (!strstr(sorter, "JVM"))
+			qsort(out->v + from, i - from, sizeof(ut_jmethod), cmp_hash);
+	}
+}
+
 /* The @Test methods of k and its superclasses as JUnit finds them: JUnit 4 the class's
  * own first, then each superclass's, each sorted by its own @FixMethodOrder (a hash order
  * without one); JUnit 5 the superclasses' first, sorted by the class's @TestMethodOrder
@@ -87,30 +153,29 @@ static int junit_methods(ut_discover *d, ut_cls *k, bool jupiter, ut_jmethods *o
 {
 	ut_cls *chain[UT_MAX_SUPER];
 	size_t n, l, i, pos = 0;
-	const char *sorter;
 	int rc = 0;
 
-	n = ut_java_chain(d->ix, k, chain);
+	n = up_java_chain(d->ix, k, chain);
 	for (l = 0; l < n && rc == 0; l++) {
 		const ut_syn *m;
 
-		for (m = ut_syn_first(chain[l]->node); m && rc == 0; m = ut_syn_next(m)) {
-			ut_fn *fn = ut_java_method(d->ix, chain[l], m);
+		for (m = up_syn_first(chain[l]->node); m && rc == 0; m = up_syn_next(m)) {
+			ut_fn *fn = up_java_method(d->ix, chain[l], m);
 			const ut_syn *t;
 			ut_jmethod jm;
 			bool seen = false;
 
 			if (!fn || !fn->name)
 				continue;
-			if (ut_java_hook_kinds(d->ix, fn))
+			if (up_java_hook_kinds(d->ix, fn))
 				fn->is_test = true;
 			for (i = 0; i < out->n && !seen; i++)
 				seen = strcmp(out->v[i].name, fn->name) == 0;
-			t = ut_java_fn_annotation(d->ix, fn, "Test");
+			t = up_java_fn_annotation(d->ix, fn, "Test");
 			if (t)
 				fn->is_test = true;
-			if (seen || !t || ut_java_fn_annotation(d->ix, fn, "Ignore") ||
-			    ut_java_fn_annotation(d->ix, fn, "Disabled"))
+			if (seen || !t || up_java_fn_annotation(d->ix, fn, "Ignore") ||
+			    up_java_fn_annotation(d->ix, fn, "Disabled"))
 				continue;
 			memset(&jm, 0, sizeof(jm));
 			jm.fn = fn;
@@ -118,23 +183,10 @@ static int junit_methods(ut_discover *d, ut_cls *k, bool jupiter, ut_jmethods *o
 			jm.test = t;
 			jm.pos = pos++;
 			jm.level = jupiter ? (long)(n - l) : (long)l;
-			jm.order = ut_java_number_arg(d->ix, fn->file,
-						      ut_java_fn_annotation(d->ix, fn, "Order"),
+			jm.order = up_java_number_arg(d->ix, fn->file,
+						      up_java_fn_annotation(d->ix, fn, "Order"),
 						      NULL, JUNIT5_DEFAULT_ORDER);
-			/* the most derived body of that name runs */
-			for (i = 0; i < l && jm.fn == fn; i++) {
-				const ut_syn *o;
-
-				for (o = ut_syn_first(chain[i]->node); o; o = ut_syn_next(o)) {
-					ut_fn *ofn = ut_java_method(d->ix, chain[i], o);
-
-					if (ofn && ofn->name && ofn->body &&
-					    strcmp(ofn->name, fn->name) == 0) {
-						jm.fn = ofn;
-						break;
-					}
-				}
-			}
+			jm.fn = most_derived(d, chain, l, fn);
 			if (jupiter && jm.fn != fn)
 				continue; /* Jupiter: an override without @Test is no test */
 			if (ut_vec_push(out, jm) < 0)
@@ -143,48 +195,16 @@ static int junit_methods(ut_discover *d, ut_cls *k, bool jupiter, ut_jmethods *o
 	}
 	if (rc < 0 || !out->n)
 		return rc;
-	if (jupiter) {
-		sorter = ut_java_annotation_args(
-		    d->ix, k->file, ut_java_cls_annotation(d->ix, k, "TestMethodOrder"));
-		if (!sorter[0]) /* a JUnit 4 class in a file that imports Jupiter */
-			sorter = ut_java_annotation_args(
-			    d->ix, k->file, ut_java_cls_annotation(d->ix, k, "FixMethodOrder"));
-		if (strstr(sorter, "NAME_ASCENDING"))
-			sorter = "MethodName";
-		if (strstr(sorter, "MethodName") || strstr(sorter, "Alphanumeric")) {
-			for (i = 0; i < out->n; i++)
-				out->v[i].level = 0;
-			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_name);
-		} else if (strstr(sorter, "OrderAnnotation")) {
-			for (i = 0; i < out->n; i++)
-				out->v[i].level = 0;
-			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_order);
-		} else {
-			/* Jupiter's default orderer: the names' hash codes, per class */
-			qsort(out->v, out->n, sizeof(ut_jmethod), cmp_hash);
-		}
-		return 0;
-	}
-	/* JUnit 4: each class's methods by that class's sorter */
-	for (l = 0, i = 0; l < n; l++) {
-		size_t from = i;
-
-		while (i < out->n && out->v[i].level == (long)l)
-			i++;
-		sorter = ut_java_annotation_args(
-		    d->ix, chain[l]->file,
-		    ut_java_cls_annotation(d->ix, chain[l], "FixMethodOrder"));
-		if (strstr(sorter, "NAME_ASCENDING"))
-			qsort(out->v + from, i - from, sizeof(ut_jmethod), cmp_name);
-		else if (!strstr(sorter, "JVM"))
-			qsort(out->v + from, i - from, sizeof(ut_jmethod), cmp_hash);
-	}
+	if (jupiter)
+		sort_jupiter(d, k, out);
+	else
+		sort_junit4(d, chain, n, out);
 	return 0;
 }
 
 static int collect_class(ut_discover *d, const ut_file *f, ut_cls *k, jclasses *out)
 {
-	const char *fw = ut_java_framework(d->ix, k);
+	const char *fw = up_java_framework(d->ix, k);
 	jclass jc;
 	int rc;
 
@@ -193,15 +213,15 @@ static int collect_class(ut_discover *d, const ut_file *f, ut_cls *k, jclasses *
 	jc.file = f;
 	jc.framework = fw;
 	if (strcmp(fw, "testng") == 0)
-		rc = ut_testng_methods(d, k, &jc.methods);
+		rc = up_testng_methods(d, k, &jc.methods);
 	else
 		rc = junit_methods(d, k, strcmp(fw, "junit5") == 0, &jc.methods);
-	if (rc < 0 || !jc.methods.n || ut_java_is_abstract(k)) {
-		ut_jmethods_free(&jc.methods);
+	if (rc < 0 || !jc.methods.n || up_java_is_abstract(k)) {
+		up_jmethods_free(&jc.methods);
 		return rc;
 	}
 	if (ut_vec_push(out, jc) < 0) {
-		ut_jmethods_free(&jc.methods);
+		up_jmethods_free(&jc.methods);
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	}
 	return 0;
@@ -212,15 +232,15 @@ static int collect_file(ut_discover *d, const ut_file *f, const ut_syn *n, jclas
 	const ut_syn *c;
 	int rc = 0;
 
-	for (c = ut_syn_first(n); c && rc == 0 && depth < 32; c = ut_syn_next(c)) {
-		if (ut_syn_is(c, UT_R_CLASS)) {
-			ut_cls *k = ut_index_class_of(d->ix, f, c);
+	for (c = up_syn_first(n); c && rc == 0 && depth < 32; c = up_syn_next(c)) {
+		if (up_syn_is(c, UT_R_CLASS)) {
+			ut_cls *k = up_index_class_of(d->ix, f, c);
 
 			if (k)
 				rc = collect_class(d, f, k, out);
 			if (rc == 0)
 				rc = collect_file(d, f, c, out, depth + 1);
-		} else if (!ut_syn_is(c, UT_R_FUNC) && ut_syn_first(c)) {
+		} else if (!up_syn_is(c, UT_R_FUNC) && up_syn_first(c)) {
 			rc = collect_file(d, f, c, out, depth + 1);
 		}
 	}
@@ -314,15 +334,15 @@ static const jhooks *hooks_of(ut_discover *d, ut_map *hooks, const ut_cls *k)
 
 	if (h)
 		return h;
-	for (c = ut_syn_first(k->node); c; c = ut_syn_next(c))
-		n += ut_syn_is(c, UT_R_FUNC);
+	for (c = up_syn_first(k->node); c; c = up_syn_next(c))
+		n += up_syn_is(c, UT_R_FUNC);
 	h = ut_arena_alloc(&d->ix->scratch, sizeof(*h) + n * sizeof(h->v[0]));
 	if (!h)
 		return NULL;
 	h->cls = k;
-	for (c = ut_syn_first(k->node); c; c = ut_syn_next(c)) {
-		ut_fn *fn = ut_syn_is(c, UT_R_FUNC) ? ut_index_fn_of(d->ix, k->file, c) : NULL;
-		unsigned kinds = fn ? ut_java_hook_kinds(d->ix, fn) : 0;
+	for (c = up_syn_first(k->node); c; c = up_syn_next(c)) {
+		ut_fn *fn = up_syn_is(c, UT_R_FUNC) ? up_index_fn_of(d->ix, k->file, c) : NULL;
+		unsigned kinds = fn ? up_java_hook_kinds(d->ix, fn) : 0;
 
 		if (kinds) {
 			h->v[h->n].fn = fn;
@@ -344,7 +364,7 @@ static int walk_hooks(ut_discover *d, ut_map *hooks, ut_walker *w, const ut_cls 
 
 	if (!k || depth > 16)
 		return 0;
-	super = ut_index_super(d->ix, k);
+	super = up_index_super(d->ix, k);
 	if (super_first)
 		rc = walk_hooks(d, hooks, w, super, kinds, super_first, depth + 1);
 	h = rc == 0 ? hooks_of(d, hooks, k) : NULL;
@@ -353,7 +373,7 @@ static int walk_hooks(ut_discover *d, ut_map *hooks, ut_walker *w, const ut_cls 
 	for (kind = 0; rc == 0 && kinds[kind] >= 0; kind++)
 		for (i = 0; i < h->n && rc == 0; i++)
 			if (h->v[i].kinds & (1u << kinds[kind]))
-				rc = ut_walk_fn_as(w, h->v[i].fn, w->self, NULL);
+				rc = up_walk_fn_as(w, h->v[i].fn, w->self, NULL);
 	if (!super_first && rc == 0)
 		rc = walk_hooks(d, hooks, w, super, kinds, super_first, depth + 1);
 	return rc;
@@ -421,22 +441,22 @@ static int emit_method(ut_discover *d, ut_map *hooks, const jclasses *all, const
 	ut_walker w;
 	int rc;
 
-	ut_walker_init(&w, d, m->fn->file->rel);
+	up_walker_init(&w, d, m->fn->file->rel);
 	w.self = jc->cls;
 	w.setup = true;
 	rc = walk_hooks(d, hooks, &w, jc->cls, ut_java_before_hooks, true, 0);
 	w.setup = false;
 	if (rc == 0)
-		rc = ut_walk_fn_as(&w, m->fn, jc->cls, NULL);
+		rc = up_walk_fn_as(&w, m->fn, jc->cls, NULL);
 	w.setup = true;
 	if (rc == 0)
 		rc = walk_hooks(d, hooks, &w, jc->cls, ut_java_after_hooks, false, 0);
 	if (rc == 0)
-		rc = ut_suite_append(d, m->fn->file, test_id(d, jc, m->name), m->name, m->fn->node,
+		rc = up_suite_append(d, m->fn->file, test_id(d, jc, m->name), m->name, m->fn->node,
 				     d->framework ? d->framework : jc->framework, &w);
 	if (rc == 0 && d->suite->tests.n > before)
 		rc = declared(d, all, jc, m, &d->suite->tests.v[before]);
-	ut_walker_dispose(&w);
+	up_walker_dispose(&w);
 	ut_arena_restore(d->ix->temp, mark); /* the test is in the model now */
 	return rc;
 }
@@ -510,7 +530,7 @@ static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 	int rc;
 
 	/* suite files decide which classes run, in their order; else the source order */
-	rc = ut_testng_xml(d, &listed, &paths);
+	rc = up_testng_xml(d, &listed, &paths);
 	xml = paths.n ? paths.v[0] : NULL;
 	for (i = 0; i < all->n && rc == 0; i++) {
 		jclass *jc = &all->v[i];
@@ -532,7 +552,7 @@ static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 				     0};
 
 			/* the suite file's <include>s and <exclude>s of the class */
-			if (pos < listed.n && !ut_testng_runs(&listed.v[pos], jc->methods.v[j].name,
+			if (pos < listed.n && !up_testng_runs(&listed.v[pos], jc->methods.v[j].name,
 							      &jc->methods.v[j].groups, &r.inc_pos))
 				continue;
 			if (ut_vec_push(&refs, r) < 0)
@@ -540,7 +560,7 @@ static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 		}
 	}
 	if (rc == 0)
-		rc = ut_testng_order(&refs);
+		rc = up_testng_order(&refs);
 	for (i = 0; i < refs.n && rc == 0; i++) {
 		jclass *jc = (jclass *)refs.v[i].owner;
 
@@ -566,16 +586,16 @@ static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 /* The class list of a suite: @Suite.SuiteClasses, @SuiteClasses or @SelectClasses. */
 static const ut_syn *suite_list(const ut_index *ix, const ut_cls *suite)
 {
-	const ut_syn *a = ut_java_cls_annotation(ix, suite, "SuiteClasses");
+	const ut_syn *a = up_java_cls_annotation(ix, suite, "SuiteClasses");
 
-	return a ? a : ut_java_cls_annotation(ix, suite, "SelectClasses");
+	return a ? a : up_java_cls_annotation(ix, suite, "SelectClasses");
 }
 
 /* The simple name a class reference of a suite list names (Foo.class, a.b.Foo.class). */
 static const char *ref_name(const ut_index *ix, const ut_file *f, const ut_syn *ref, char *buf,
 			    size_t size)
 {
-	const char *t = ut_compact_text(ix, f, ref), *dot;
+	const char *t = up_compact_text(ix, f, ref), *dot;
 	size_t len = strlen(t);
 
 	if (len > 6 && strcmp(t + len - 6, ".class") == 0)
@@ -605,23 +625,23 @@ static int emit_suite(ut_discover *d, ut_map *hooks, ut_map *expanded, const ut_
 		*key = suite; /* the map keeps the key: in the arena, not on the stack */
 	if (!key || ut_map_put(expanded, (const char *)key, sizeof(*key), NULL) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
-	for (c = ut_syn_find(a, UT_R_CLASSREF, 0); c && rc == 0; c = ut_syn_next(c)) {
+	for (c = up_syn_find(a, UT_R_CLASSREF, 0); c && rc == 0; c = up_syn_next(c)) {
 		const char *name;
 		jclass *jc;
 		ut_cls *k;
 		char buf[256];
 
-		if (!ut_syn_is(c, UT_R_CLASSREF) ||
+		if (!up_syn_is(c, UT_R_CLASSREF) ||
 		    !(name = ref_name(d->ix, suite->file, c, buf, sizeof(buf))))
 			continue;
 		jc = find_jclass(all, name);
 		if (jc) {
 			rc = emit_class(d, hooks, all, jc);
-		} else if ((k = ut_index_class(d->ix, name, strlen(name))) != NULL) {
+		} else if ((k = up_index_class(d->ix, name, strlen(name))) != NULL) {
 			rc = emit_suite(d, hooks, expanded, k, all, depth + 1);
 		} else {
 			ut_diags_add(d->diags, UT_DIAG_WARNING, suite->file->rel,
-				     ut_syn_line(suite->file->tree, c),
+				     up_syn_line(suite->file->tree, c),
 				     "suite class '%s' is not among the analysed sources", name);
 		}
 	}
@@ -635,17 +655,17 @@ static bool reaches(const ut_index *ix, const ut_cls *suite, jclasses *all, int 
 {
 	const ut_syn *a = suite_list(ix, suite), *c;
 
-	for (c = a && depth < 16 ? ut_syn_find(a, UT_R_CLASSREF, 0) : NULL; c; c = ut_syn_next(c)) {
+	for (c = a && depth < 16 ? up_syn_find(a, UT_R_CLASSREF, 0) : NULL; c; c = up_syn_next(c)) {
 		const char *name;
 		const ut_cls *k;
 		char buf[256];
 
-		if (!ut_syn_is(c, UT_R_CLASSREF) ||
+		if (!up_syn_is(c, UT_R_CLASSREF) ||
 		    !(name = ref_name(ix, suite->file, c, buf, sizeof(buf))))
 			continue;
 		if (find_jclass(all, name))
 			return true;
-		k = ut_index_class(ix, name, strlen(name));
+		k = up_index_class(ix, name, strlen(name));
 		if (k && k != suite && reaches(ix, k, all, depth + 1))
 			return true;
 	}
@@ -666,19 +686,19 @@ static int find_suites(ut_discover *d, jclasses *all, suites *out, ut_map *liste
 
 		if (f->lang != UT_LANG_JAVA)
 			continue;
-		for (c = ut_syn_first(f->tree->root); c && rc == 0; c = ut_syn_next(c)) {
+		for (c = up_syn_first(f->tree->root); c && rc == 0; c = up_syn_next(c)) {
 			ut_cls *k =
-			    ut_syn_is(c, UT_R_CLASS) ? ut_index_class_of(d->ix, f, c) : NULL;
+			    up_syn_is(c, UT_R_CLASS) ? up_index_class_of(d->ix, f, c) : NULL;
 			const ut_syn *a = k ? suite_list(d->ix, k) : NULL;
 
 			if (!a || (!f->test_file && !reaches(d->ix, k, all, 0)))
 				continue;
 			if (ut_vec_push(out, k) < 0)
 				rc = ut_error_set(UT_ENOMEM, "out of memory");
-			for (r = ut_syn_find(a, UT_R_CLASSREF, 0); r && rc == 0;
-			     r = ut_syn_next(r)) {
+			for (r = up_syn_find(a, UT_R_CLASSREF, 0); r && rc == 0;
+			     r = up_syn_next(r)) {
 				char buf[256];
-				const char *name = ut_syn_is(r, UT_R_CLASSREF)
+				const char *name = up_syn_is(r, UT_R_CLASSREF)
 						       ? ref_name(d->ix, f, r, buf, sizeof(buf))
 						       : NULL;
 
@@ -701,7 +721,7 @@ static int maven_patterns(ut_discover *d, jclasses *all)
 	ut_jstrings inc = {0}, exc = {0};
 	ut_buf b = UT_BUF_INIT;
 	size_t i;
-	int rc = ut_java_build_patterns(d, &inc, &exc);
+	int rc = up_java_build_patterns(d, &inc, &exc);
 
 	for (i = 0; i < all->n && rc > 0; i++) {
 		const ut_cls *k = all->v[i].cls;
@@ -717,7 +737,7 @@ static int maven_patterns(ut_discover *d, jclasses *all)
 		}
 		for (c = b.ptr; c && *c; c++)
 			*c = *c == '.' ? '/' : *c;
-		all->v[i].not_run = !ut_java_build_runs(&inc, &exc, b.ptr ? b.ptr : "");
+		all->v[i].not_run = !up_java_build_runs(&inc, &exc, b.ptr ? b.ptr : "");
 	}
 	ut_buf_dispose(&b);
 	ut_vec_free(&inc);
@@ -731,7 +751,7 @@ static int gradle_engine(ut_discover *d, jclasses *all)
 {
 	const char *engine = NULL;
 	size_t i;
-	int rc = ut_java_build_engine(d, &engine);
+	int rc = up_java_build_engine(d, &engine);
 
 	for (i = 0; i < all->n && rc == 0 && engine; i++) {
 		const char *fw = all->v[i].framework;
@@ -752,7 +772,7 @@ static int cmp_jclass(const void *a, const void *b)
 	return c ? c : (x->cls->node->start < y->cls->node->start ? -1 : 1);
 }
 
-int ut_java_discover(ut_discover *d)
+int up_java_discover(ut_discover *d)
 {
 	jclasses all = {0};
 	suites found = {0};
@@ -788,7 +808,7 @@ int ut_java_discover(ut_discover *d)
 		const char *why =
 		    ut_arena_printf(d->ix->temp, "outside the root suite '%s'", root->name);
 
-		warn_left_out(d, root->file->rel, ut_syn_line(root->file->tree, root->node), &all,
+		warn_left_out(d, root->file->rel, up_syn_line(root->file->tree, root->node), &all,
 			      false, why ? why : "outside the root suite");
 	}
 	for (i = 0; i < all.n && rc == 0; i++)
@@ -803,9 +823,9 @@ int ut_java_discover(ut_discover *d)
 	if (rc == 0)
 		rc = emit_testng(d, &hooks, &all);
 	if (rc == 0)
-		rc = ut_walks_run(d);
+		rc = up_walks_run(d);
 	for (i = 0; i < all.n; i++)
-		ut_jmethods_free(&all.v[i].methods);
+		up_jmethods_free(&all.v[i].methods);
 	ut_vec_free(&all);
 	ut_vec_free(&found);
 	ut_map_dispose(&hooks);

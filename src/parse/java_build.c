@@ -259,7 +259,7 @@ static int push_all(ut_jstrings *out, const char *const *v)
 	return 0;
 }
 
-int ut_java_build_patterns(ut_discover *d, ut_jstrings *includes, ut_jstrings *excludes)
+int up_java_build_patterns(ut_discover *d, ut_jstrings *includes, ut_jstrings *excludes)
 {
 	char *path = ut_path_join(d->ix->root ? d->ix->root : ".", "pom.xml");
 	pom_reader r;
@@ -332,7 +332,7 @@ static bool any_match(const ut_jstrings *v, const char *path)
 	return false;
 }
 
-bool ut_java_build_runs(const ut_jstrings *includes, const ut_jstrings *excludes, const char *path)
+bool up_java_build_runs(const ut_jstrings *includes, const ut_jstrings *excludes, const char *path)
 {
 	return any_match(includes, path) && !any_match(excludes, path);
 }
@@ -454,7 +454,7 @@ static int read_gradle(ut_discover *d, const char *path, const char *rel, ut_jst
 	return rc;
 }
 
-int ut_java_build_engine(ut_discover *d, const char **engine)
+int up_java_build_engine(ut_discover *d, const char **engine)
 {
 	static const char *const files[] = {"build.gradle", "build.gradle.kts", NULL};
 	const char *root = d->ix->root ? d->ix->root : ".";
@@ -478,7 +478,7 @@ int ut_java_build_engine(ut_discover *d, const char **engine)
 	return rc;
 }
 
-int ut_java_build_suites(ut_discover *d, ut_jstrings *out, const char **from)
+int up_java_build_suites(ut_discover *d, ut_jstrings *out, const char **from)
 {
 	const char *engine = NULL;
 	static const char *const files[] = {"pom.xml", "build.gradle", "build.gradle.kts", NULL};

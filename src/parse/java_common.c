@@ -12,9 +12,9 @@
 static const char *deco_name(const ut_index *ix, const ut_file *f, const ut_syn *deco, char *buf,
 			     size_t size)
 {
-	const ut_syn *n = ut_syn_child(deco, UT_R_DECO_NAME);
+	const ut_syn *n = up_syn_child(deco, UT_R_DECO_NAME);
 
-	return n ? ut_compact_text_buf(ix, f, n, buf, size) : "";
+	return n ? up_compact_text_buf(ix, f, n, buf, size) : "";
 }
 
 /* Is dn the annotation `name`, simple or qualified? */
@@ -26,14 +26,14 @@ static bool deco_is(const char *dn, const char *name)
 	       (dl > len && dn[dl - len - 1] == '.' && strcmp(dn + dl - len, name) == 0);
 }
 
-const ut_syn *ut_java_annotation(const ut_index *ix, const ut_file *f, const ut_syn *n,
+const ut_syn *up_java_annotation(const ut_index *ix, const ut_file *f, const ut_syn *n,
 				 const char *name, uint32_t before)
 {
 	const ut_syn *c;
 	char buf[128];
 
-	for (c = ut_syn_first(n); c; c = ut_syn_next(c))
-		if (ut_syn_is(c, UT_R_DECO) && c->start < before &&
+	for (c = up_syn_first(n); c; c = up_syn_next(c))
+		if (up_syn_is(c, UT_R_DECO) && c->start < before &&
 		    deco_is(deco_name(ix, f, c, buf, sizeof(buf)), name))
 			return c;
 	return NULL;
@@ -41,20 +41,20 @@ const ut_syn *ut_java_annotation(const ut_index *ix, const ut_file *f, const ut_
 
 static uint32_t name_start(const ut_syn *n, ut_role role)
 {
-	const ut_syn *nm = ut_syn_child(n, role);
+	const ut_syn *nm = up_syn_child(n, role);
 
 	return nm ? nm->start : n->end;
 }
 
-const ut_syn *ut_java_fn_annotation(const ut_index *ix, const ut_fn *fn, const char *name)
+const ut_syn *up_java_fn_annotation(const ut_index *ix, const ut_fn *fn, const char *name)
 {
-	return ut_java_annotation(ix, fn->file, fn->node, name,
+	return up_java_annotation(ix, fn->file, fn->node, name,
 				  name_start(fn->node, UT_R_FUNC_NAME));
 }
 
-const ut_syn *ut_java_cls_annotation(const ut_index *ix, const ut_cls *k, const char *name)
+const ut_syn *up_java_cls_annotation(const ut_index *ix, const ut_cls *k, const char *name)
 {
-	return ut_java_annotation(ix, k->file, k->node, name, name_start(k->node, UT_R_CLASS_NAME));
+	return up_java_annotation(ix, k->file, k->node, name, name_start(k->node, UT_R_CLASS_NAME));
 }
 
 static const char *const hook_names[] = {"BeforeClass",	 "BeforeAll", "Before",	   "BeforeEach",
@@ -65,17 +65,17 @@ static const char *const hook_names[] = {"BeforeClass",	 "BeforeAll", "Before",	
 const int ut_java_before_hooks[] = {0, 1, 2, 3, 4, -1};
 const int ut_java_after_hooks[] = {5, 6, 7, 8, 9, -1};
 
-unsigned ut_java_hook_kinds(const ut_index *ix, const ut_fn *fn)
+unsigned up_java_hook_kinds(const ut_index *ix, const ut_fn *fn)
 {
 	uint32_t before = name_start(fn->node, UT_R_FUNC_NAME);
 	const ut_syn *c;
 	unsigned kinds = 0, h;
 	char buf[128];
 
-	for (c = ut_syn_first(fn->node); c; c = ut_syn_next(c)) {
+	for (c = up_syn_first(fn->node); c; c = up_syn_next(c)) {
 		const char *dn;
 
-		if (!ut_syn_is(c, UT_R_DECO) || c->start >= before)
+		if (!up_syn_is(c, UT_R_DECO) || c->start >= before)
 			continue;
 		dn = deco_name(ix, fn->file, c, buf, sizeof(buf));
 		for (h = 0; h < NHOOKS; h++)
@@ -85,26 +85,26 @@ unsigned ut_java_hook_kinds(const ut_index *ix, const ut_fn *fn)
 	return kinds;
 }
 
-const char *ut_java_annotation_args(const ut_index *ix, const ut_file *f, const ut_syn *a)
+const char *up_java_annotation_args(const ut_index *ix, const ut_file *f, const ut_syn *a)
 {
-	const ut_syn *args = a ? ut_syn_child(a, UT_R_DECO_ARGS) : NULL;
+	const ut_syn *args = a ? up_syn_child(a, UT_R_DECO_ARGS) : NULL;
 
-	return args ? ut_compact_text(ix, f, args) : "";
+	return args ? up_compact_text(ix, f, args) : "";
 }
 
 /* The value node of argument `key` (the first positional one for NULL), or NULL. */
 static const ut_syn *arg_value(const ut_file *f, const ut_syn *a, const char *key)
 {
-	const ut_syn *args = a ? ut_syn_child(a, UT_R_DECO_ARGS) : NULL, *c;
+	const ut_syn *args = a ? up_syn_child(a, UT_R_DECO_ARGS) : NULL, *c;
 
-	for (c = args ? ut_syn_first(args) : NULL; c; c = ut_syn_next(c)) {
-		if (ut_syn_is(c, UT_R_ARG_KW)) {
-			const ut_syn *k = ut_syn_child(c, UT_R_ARG_KW_NAME);
+	for (c = args ? up_syn_first(args) : NULL; c; c = up_syn_next(c)) {
+		if (up_syn_is(c, UT_R_ARG_KW)) {
+			const ut_syn *k = up_syn_child(c, UT_R_ARG_KW_NAME);
 
-			if (key && k && ut_text_is(f, k, key))
-				return ut_syn_child(c, UT_R_ARG_KW_VALUE);
-		} else if (!key && ut_syn_is(c, UT_R_ARG)) {
-			return ut_arg_expr(c);
+			if (key && k && up_text_is(f, k, key))
+				return up_syn_child(c, UT_R_ARG_KW_VALUE);
+		} else if (!key && up_syn_is(c, UT_R_ARG)) {
+			return up_arg_expr(c);
 		}
 	}
 	return NULL;
@@ -115,13 +115,13 @@ static ut_val eval_const(const ut_index *ix, const ut_file *f, const ut_syn *v)
 	ut_env env;
 	ut_val val;
 
-	ut_env_init(&env, NULL, f, NULL);
-	val = ut_eval(ix, &env, f, v);
-	ut_env_dispose(&env);
+	up_env_init(&env, NULL, f, NULL);
+	val = up_eval(ix, &env, f, v);
+	up_env_dispose(&env);
 	return val;
 }
 
-long ut_java_number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
+long up_java_number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
 			long dflt)
 {
 	const ut_syn *v = arg_value(f, a, key);
@@ -132,7 +132,7 @@ long ut_java_number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, c
 
 	if (!v)
 		return dflt;
-	val.s = ut_compact_text_buf(ix, f, v, buf, sizeof(buf)); /* -1: no constant */
+	val.s = up_compact_text_buf(ix, f, v, buf, sizeof(buf)); /* -1: no constant */
 	n = strtol(val.s, &end, 10);
 	if (val.s[0] && *end == '\0')
 		return n;
@@ -145,7 +145,7 @@ long ut_java_number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, c
 	return *end == '\0' ? n : dflt;
 }
 
-int ut_java_strings_arg(ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
+int up_java_strings_arg(ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
 			ut_jstrings *out)
 {
 	const ut_syn *v = arg_value(f, a, key), *c, *end;
@@ -156,8 +156,8 @@ int ut_java_strings_arg(ut_index *ix, const ut_file *f, const ut_syn *a, const c
 	/* one string, or the strings of a {...} list: its literal and constant elements */
 	val = eval_const(ix, f, v);
 	for (c = v, end = v + v->size; c < end;) {
-		bool leaf = c == v || ut_syn_is(c, UT_R_STR) || ut_syn_is(c, UT_R_IDENT) ||
-			    ut_syn_is(c, UT_R_MEMBER);
+		bool leaf = c == v || up_syn_is(c, UT_R_STR) || up_syn_is(c, UT_R_IDENT) ||
+			    up_syn_is(c, UT_R_MEMBER);
 
 		if (c != v && leaf)
 			val = eval_const(ix, f, c);
@@ -174,21 +174,21 @@ int ut_java_strings_arg(ut_index *ix, const ut_file *f, const ut_syn *a, const c
 	return 0;
 }
 
-size_t ut_java_chain(const ut_index *ix, ut_cls *k, ut_cls *chain[UT_MAX_SUPER])
+size_t up_java_chain(const ut_index *ix, ut_cls *k, ut_cls *chain[UT_MAX_SUPER])
 {
 	size_t n = 0;
 
-	for (; k && n < UT_MAX_SUPER; k = ut_index_super(ix, k))
+	for (; k && n < UT_MAX_SUPER; k = up_index_super(ix, k))
 		chain[n++] = k;
 	return n;
 }
 
-ut_fn *ut_java_method(const ut_index *ix, const ut_cls *k, const ut_syn *m)
+ut_fn *up_java_method(const ut_index *ix, const ut_cls *k, const ut_syn *m)
 {
-	return ut_syn_is(m, UT_R_FUNC) ? ut_index_fn_of(ix, k->file, m) : NULL;
+	return up_syn_is(m, UT_R_FUNC) ? up_index_fn_of(ix, k->file, m) : NULL;
 }
 
-void ut_jmethods_free(ut_jmethods *v)
+void up_jmethods_free(ut_jmethods *v)
 {
 	size_t i;
 
@@ -205,12 +205,12 @@ static const char *framework_of(const ut_index *ix, const ut_file *f)
 {
 	const ut_syn *c;
 
-	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
+	for (c = up_syn_first(f->tree->root); c; c = up_syn_next(c)) {
 		const char *t;
 
-		if (!ut_syn_is(c, UT_R_IMPORT))
+		if (!up_syn_is(c, UT_R_IMPORT))
 			continue;
-		t = ut_compact_text(ix, f, c);
+		t = up_compact_text(ix, f, c);
 		if (strstr(t, "org.junit.jupiter"))
 			return "junit5";
 		if (strstr(t, "org.testng"))
@@ -219,10 +219,10 @@ static const char *framework_of(const ut_index *ix, const ut_file *f)
 	return NULL;
 }
 
-const char *ut_java_framework(const ut_index *ix, ut_cls *k)
+const char *up_java_framework(const ut_index *ix, ut_cls *k)
 {
 	ut_cls *chain[UT_MAX_SUPER];
-	size_t n = ut_java_chain(ix, k, chain), i;
+	size_t n = up_java_chain(ix, k, chain), i;
 	const char *fw = NULL;
 
 	for (i = 0; i < n && !fw; i++)
@@ -230,7 +230,7 @@ const char *ut_java_framework(const ut_index *ix, ut_cls *k)
 	return fw ? fw : "junit4";
 }
 
-bool ut_java_is_abstract(const ut_cls *k)
+bool up_java_is_abstract(const ut_cls *k)
 {
 	uint32_t end = name_start(k->node, UT_R_CLASS_NAME);
 	const char *s = k->file->src.ptr + k->node->start;

@@ -26,10 +26,10 @@ static int walk_suite_hooks(ut_walker *w, const jsuite *cur, hook_kind k)
 
 		if (cur->hooks.v[h].kind != k)
 			continue;
-		body = ut_syn_child(cur->hooks.v[h].body, UT_R_FUNC_BODY);
-		ut_env_init(&env, cur->hooks.v[h].env, cur->hooks.v[h].src, NULL);
-		rc = ut_walk_body(w, &env, cur->hooks.v[h].src, body);
-		ut_env_dispose(&env);
+		body = up_syn_child(cur->hooks.v[h].body, UT_R_FUNC_BODY);
+		up_env_init(&env, cur->hooks.v[h].env, cur->hooks.v[h].src, NULL);
+		rc = up_walk_body(w, &env, cur->hooks.v[h].src, body);
+		up_env_dispose(&env);
 	}
 	return rc;
 }
@@ -93,24 +93,24 @@ static int emit(jsctx *c, const jtest *t)
 		return nomem();
 	}
 
-	ut_walker_init(&w, c->d, t->src->rel);
+	up_walker_init(&w, c->d, t->src->rel);
 	w.setup = true;
 	rc = walk_hooks(c, &w, t->suite, HOOK_BEFORE_ALL, true);
 	if (rc == 0)
 		rc = walk_hooks(c, &w, t->suite, HOOK_BEFORE_EACH, true);
 	w.setup = false;
-	ut_env_init(&env, t->env, t->src, NULL);
+	up_env_init(&env, t->env, t->src, NULL);
 	if (rc == 0)
-		rc = ut_walk_body(&w, &env, t->src, ut_syn_child(t->body, UT_R_FUNC_BODY));
-	ut_env_dispose(&env);
+		rc = up_walk_body(&w, &env, t->src, up_syn_child(t->body, UT_R_FUNC_BODY));
+	up_env_dispose(&env);
 	w.setup = true;
 	if (rc == 0)
 		rc = walk_hooks(c, &w, t->suite, HOOK_AFTER_EACH, false);
 	if (rc == 0)
 		rc = walk_hooks(c, &w, t->suite, HOOK_AFTER_ALL, false);
 	if (rc == 0)
-		rc = ut_suite_append(c->d, t->src, id, t->title, t->call, c->framework, &w);
-	ut_walker_dispose(&w);
+		rc = up_suite_append(c->d, t->src, id, t->title, t->call, c->framework, &w);
+	up_walker_dispose(&w);
 	ut_buf_dispose(&title);
 	ut_arena_restore(c->d->ix->temp, mark); /* the test is in the model now */
 	return rc;
@@ -210,9 +210,9 @@ static const char *framework_of(const ut_discover *d, const ut_file *f)
 
 	if (d->framework)
 		return d->framework;
-	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
-		if (!ut_syn_is(c, UT_R_IMPORT) && !ut_syn_is(c, UT_R_ASSIGN) &&
-		    !ut_syn_is(c, UT_R_CALL))
+	for (c = up_syn_first(f->tree->root); c; c = up_syn_next(c)) {
+		if (!up_syn_is(c, UT_R_IMPORT) && !up_syn_is(c, UT_R_ASSIGN) &&
+		    !up_syn_is(c, UT_R_CALL))
 			continue;
 		if (memmem(f->src.ptr + c->start, c->end - c->start, "@jest/globals", 13) ||
 		    memmem(f->src.ptr + c->start, c->end - c->start, "vitest", 6))
@@ -228,14 +228,14 @@ static void ctx_dispose(jsctx *c)
 	size_t k;
 
 	for (k = 0; k < c->all.n; k++) {
-		ut_env_dispose(&c->all.v[k]->env);
+		up_env_dispose(&c->all.v[k]->env);
 		ut_vec_free(&c->all.v[k]->tests);
 		ut_vec_free(&c->all.v[k]->suites);
 		ut_vec_free(&c->all.v[k]->hooks);
 		ut_vec_free(&c->all.v[k]->suite_pos);
 	}
 	for (k = 0; k < c->scopes.n; k++)
-		ut_env_dispose(c->scopes.v[k]);
+		up_env_dispose(c->scopes.v[k]);
 	ut_vec_free(&c->all);
 	ut_vec_free(&c->scopes);
 	ut_vec_free(&c->later);
@@ -288,7 +288,7 @@ static int ctx_cmp(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-int ut_js_discover(ut_discover *d)
+int up_js_discover(ut_discover *d)
 {
 	UT_VEC(jsctx) ctxs = {0};
 	UT_VEC(jsuite *) mocha_roots = {0};
@@ -319,7 +319,7 @@ int ut_js_discover(ut_discover *d)
 	for (i = 0; i < ctxs.n && rc == 0; i++) {
 		jsctx *c = &ctxs.v[i];
 
-		rc = ut_js_scan_file(c);
+		rc = up_js_scan_file(c);
 		if (rc == 0 && strcmp(c->framework, "mocha") == 0 &&
 		    ut_vec_push(&mocha_roots, c->root) < 0)
 			rc = nomem();
@@ -345,7 +345,7 @@ int ut_js_discover(ut_discover *d)
 		rc = emit_suite(&ctxs.v[i], ctxs.v[i].root, 0,
 				strcmp(ctxs.v[i].framework, "mocha") == 0 ? 2 : 0);
 	if (rc == 0)
-		rc = ut_walks_run(d); /* while the describes' scopes are there */
+		rc = up_walks_run(d); /* while the describes' scopes are there */
 	for (i = 0; i < ctxs.n; i++)
 		ctx_dispose(&ctxs.v[i]);
 	ut_vec_free(&ctxs);

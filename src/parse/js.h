@@ -41,7 +41,7 @@ struct jsuite {
 	bool dropped;
 };
 
-/* An async function's body, read after the rest of its file (see ut_js_awaits). */
+/* An async function's body, read after the rest of its file (see up_js_awaits). */
 typedef struct {
 	jsuite *suite;
 	ut_env *env;
@@ -70,26 +70,26 @@ typedef struct {
 
 /* A suite of c's file under parent (NULL: the file's root), its describe-level scope
  * inside `scope` (NULL: the file). In c's arena; NULL when out of memory. */
-jsuite *ut_js_suite_new(jsctx *c, jsuite *parent, ut_env *scope, const char *title);
+jsuite *up_js_suite_new(jsctx *c, jsuite *parent, ut_env *scope, const char *title);
 /* Reads what c's file registers into c->root (created here): describes, tests, hooks,
  * factories, loops, conditions. 0, or a negative code (out of memory). */
-int ut_js_scan_file(jsctx *c);
+int up_js_scan_file(jsctx *c);
 
 /* js_names.c. The title expr gives when the spec loads: its value, or the parts of a
  * template or a `+` that have one with ${expression} (its source text) for each part only
  * the run knows: `Suite on ${ENV}`. In the index's arena; "" when out of memory. */
-const char *ut_js_title(jsctx *c, ut_env *env, const ut_syn *expr);
+const char *up_js_title(jsctx *c, ut_env *env, const ut_syn *expr);
 /* The function that `var` (bound by `var = require('./module')` at the top of the file
  * being read) exports: module.exports itself when prop is NULL, else its member prop
  * (exports.prop = function, or a function of the module named prop). NULL when none. */
-const ut_fn *ut_js_required_fn(jsctx *c, const ut_syn *var, const ut_syn *prop);
+const ut_fn *up_js_required_fn(jsctx *c, const ut_syn *var, const ut_syn *prop);
 /* That function for a call: suite(x) or suites.editor(x). */
-const ut_fn *ut_js_required_factory(jsctx *c, const ut_syn *call);
+const ut_fn *up_js_required_factory(jsctx *c, const ut_syn *call);
 /* The body of the function that `paren` holds when it is called right there:
  * (async () => { ... })(). NULL otherwise. */
-const ut_syn *ut_js_iife_body(const ut_file *f, const ut_syn *paren);
+const ut_syn *up_js_iife_body(const ut_file *f, const ut_syn *paren);
 /* Whether that function is async and awaits: what it registers comes after the file's
  * other registrations (mocha's loader awaits the file). */
-bool ut_js_awaits(const ut_file *f, const ut_syn *paren);
+bool up_js_awaits(const ut_file *f, const ut_syn *paren);
 
 #endif

@@ -40,32 +40,32 @@ static void put_part(jsctx *c, ut_env *env, const ut_syn *n, ut_buf *b, int *kno
 	const char *text;
 	ut_val v;
 
-	while (n && ut_syn_is(n, UT_R_PAREN) && ut_syn_first(n) && !ut_syn_next(ut_syn_first(n)))
-		n = ut_syn_first(n);
+	while (n && up_syn_is(n, UT_R_PAREN) && up_syn_first(n) && !up_syn_next(up_syn_first(n)))
+		n = up_syn_first(n);
 	if (!n)
 		return;
-	v = ut_eval(c->d->ix, env, f, n);
+	v = up_eval(c->d->ix, env, f, n);
 	if (v.kind == UT_V_STR) {
 		ut_buf_put(b, v.s, v.n);
 		(*known)++;
 		return;
 	}
-	if (depth < MAX_TITLE_DEPTH && ut_syn_is(n, UT_R_STR)) {
-		for (ch = ut_syn_first(n); ch; ch = ut_syn_next(ch)) {
-			if (ut_syn_is(ch, UT_R_STR_TEXT)) {
+	if (depth < MAX_TITLE_DEPTH && up_syn_is(n, UT_R_STR)) {
+		for (ch = up_syn_first(n); ch; ch = up_syn_next(ch)) {
+			if (up_syn_is(ch, UT_R_STR_TEXT)) {
 				ut_buf_put(b, f->src.ptr + ch->start, ch->end - ch->start);
 				(*known)++;
-			} else if (ut_syn_is(ch, UT_R_STR_ESC)) {
+			} else if (up_syn_is(ch, UT_R_STR_ESC)) {
 				put_escape(b, f->src.ptr + ch->start, ch->end - ch->start);
-			} else if (ut_syn_is(ch, UT_R_STR_INTERP)) {
+			} else if (up_syn_is(ch, UT_R_STR_INTERP)) {
 				put_part(c, env, ch, b, known, unknown, depth + 1);
 			}
 		}
 		return;
 	}
-	if (depth < MAX_TITLE_DEPTH && ut_syn_is(n, UT_R_CONCAT)) {
-		for (ch = ut_syn_first(n); ch; ch = ut_syn_next(ch))
-			if (ut_syn_is(ch, UT_R_CONCAT_PART))
+	if (depth < MAX_TITLE_DEPTH && up_syn_is(n, UT_R_CONCAT)) {
+		for (ch = up_syn_first(n); ch; ch = up_syn_next(ch))
+			if (up_syn_is(ch, UT_R_CONCAT_PART))
 				put_part(c, env, ch, b, known, unknown, depth + 1);
 		return;
 	}
@@ -81,7 +81,7 @@ static void put_part(jsctx *c, ut_env *env, const ut_syn *n, ut_buf *b, int *kno
 	ut_buf_putc(b, '}');
 }
 
-const char *ut_js_title(jsctx *c, ut_env *env, const ut_syn *expr)
+const char *up_js_title(jsctx *c, ut_env *env, const ut_syn *expr)
 {
 	ut_buf b = UT_BUF_INIT;
 	int known = 0, unknown = 0;
@@ -99,20 +99,20 @@ static const char *required_path(const ut_file *f, const ut_syn *name, size_t *n
 {
 	const ut_syn *a;
 
-	for (a = ut_syn_first(f->tree->root); a; a = ut_syn_next(a)) {
-		const ut_syn *t = ut_syn_child(a, UT_R_ASSIGN_TARGET);
-		const ut_syn *v = ut_syn_child(a, UT_R_ASSIGN_VALUE);
-		const ut_syn *nm = v && ut_syn_is(v, UT_R_CALL) ? ut_call_name(v) : NULL;
+	for (a = up_syn_first(f->tree->root); a; a = up_syn_next(a)) {
+		const ut_syn *t = up_syn_child(a, UT_R_ASSIGN_TARGET);
+		const ut_syn *v = up_syn_child(a, UT_R_ASSIGN_VALUE);
+		const ut_syn *nm = v && up_syn_is(v, UT_R_CALL) ? up_call_name(v) : NULL;
 		const char *p, *q, *end;
 
-		if (!ut_syn_is(a, UT_R_ASSIGN) || !t || !ut_syn_is(t, UT_R_IDENT) ||
+		if (!up_syn_is(a, UT_R_ASSIGN) || !t || !up_syn_is(t, UT_R_IDENT) ||
 		    t->end - t->start != name->end - name->start ||
 		    memcmp(f->src.ptr + t->start, f->src.ptr + name->start, t->end - t->start) != 0)
 			continue;
-		if (!nm || ut_call_recv(v) || !ut_text_is(f, nm, "require") || !ut_call_args(v))
+		if (!nm || up_call_recv(v) || !up_text_is(f, nm, "require") || !up_call_args(v))
 			return NULL;
-		p = f->src.ptr + ut_call_args(v)->start;
-		end = f->src.ptr + ut_call_args(v)->end;
+		p = f->src.ptr + up_call_args(v)->start;
+		end = f->src.ptr + up_call_args(v)->end;
 		while (p < end && *p != '\'' && *p != '"' && *p != '`')
 			p++;
 		for (q = p + 1; q < end && *q != *p; q++)
@@ -185,16 +185,16 @@ static const ut_file *module_file(const ut_index *ix, const ut_file *from, const
 static const ut_fn *fn_at(jsctx *c, const ut_file *m, const ut_syn *node)
 {
 	ut_fn *fn = ut_arena_alloc(&c->arena, sizeof(*fn));
-	const ut_syn *params = ut_syn_child(node, UT_R_FUNC_PARAMS), *p;
+	const ut_syn *params = up_syn_child(node, UT_R_FUNC_PARAMS), *p;
 
 	if (!fn)
 		return NULL;
 	memset(fn, 0, sizeof(*fn));
 	fn->file = m;
 	fn->node = node;
-	fn->body = ut_syn_child(node, UT_R_FUNC_BODY);
-	for (p = ut_syn_first(params ? params : node); p; p = ut_syn_next(p))
-		if (ut_syn_is(p, UT_R_PARAM) &&
+	fn->body = up_syn_child(node, UT_R_FUNC_BODY);
+	for (p = up_syn_first(params ? params : node); p; p = up_syn_next(p))
+		if (up_syn_is(p, UT_R_PARAM) &&
 		    fn->nparams < sizeof(fn->params) / sizeof(fn->params[0]))
 			fn->params[fn->nparams++] = p;
 	return fn;
@@ -210,26 +210,26 @@ static const ut_fn *exported_fn(jsctx *c, const ut_file *m, const char *prop, si
 	const ut_fn *fn;
 
 	if (prop) {
-		for (fn = ut_index_fn(ix, prop, plen); fn; fn = fn->next_same_name)
+		for (fn = up_index_fn(ix, prop, plen); fn; fn = fn->next_same_name)
 			if (fn->file == m && fn->body && !fn->cls)
 				return fn;
 		return NULL;
 	}
-	for (a = ut_syn_first(m->tree->root); a; a = ut_syn_next(a)) {
-		const ut_syn *t = ut_syn_child(a, UT_R_ASSIGN_TARGET);
-		const ut_syn *v = ut_syn_child(a, UT_R_ASSIGN_VALUE);
+	for (a = up_syn_first(m->tree->root); a; a = up_syn_next(a)) {
+		const ut_syn *t = up_syn_child(a, UT_R_ASSIGN_TARGET);
+		const ut_syn *v = up_syn_child(a, UT_R_ASSIGN_VALUE);
 
-		if (!ut_syn_is(a, UT_R_ASSIGN) || !t || !v || !ut_text_is(m, t, "module.exports"))
+		if (!up_syn_is(a, UT_R_ASSIGN) || !t || !v || !up_text_is(m, t, "module.exports"))
 			continue;
-		if (ut_syn_is(v, UT_R_FUNC))
-			return ut_index_fn_of(ix, m, v) ? ut_index_fn_of(ix, m, v) : fn_at(c, m, v);
-		if (ut_syn_is(v, UT_R_IDENT))
+		if (up_syn_is(v, UT_R_FUNC))
+			return up_index_fn_of(ix, m, v) ? up_index_fn_of(ix, m, v) : fn_at(c, m, v);
+		if (up_syn_is(v, UT_R_IDENT))
 			return exported_fn(c, m, m->src.ptr + v->start, v->end - v->start);
 	}
 	return NULL;
 }
 
-const ut_fn *ut_js_required_fn(jsctx *c, const ut_syn *var, const ut_syn *prop)
+const ut_fn *up_js_required_fn(jsctx *c, const ut_syn *var, const ut_syn *prop)
 {
 	const ut_index *ix = c->d->ix;
 	const ut_file *m;
@@ -237,7 +237,7 @@ const ut_fn *ut_js_required_fn(jsctx *c, const ut_syn *var, const ut_syn *prop)
 	const char *path;
 	size_t n = 0;
 
-	if (!var || !ut_syn_is(var, UT_R_IDENT))
+	if (!var || !up_syn_is(var, UT_R_IDENT))
 		return NULL;
 	path = required_path(c->cur, var, &n);
 	m = path ? module_file(ix, c->cur, path, n) : NULL;
@@ -248,32 +248,32 @@ const ut_fn *ut_js_required_fn(jsctx *c, const ut_syn *var, const ut_syn *prop)
 	return fn && fn->body && ut_lang_is_js(fn->file->lang) ? fn : NULL;
 }
 
-const ut_fn *ut_js_required_factory(jsctx *c, const ut_syn *call)
+const ut_fn *up_js_required_factory(jsctx *c, const ut_syn *call)
 {
-	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call);
+	const ut_syn *nm = up_call_name(call), *recv = up_call_recv(call);
 
-	if (!nm || ut_syn_is(call, UT_R_NEW))
+	if (!nm || up_syn_is(call, UT_R_NEW))
 		return NULL;
-	return recv ? ut_js_required_fn(c, recv, nm) : ut_js_required_fn(c, nm, NULL);
+	return recv ? up_js_required_fn(c, recv, nm) : up_js_required_fn(c, nm, NULL);
 }
 
-bool ut_js_awaits(const ut_file *f, const ut_syn *paren)
+bool up_js_awaits(const ut_file *f, const ut_syn *paren)
 {
-	const ut_syn *fn = ut_syn_first(paren), *body = fn ? ut_syn_child(fn, UT_R_FUNC_BODY) : NULL;
+	const ut_syn *fn = up_syn_first(paren), *body = fn ? up_syn_child(fn, UT_R_FUNC_BODY) : NULL;
 	const char *s = fn ? f->src.ptr + fn->start : NULL;
 
 	return body && fn->end - fn->start > 5 && memcmp(s, "async", 5) == 0 &&
 	       memmem(f->src.ptr + body->start, body->end - body->start, "await", 5);
 }
 
-const ut_syn *ut_js_iife_body(const ut_file *f, const ut_syn *paren)
+const ut_syn *up_js_iife_body(const ut_file *f, const ut_syn *paren)
 {
-	const ut_syn *fn = paren ? ut_syn_first(paren) : NULL;
+	const ut_syn *fn = paren ? up_syn_first(paren) : NULL;
 	const char *p, *end = f->src.ptr + f->src.len;
 
-	if (!fn || ut_syn_next(fn) || !ut_syn_is(fn, UT_R_FUNC))
+	if (!fn || up_syn_next(fn) || !up_syn_is(fn, UT_R_FUNC))
 		return NULL;
 	for (p = f->src.ptr + paren->end; p < end && isspace((unsigned char)*p); p++)
 		;
-	return p < end && *p == '(' ? ut_syn_child(fn, UT_R_FUNC_BODY) : NULL;
+	return p < end && *p == '(' ? up_syn_child(fn, UT_R_FUNC_BODY) : NULL;
 }

@@ -19,7 +19,7 @@ static const char *const skip_it[] = {"xit", "xtest", "xspecify", "xstep", NULL}
 #define MAX_SCOPES 20000 /* factory calls and loop iterations of a file, nested ones multiplied */
 
 /* A suite whose describe-level scope is inside `scope` (NULL: the file). */
-jsuite *ut_js_suite_new(jsctx *c, jsuite *parent, ut_env *scope, const char *title)
+jsuite *up_js_suite_new(jsctx *c, jsuite *parent, ut_env *scope, const char *title)
 {
 	jsuite *s = ut_arena_alloc(&c->arena, sizeof(*s));
 
@@ -28,7 +28,7 @@ jsuite *ut_js_suite_new(jsctx *c, jsuite *parent, ut_env *scope, const char *tit
 	memset(s, 0, sizeof(*s));
 	s->parent = parent;
 	s->title = title;
-	ut_env_init(&s->env, scope, c->cur, NULL);
+	up_env_init(&s->env, scope, c->cur, NULL);
 	if (ut_vec_push(&c->all, s) < 0)
 		return NULL;
 	return s;
@@ -41,7 +41,7 @@ static bool scope_room(jsctx *c, const ut_syn *n)
 		return true;
 	if (!c->capped)
 		ut_diags_add(c->d->diags, UT_DIAG_WARNING, c->cur->rel,
-			     ut_syn_line(c->cur->tree, n),
+			     up_syn_line(c->cur->tree, n),
 			     "more than %d factory calls and loop iterations: the rest is not read",
 			     MAX_SCOPES);
 	c->capped = true;
@@ -55,7 +55,7 @@ static ut_env *scope_new(jsctx *c, ut_env *parent)
 	if (!e)
 		return NULL;
 	memset(e, 0, sizeof(*e));
-	ut_env_init(e, parent, c->cur, NULL);
+	up_env_init(e, parent, c->cur, NULL);
 	if (ut_vec_push(&c->scopes, e) < 0)
 		return NULL;
 	return e;
@@ -63,12 +63,12 @@ static ut_env *scope_new(jsctx *c, ut_env *parent)
 
 static const ut_syn *func_arg(const ut_syn *call)
 {
-	const ut_syn *args = ut_call_args(call), *a, *last = NULL;
+	const ut_syn *args = up_call_args(call), *a, *last = NULL;
 
-	for (a = args ? ut_syn_first(args) : NULL; a; a = ut_syn_next(a)) {
-		const ut_syn *e = ut_arg_expr(a);
+	for (a = args ? up_syn_first(args) : NULL; a; a = up_syn_next(a)) {
+		const ut_syn *e = up_arg_expr(a);
 
-		if (e && ut_syn_is(e, UT_R_FUNC))
+		if (e && up_syn_is(e, UT_R_FUNC))
 			last = e;
 	}
 	return last;
@@ -76,20 +76,20 @@ static const ut_syn *func_arg(const ut_syn *call)
 
 static const char *title_of(jsctx *c, ut_env *env, const ut_syn *call)
 {
-	const ut_syn *args = ut_call_args(call), *a;
+	const ut_syn *args = up_call_args(call), *a;
 
-	for (a = args ? ut_syn_first(args) : NULL; a; a = ut_syn_next(a)) {
+	for (a = args ? up_syn_first(args) : NULL; a; a = up_syn_next(a)) {
 		ut_val v;
 
-		if (!ut_syn_is(a, UT_R_ARG))
+		if (!up_syn_is(a, UT_R_ARG))
 			continue;
-		v = ut_eval(c->d->ix, env, c->cur, ut_arg_expr(a));
+		v = up_eval(c->d->ix, env, c->cur, up_arg_expr(a));
 		if (v.kind == UT_V_STR)
 			return ut_arena_strndup(c->d->ix->arena, v.s, v.n);
 		/* a part only the run knows is ${its text}: `Suite on ${ENV}` */
 		if (v.kind == UT_V_UNRES)
-			return ut_js_title(c, env, ut_arg_expr(a));
-		return ut_compact_text(c->d->ix, c->cur, a);
+			return up_js_title(c, env, up_arg_expr(a));
+		return up_compact_text(c->d->ix, c->cur, a);
 	}
 	return "";
 }
@@ -107,10 +107,10 @@ static bool is_alias(const jsctx *c, const ut_syn *n)
 {
 	size_t i;
 
-	if (!n || !ut_syn_is(n, UT_R_IDENT))
+	if (!n || !up_syn_is(n, UT_R_IDENT))
 		return false;
 	for (i = 0; i < c->aliases.n; i++)
-		if (ut_text_is(c->cur, n, c->aliases.v[i]))
+		if (up_text_is(c->cur, n, c->aliases.v[i]))
 			return true;
 	return false;
 }
@@ -119,29 +119,29 @@ static bool is_alias(const jsctx *c, const ut_syn *n)
  * and is not known here, so the test counts as registered. */
 static bool is_ignore(const jsctx *c, const ut_syn *n)
 {
-	const ut_syn *nm = ut_syn_is(n, UT_R_CALL) ? ut_call_name(n) : NULL;
-	const ut_syn *recv = nm ? ut_call_recv(n) : NULL;
+	const ut_syn *nm = up_syn_is(n, UT_R_CALL) ? up_call_name(n) : NULL;
+	const ut_syn *recv = nm ? up_call_recv(n) : NULL;
 
-	return nm && ut_text_is(c->cur, nm, "ignore") && (!recv || is_alias(c, recv));
+	return nm && up_text_is(c->cur, nm, "ignore") && (!recv || is_alias(c, recv));
 }
 
 /* describe / it / hook, possibly through .only or .skip, or through the module object of
  * selenium-webdriver/testing: name and modifier. */
 static void call_shape(jsctx *c, const ut_syn *call, const char **name, const char **mod)
 {
-	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call);
+	const ut_syn *nm = up_call_name(call), *recv = up_call_recv(call);
 
-	*name = nm ? ut_compact_text(c->d->ix, c->cur, nm) : "";
+	*name = nm ? up_compact_text(c->d->ix, c->cur, nm) : "";
 	*mod = "";
 	if (recv && (strcmp(*name, "only") == 0 || strcmp(*name, "skip") == 0 ||
 		     strcmp(*name, "todo") == 0 || strcmp(*name, "concurrent") == 0)) {
-		const ut_syn *obj = ut_syn_child(recv, UT_R_MEMBER_OBJ);
-		const ut_syn *prop = ut_syn_child(recv, UT_R_MEMBER_PROP);
+		const ut_syn *obj = up_syn_child(recv, UT_R_MEMBER_OBJ);
+		const ut_syn *prop = up_syn_child(recv, UT_R_MEMBER_PROP);
 
 		*mod = *name;
-		if (ut_syn_is(recv, UT_R_MEMBER) && prop && is_alias(c, obj))
+		if (up_syn_is(recv, UT_R_MEMBER) && prop && is_alias(c, obj))
 			recv = prop;
-		*name = ut_compact_text(c->d->ix, c->cur, recv);
+		*name = up_compact_text(c->d->ix, c->cur, recv);
 	} else if (recv && !is_alias(c, recv) && !is_ignore(c, recv)) {
 		*name = ""; /* a method call such as driver.get(): not a block */
 	}
@@ -152,7 +152,7 @@ static int scan(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth);
 /* Whether code makes a call: a function body or an arrow's expression (x => it(x, ...)). */
 static bool has_call(const ut_syn *n)
 {
-	return n && (ut_syn_is(n, UT_R_CALL) || ut_syn_find(n, UT_R_CALL, 0));
+	return n && (up_syn_is(n, UT_R_CALL) || up_syn_find(n, UT_R_CALL, 0));
 }
 static int find_aliases(jsctx *c, const ut_file *f);
 
@@ -169,7 +169,7 @@ static const ut_fn *factory_named(jsctx *c, const ut_syn *nm)
 	const ut_fn *fn, *other = NULL;
 	size_t others = 0;
 
-	for (fn = ut_index_fn(c->d->ix, c->cur->src.ptr + nm->start, nm->end - nm->start); fn;
+	for (fn = up_index_fn(c->d->ix, c->cur->src.ptr + nm->start, nm->end - nm->start); fn;
 	     fn = fn->next_same_name) {
 		if (!fn->body || fn->cls || fn->is_test || !ut_lang_is_js(fn->file->lang))
 			continue;
@@ -183,9 +183,9 @@ static const ut_fn *factory_named(jsctx *c, const ut_syn *nm)
 
 static const ut_fn *factory_of(jsctx *c, const ut_syn *call)
 {
-	const ut_syn *nm = ut_call_name(call);
+	const ut_syn *nm = up_call_name(call);
 
-	if (!nm || ut_call_recv(call) || ut_syn_is(call, UT_R_NEW))
+	if (!nm || up_call_recv(call) || up_syn_is(call, UT_R_NEW))
 		return NULL;
 	return factory_named(c, nm);
 }
@@ -194,18 +194,18 @@ static const ut_fn *factory_of(jsctx *c, const ut_syn *call)
 static ut_env *bind_args(jsctx *c, ut_env *env, const ut_syn *call, const ut_file *pf,
 			 const ut_syn *const *params, size_t nparams)
 {
-	const ut_syn *args = ut_call_args(call), *a;
+	const ut_syn *args = up_call_args(call), *a;
 	ut_env *scope = scope_new(c, env);
 	size_t p = 0;
 
 	if (!scope)
 		return NULL;
-	for (a = args ? ut_syn_first(args) : NULL; a; a = ut_syn_next(a)) {
-		if (!ut_syn_is(a, UT_R_ARG))
+	for (a = args ? up_syn_first(args) : NULL; a; a = up_syn_next(a)) {
+		if (!up_syn_is(a, UT_R_ARG))
 			continue;
-		if (p < nparams && ut_env_bind(scope, pf->src.ptr + params[p]->start,
+		if (p < nparams && up_env_bind(scope, pf->src.ptr + params[p]->start,
 					       params[p]->end - params[p]->start,
-					       ut_eval(c->d->ix, env, c->cur, ut_arg_expr(a))) < 0)
+					       up_eval(c->d->ix, env, c->cur, up_arg_expr(a))) < 0)
 			return NULL;
 		p++;
 	}
@@ -254,14 +254,14 @@ static const ut_syn *literal_list(jsctx *c, ut_env *env, const ut_syn *n, const 
 	ut_val v;
 
 	*lf = c->cur;
-	while (n && ut_syn_is(n, UT_R_PAREN) && ut_syn_first(n) && !ut_syn_next(ut_syn_first(n)))
-		n = ut_syn_first(n);
+	while (n && up_syn_is(n, UT_R_PAREN) && up_syn_first(n) && !up_syn_next(up_syn_first(n)))
+		n = up_syn_first(n);
 	if (!n)
 		return NULL;
-	if (ut_syn_is(n, UT_R_SEQ))
+	if (up_syn_is(n, UT_R_SEQ))
 		return n;
-	v = ut_eval(c->d->ix, env, c->cur, n);
-	if (v.kind == UT_V_NODE && v.node && ut_syn_is(v.node, UT_R_SEQ)) {
+	v = up_eval(c->d->ix, env, c->cur, n);
+	if (v.kind == UT_V_NODE && v.node && up_syn_is(v.node, UT_R_SEQ)) {
 		*lf = v.file;
 		return v.node;
 	}
@@ -271,9 +271,9 @@ static const ut_syn *literal_list(jsctx *c, ut_env *env, const ut_syn *n, const 
 /* A list element's value; an object literal stays a node, for its fields (s.name). */
 static ut_val element(jsctx *c, ut_env *env, const ut_file *lf, const ut_syn *e)
 {
-	ut_val v = ut_eval(c->d->ix, env, lf, e);
+	ut_val v = up_eval(c->d->ix, env, lf, e);
 
-	if (v.kind == UT_V_UNRES && ut_syn_child(e, UT_R_ASSIGN)) {
+	if (v.kind == UT_V_UNRES && up_syn_child(e, UT_R_ASSIGN)) {
 		memset(&v, 0, sizeof(v));
 		v.kind = UT_V_NODE;
 		v.file = lf;
@@ -298,10 +298,10 @@ static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const
 	size_t i = 0;
 	int rc = 0;
 
-	for (e = ut_syn_first(list); e && rc == 0 && i < MAX_LOOP_ITEMS; e = ut_syn_next(e)) {
+	for (e = up_syn_first(list); e && rc == 0 && i < MAX_LOOP_ITEMS; e = up_syn_next(e)) {
 		ut_env *scope;
 
-		if (!ut_syn_is(e, UT_R_ELEM))
+		if (!up_syn_is(e, UT_R_ELEM))
 			continue;
 		if (!scope_room(c, e))
 			break;
@@ -309,7 +309,7 @@ static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const
 		if (!scope)
 			return nomem();
 		scope->file = l->file;
-		if (l->var && ut_env_bind(scope, l->file->src.ptr + l->var->start,
+		if (l->var && up_env_bind(scope, l->file->src.ptr + l->var->start,
 					  l->var->end - l->var->start, element(c, env, lf, e)) < 0)
 			return nomem();
 		if (l->index) {
@@ -318,7 +318,7 @@ static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const
 			iv.kind = UT_V_STR;
 			iv.s = ut_arena_printf(c->d->ix->temp, "%zu", i);
 			iv.n = iv.s ? strlen(iv.s) : 0;
-			if (!iv.s || ut_env_bind(scope, l->file->src.ptr + l->index->start,
+			if (!iv.s || up_env_bind(scope, l->file->src.ptr + l->index->start,
 						 l->index->end - l->index->start, iv) < 0)
 				return nomem();
 		}
@@ -326,7 +326,7 @@ static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const
 		i++;
 	}
 	if (rc == 0 && e && i >= MAX_LOOP_ITEMS)
-		ut_diags_add(c->d->diags, UT_DIAG_WARNING, c->cur->rel, ut_syn_line(c->cur->tree, e),
+		ut_diags_add(c->d->diags, UT_DIAG_WARNING, c->cur->rel, up_syn_line(c->cur->tree, e),
 			     "a registration loop over more than %d elements: the rest is not read",
 			     MAX_LOOP_ITEMS);
 	return rc;
@@ -347,7 +347,7 @@ static int scan_unread(jsctx *c, jsuite *s, ut_env *env, const ut_syn *at, const
 	rc = scan_in(c, s, scope, l->file, l->body, depth);
 	if (rc == 0 && c->registered != before)
 		ut_diags_add(
-		    c->d->diags, UT_DIAG_WARNING, c->cur->rel, ut_syn_line(c->cur->tree, at),
+		    c->d->diags, UT_DIAG_WARNING, c->cur->rel, up_syn_line(c->cur->tree, at),
 		    "tests registered in a loop over a list that is not a literal: read once");
 	return rc;
 }
@@ -364,23 +364,23 @@ static int scan_foreach(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, in
 	memset(&l, 0, sizeof(l));
 	l.file = c->cur;
 	if (fn) {
-		params = ut_syn_child(fn, UT_R_FUNC_PARAMS);
-		for (p = ut_syn_first(params ? params : fn); p; p = ut_syn_next(p)) {
-			if (!ut_syn_is(p, UT_R_PARAM))
+		params = up_syn_child(fn, UT_R_FUNC_PARAMS);
+		for (p = up_syn_first(params ? params : fn); p; p = up_syn_next(p)) {
+			if (!up_syn_is(p, UT_R_PARAM))
 				continue;
 			if (!l.var)
 				l.var = p;
 			else if (!l.index)
 				l.index = p;
 		}
-		l.body = ut_syn_child(fn, UT_R_FUNC_BODY);
+		l.body = up_syn_child(fn, UT_R_FUNC_BODY);
 	} else {
-		first = ut_call_args(call) ? ut_syn_first(ut_call_args(call)) : NULL;
-		first = first ? ut_arg_expr(first) : NULL;
-		if (first && ut_syn_is(first, UT_R_IDENT))
+		first = up_call_args(call) ? up_syn_first(up_call_args(call)) : NULL;
+		first = first ? up_arg_expr(first) : NULL;
+		if (first && up_syn_is(first, UT_R_IDENT))
 			named = factory_named(c, first);
-		if (!named && first && ut_syn_is(first, UT_R_IDENT))
-			named = ut_js_required_fn(c, first, NULL);
+		if (!named && first && up_syn_is(first, UT_R_IDENT))
+			named = up_js_required_fn(c, first, NULL);
 		if (!named || c->expanding >= MAX_FACTORY_DEPTH)
 			return 0;
 		l.file = named->file;
@@ -390,7 +390,7 @@ static int scan_foreach(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, in
 	}
 	if (!has_call(l.body))
 		return 0;
-	list = literal_list(c, env, ut_call_recv(call), &lf);
+	list = literal_list(c, env, up_call_recv(call), &lf);
 	if (!list)
 		return scan_unread(c, s, env, call, &l, depth);
 	return scan_each(c, s, env, list, lf, &l, depth);
@@ -416,7 +416,7 @@ static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int d
 	    (strcmp(mod, "skip") == 0 || strcmp(mod, "todo") == 0))
 		return 0; /* pending: never runs */
 	if (in_list(name, describe_names) && body) {
-		jsuite *child = ut_js_suite_new(c, s, env, title_of(c, env, call));
+		jsuite *child = up_js_suite_new(c, s, env, title_of(c, env, call));
 
 		if (!child || ut_vec_push(&s->suites, child) < 0 ||
 		    ut_vec_push(&s->suite_pos, s->next_pos) < 0)
@@ -424,7 +424,7 @@ static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int d
 		child->only = strcmp(mod, "only") == 0;
 		s->next_pos++;
 		c->registered++;
-		return scan(c, child, &child->env, ut_syn_child(body, UT_R_FUNC_BODY), depth + 1);
+		return scan(c, child, &child->env, up_syn_child(body, UT_R_FUNC_BODY), depth + 1);
 	}
 	if (in_list(name, it_names) && s) {
 		jtest t;
@@ -453,12 +453,12 @@ static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int d
 			h.src = c->cur;
 			return ut_vec_push(&s->hooks, h) < 0 ? nomem() : 0;
 		}
-	if (ut_call_recv(call) && (ut_text_is(c->cur, ut_call_name(call), "forEach") ||
-				   ut_text_is(c->cur, ut_call_name(call), "map")))
+	if (up_call_recv(call) && (up_text_is(c->cur, up_call_name(call), "forEach") ||
+				   up_text_is(c->cur, up_call_name(call), "map")))
 		return scan_foreach(c, s, env, call, depth);
 	factory = factory_of(c, call);
 	if (!factory) /* a suite that a module of the suite exports */
-		factory = ut_js_required_factory(c, call);
+		factory = up_js_required_factory(c, call);
 	if (factory && has_call(factory->body))
 		return scan_factory(c, s, env, call, factory, depth);
 	return 0;
@@ -467,14 +467,14 @@ static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int d
 /* for (const x of ['a', 'b']) describe(...) */
 static int scan_loop(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
 {
-	const ut_syn *iter = ut_syn_child(n, UT_R_LOOP_ITER), *list;
+	const ut_syn *iter = up_syn_child(n, UT_R_LOOP_ITER), *list;
 	const ut_file *lf;
 	jloop l;
 
 	memset(&l, 0, sizeof(l));
 	l.file = c->cur;
-	l.var = ut_syn_child(n, UT_R_LOOP_VAR);
-	l.body = ut_syn_child(n, UT_R_LOOP_BODY);
+	l.var = up_syn_child(n, UT_R_LOOP_VAR);
+	l.body = up_syn_child(n, UT_R_LOOP_BODY);
 	list = literal_list(c, env, iter, &lf);
 	if (!list)
 		return scan_unread(c, s, env, n, &l, depth);
@@ -492,27 +492,27 @@ static int scan_iife(jsctx *c, jsuite *s, ut_env *env, const ut_syn *paren, int 
 	scope = scope_new(c, env);
 	if (!scope)
 		return nomem();
-	if (s == c->root && ut_js_awaits(c->cur, paren)) {
+	if (s == c->root && up_js_awaits(c->cur, paren)) {
 		jlater l;
 
 		l.suite = s;
 		l.env = scope;
 		l.file = c->cur;
-		l.body = ut_js_iife_body(c->cur, paren);
+		l.body = up_js_iife_body(c->cur, paren);
 		return ut_vec_push(&c->later, l) < 0 ? nomem() : 0;
 	}
-	return scan(c, s, scope, ut_js_iife_body(c->cur, paren), depth + 1);
+	return scan(c, s, scope, up_js_iife_body(c->cur, paren), depth + 1);
 }
 
 /* Code under a condition that is false whatever happens registers nothing. */
 static int scan_if(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
 {
-	int truth = ut_cond(c->d->ix, env, c->cur, ut_syn_child(n, UT_R_IF_COND)), rc = 0;
+	int truth = up_cond(c->d->ix, env, c->cur, up_syn_child(n, UT_R_IF_COND)), rc = 0;
 	const ut_syn *ch;
 
-	for (ch = ut_syn_first(n); ch && rc == 0; ch = ut_syn_next(ch)) {
-		if ((truth == 0 && ut_syn_is(ch, UT_R_IF_THEN)) ||
-		    (truth == 1 && ut_syn_is(ch, UT_R_IF_ELSE)) || ut_syn_is(ch, UT_R_IF_COND))
+	for (ch = up_syn_first(n); ch && rc == 0; ch = up_syn_next(ch)) {
+		if ((truth == 0 && up_syn_is(ch, UT_R_IF_THEN)) ||
+		    (truth == 1 && up_syn_is(ch, UT_R_IF_ELSE)) || up_syn_is(ch, UT_R_IF_COND))
 			continue;
 		rc = scan(c, s, env, ch, depth + 1);
 	}
@@ -526,24 +526,24 @@ static int scan(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
 
 	if (!n || depth > 64)
 		return 0;
-	if (ut_syn_is(n, UT_R_CALL))
+	if (up_syn_is(n, UT_R_CALL))
 		return scan_call(c, s, env, n, depth);
-	if (ut_syn_is(n, UT_R_IF))
+	if (up_syn_is(n, UT_R_IF))
 		return scan_if(c, s, env, n, depth);
-	if (ut_syn_is(n, UT_R_LOOP))
+	if (up_syn_is(n, UT_R_LOOP))
 		return scan_loop(c, s, env, n, depth);
-	if (ut_syn_is(n, UT_R_PAREN) && ut_js_iife_body(c->cur, n))
+	if (up_syn_is(n, UT_R_PAREN) && up_js_iife_body(c->cur, n))
 		return scan_iife(c, s, env, n, depth);
-	for (ch = ut_syn_first(n); ch && rc == 0; ch = ut_syn_next(ch)) {
-		if (ut_syn_is(ch, UT_R_ASSIGN)) {
-			const ut_syn *t = ut_syn_child(ch, UT_R_ASSIGN_TARGET);
-			const ut_syn *v = ut_syn_child(ch, UT_R_ASSIGN_VALUE);
+	for (ch = up_syn_first(n); ch && rc == 0; ch = up_syn_next(ch)) {
+		if (up_syn_is(ch, UT_R_ASSIGN)) {
+			const ut_syn *t = up_syn_child(ch, UT_R_ASSIGN_TARGET);
+			const ut_syn *v = up_syn_child(ch, UT_R_ASSIGN_VALUE);
 
 			/* describe-level constants are seen by the tests inside */
-			if (t && v && ut_syn_is(t, UT_R_IDENT))
-				rc = ut_env_bind(env, c->cur->src.ptr + t->start, t->end - t->start,
-						 ut_eval(c->d->ix, env, c->cur, v));
-		} else if (ut_syn_is(ch, UT_R_FUNC) || ut_syn_is(ch, UT_R_CLASS)) {
+			if (t && v && up_syn_is(t, UT_R_IDENT))
+				rc = up_env_bind(env, c->cur->src.ptr + t->start, t->end - t->start,
+						 up_eval(c->d->ix, env, c->cur, v));
+		} else if (up_syn_is(ch, UT_R_FUNC) || up_syn_is(ch, UT_R_CLASS)) {
 			continue;
 		} else {
 			rc = scan(c, s, env, ch, depth + 1);
@@ -558,27 +558,27 @@ static int find_aliases(jsctx *c, const ut_file *f)
 	static const char mod[] = "selenium-webdriver/testing";
 	const ut_syn *n, *id;
 
-	for (n = ut_syn_first(f->tree->root); n; n = ut_syn_next(n)) {
+	for (n = up_syn_first(f->tree->root); n; n = up_syn_next(n)) {
 		if (!memmem(f->src.ptr + n->start, n->end - n->start, mod, sizeof(mod) - 1))
 			continue;
-		if (ut_syn_is(n, UT_R_IMPORT))
-			id = ut_syn_find(n, UT_R_IDENT, 0); /* import * as test / import test */
+		if (up_syn_is(n, UT_R_IMPORT))
+			id = up_syn_find(n, UT_R_IDENT, 0); /* import * as test / import test */
 		else
-			id = ut_syn_find(n, UT_R_ASSIGN_TARGET, 0);
-		if (id && ut_syn_is(id, UT_R_IDENT) &&
-		    ut_vec_push(&c->aliases, ut_compact_text(c->d->ix, f, id)) < 0)
+			id = up_syn_find(n, UT_R_ASSIGN_TARGET, 0);
+		if (id && up_syn_is(id, UT_R_IDENT) &&
+		    ut_vec_push(&c->aliases, up_compact_text(c->d->ix, f, id)) < 0)
 			return nomem();
 	}
 	return 0;
 }
 
-int ut_js_scan_file(jsctx *c)
+int up_js_scan_file(jsctx *c)
 {
 	size_t i;
 	int rc;
 
 	c->cur = c->file;
-	c->root = ut_js_suite_new(c, NULL, NULL, NULL);
+	c->root = up_js_suite_new(c, NULL, NULL, NULL);
 	if (!c->root)
 		return nomem();
 	rc = find_aliases(c, c->file);

@@ -54,7 +54,7 @@ static int load(ut_ts *ts, ut_load *job, bool alone)
 		}
 		job->read = false; /* a deferred file is not read twice */
 	}
-	if (!alone && ut_ts_forks(f->src.len))
+	if (!alone && up_ts_forks(f->src.len))
 		return DEFERRED;
 	if (binary(&f->src, &line)) {
 		ut_diags_add(&job->diags, UT_DIAG_WARNING, f->rel, line,
@@ -64,7 +64,7 @@ static int load(ut_ts *ts, ut_load *job, bool alone)
 	if (f->src.len == 0)
 		ut_diags_add(&job->diags, UT_DIAG_WARNING, f->rel, 0, "empty file");
 	ndiags = job->diags.items.n;
-	rc = ut_ts_parse(ts, &f->tree, f->lang, f->rel, f->src.ptr, f->src.len, &job->diags);
+	rc = up_ts_parse(ts, &f->tree, f->lang, f->rel, f->src.ptr, f->src.len, &job->diags);
 	if (rc == UT_EINPUT) {
 		/* the adapter may have said why already, with the line */
 		while (ndiags < job->diags.items.n &&
@@ -107,12 +107,12 @@ static void worker(void *arg, unsigned k)
 		drain(q, q->ts);
 		return;
 	}
-	if (ut_ts_new(&ts) == 0)
+	if (up_ts_new(&ts) == 0)
 		drain(q, ts);
-	ut_ts_free(ts);
+	up_ts_free(ts);
 }
 
-void ut_load_files(ut_load *jobs, size_t n, unsigned threads, ut_ts *ts)
+void up_load_files(ut_load *jobs, size_t n, unsigned threads, ut_ts *ts)
 {
 	size_t k;
 	queue q;

@@ -118,7 +118,7 @@ static size_t quoted_module(const char *s, const char *end, const char **mod)
  * module.exports holds the whole file, and every call asks. */
 static bool js_require_binding(const ut_file *f, const ut_syn *c)
 {
-	const ut_syn *v = ut_syn_is(c, UT_R_ASSIGN) ? ut_syn_child(c, UT_R_ASSIGN_VALUE) : NULL;
+	const ut_syn *v = up_syn_is(c, UT_R_ASSIGN) ? up_syn_child(c, UT_R_ASSIGN_VALUE) : NULL;
 	const char *p = v ? f->src.ptr + v->start : NULL;
 
 	if (!v)
@@ -134,11 +134,11 @@ static size_t module_of(const ut_file *f, const char *name, size_t nlen, const c
 {
 	const ut_syn *c;
 
-	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
+	for (c = up_syn_first(f->tree->root); c; c = up_syn_next(c)) {
 		const char *s = f->src.ptr + c->start, *end = f->src.ptr + c->end, *p, *q;
 		bool named = false;
 
-		if (!ut_syn_is(c, UT_R_IMPORT) && !(is_js(f->lang) && js_require_binding(f, c)))
+		if (!up_syn_is(c, UT_R_IMPORT) && !(is_js(f->lang) && js_require_binding(f, c)))
 			continue;
 		/* every call asks: the name's first letter is found by memchr, then compared */
 		for (p = s; !named && p + nlen <= end &&
@@ -171,9 +171,9 @@ static size_t module_of(const ut_file *f, const char *name, size_t nlen, const c
 /* The module of a JavaScript require('fs') call, empty for any other call. */
 static size_t required_module(const ut_file *f, const ut_syn *call, const char **mod)
 {
-	const ut_syn *nm = ut_call_name(call), *args = ut_call_args(call);
+	const ut_syn *nm = up_call_name(call), *args = up_call_args(call);
 
-	if (!is_js(f->lang) || !nm || !args || ut_call_recv(call) || !ut_text_is(f, nm, "require"))
+	if (!is_js(f->lang) || !nm || !args || up_call_recv(call) || !up_text_is(f, nm, "require"))
 		return 0;
 	return quoted_module(f->src.ptr + args->start, f->src.ptr + args->end, mod);
 }
@@ -240,7 +240,7 @@ static bool names_launch_class(const call_names *c)
 
 	/* the receiver is a whole expression: its brackets close within it */
 	return (c->recv &&
-		chain_names_in(ut_compact_text_buf(c->ix, c->f, c->recv, cbuf, sizeof(cbuf)),
+		chain_names_in(up_compact_text_buf(c->ix, c->f, c->recv, cbuf, sizeof(cbuf)),
 			       launch_classes)) ||
 	       chain_names_in(c->root, launch_classes) || chain_names_in(c->name, launch_classes);
 }
@@ -262,10 +262,10 @@ static bool root_is_local(const ut_index *ix, const ut_env *env, const ut_file *
 	size_t n = strlen(root), m;
 	ut_val v;
 
-	if (!n || ut_index_class(ix, root, n) || ut_index_fn(ix, root, n))
+	if (!n || up_index_class(ix, root, n) || up_index_fn(ix, root, n))
 		return false;
-	v = ut_lookup(ix, env, root, n);
-	if (v.kind == UT_V_NODE && v.node && ut_syn_is(v.node, UT_R_CALL)) {
+	v = up_lookup(ix, env, root, n);
+	if (v.kind == UT_V_NODE && v.node && up_syn_is(v.node, UT_R_CALL)) {
 		ut_env scope;
 		bool local;
 
@@ -275,9 +275,9 @@ static bool root_is_local(const ut_index *ix, const ut_env *env, const ut_file *
 			return false;
 		if (v.file == f)
 			return stays_local(ix, env, f, v.node, follow + 1);
-		ut_env_init(&scope, NULL, v.file, v.cls);
+		up_env_init(&scope, NULL, v.file, v.cls);
 		local = stays_local(ix, &scope, v.file, v.node, follow + 1);
-		ut_env_dispose(&scope);
+		up_env_dispose(&scope);
 		return local;
 	}
 	if (v.kind != UT_V_NONE)
@@ -298,10 +298,10 @@ static const ut_syn *chain_root(const ut_syn *n)
 	int guard;
 
 	for (guard = 0; n && guard < UT_MAX_EVAL_DEPTH; guard++) {
-		if (ut_syn_is(n, UT_R_CALL))
-			n = ut_call_recv(n) ? ut_call_recv(n) : ut_call_name(n);
-		else if (ut_syn_is(n, UT_R_MEMBER))
-			n = ut_syn_child(n, UT_R_MEMBER_OBJ);
+		if (up_syn_is(n, UT_R_CALL))
+			n = up_call_recv(n) ? up_call_recv(n) : up_call_name(n);
+		else if (up_syn_is(n, UT_R_MEMBER))
+			n = up_syn_child(n, UT_R_MEMBER_OBJ);
 		else
 			return n;
 	}
@@ -311,7 +311,7 @@ static const ut_syn *chain_root(const ut_syn *n)
 static bool stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
 			const ut_syn *call, int follow)
 {
-	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call), *root;
+	const ut_syn *nm = up_call_name(call), *recv = up_call_recv(call), *root;
 	char nbuf[128], rbuf[128];
 	const char *name, *r;
 	call_names chain;
@@ -319,7 +319,7 @@ static bool stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
 
 	if (!nm)
 		return false;
-	name = ut_compact_text_buf(ix, f, nm, nbuf, sizeof(nbuf));
+	name = up_compact_text_buf(ix, f, nm, nbuf, sizeof(nbuf));
 	n = strlen(name);
 	if (in_list(name, n, cdp_calls))
 		return true;
@@ -327,10 +327,10 @@ static bool stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
 	if (!recv && ((n >= 5 && strcmp(name + n - 5, "Error") == 0) ||
 		      (n >= 9 && strcmp(name + n - 9, "Exception") == 0)))
 		return true;
-	if (recv && ut_is_self(f, recv))
+	if (recv && up_is_self(f, recv))
 		return false;
 	root = chain_root(recv ? recv : nm);
-	r = root ? ut_compact_text_buf(ix, f, root, rbuf, sizeof(rbuf)) : "";
+	r = root ? up_compact_text_buf(ix, f, root, rbuf, sizeof(rbuf)) : "";
 	for (k = 0; is_ident(r[k]); k++)
 		;
 	if (!k || r[k])
@@ -343,7 +343,7 @@ static bool stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
 	return root_is_local(ix, env, f, r, &chain, !recv, follow);
 }
 
-bool ut_call_stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
+bool up_call_stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
 			 const ut_syn *call)
 {
 	return stays_local(ix, env, f, call, 0);

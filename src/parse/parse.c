@@ -19,45 +19,6 @@ static bool accept_source(const char *name)
 	return ut_lang_of_path(name) != UT_LANG_NONE;
 }
 
-int ut_suite_append(ut_discover *d, const ut_file *f, const char *id, const char *name,
-		    const ut_syn *node, const char *framework, ut_walker *w)
-{
-	ut_test t;
-	ut_walk_plan plan;
-	ut_arena *a = &d->suite->arena;
-
-	if (ut_map_find(&d->ids, id, strlen(id), NULL)) {
-		ut_diags_add(d->diags, UT_DIAG_WARNING, f->rel, ut_syn_line(f->tree, node),
-			     "test '%s' is defined twice; the first definition is kept", id);
-		return 0;
-	}
-	memset(&t, 0, sizeof(t));
-	t.id = ut_arena_strdup(a, id);
-	t.name = ut_arena_strdup(a, name);
-	t.file = f->rel;
-	t.line = ut_syn_line(f->tree, node);
-	t.end_line = ut_syn_end_line(f->tree, node);
-	t.body = ut_test_body_hash(f->src.ptr, f->src.len, t.line, t.end_line, NULL);
-	t.body_unnamed = ut_test_body_hash(f->src.ptr, f->src.len, t.line, t.end_line, name);
-	t.index = d->suite->tests.n;
-	t.language = f->lang == UT_LANG_TSX ? UT_LANG_TYPESCRIPT : f->lang;
-	t.framework = framework;
-	memset(&plan, 0, sizeof(plan));
-	plan.test = t.index;
-	plan.test_file = w->test_file;
-	plan.self = w->self;
-	plan.nsteps = w->steps.n;
-	plan.steps = ut_arena_alloc(&d->walk_arena, w->steps.n * sizeof(ut_walk_step));
-	if (!t.id || !t.name || !plan.steps || ut_vec_push(&d->suite->tests, t) < 0 ||
-	    ut_map_put(&d->ids, t.id, strlen(t.id), NULL) < 0 || ut_vec_push(&d->plans, plan) < 0)
-		return ut_error_set(UT_ENOMEM, "out of memory");
-	/* the plan has the steps now: walked with the others' (ut_walks_run) */
-	if (w->steps.n)
-		memcpy(plan.steps, w->steps.v, w->steps.n * sizeof(ut_walk_step));
-	w->steps.n = 0;
-	return 0;
-}
-
 typedef struct {
 	ut_index ix;
 	ut_arena temp; /* ix.temp */
@@ -76,7 +37,7 @@ static void driver_dispose(driver *dr)
 	for (i = 0; i < dr->ix.files.n; i++) {
 		ut_file *f = dr->ix.files.v[i];
 
-		ut_syn_tree_free(f->tree);
+		up_syn_tree_free(f->tree);
 		ut_buf_dispose(&f->src);
 		ut_map_dispose(&f->constants);
 		ut_map_dispose(&f->assigned);
@@ -94,14 +55,14 @@ static void driver_dispose(driver *dr)
 	ut_map_dispose(&dr->ix.globals);
 	ut_arena_dispose(&dr->ix.scratch);
 	ut_arena_dispose(&dr->temp);
-	ut_ts_free(dr->ts);
+	up_ts_free(dr->ts);
 }
 
 static void file_free(ut_file *f)
 {
 	if (!f)
 		return;
-	ut_syn_tree_free(f->tree);
+	up_syn_tree_free(f->tree);
 	ut_buf_dispose(&f->src);
 	free(f->path);
 	free(f);
@@ -142,7 +103,7 @@ static int load_all(driver *dr, ut_loads *jobs)
 	size_t i, k;
 	int rc = 0;
 
-	ut_load_files(jobs->v, jobs->n, dr->jobs, dr->ts);
+	up_load_files(jobs->v, jobs->n, dr->jobs, dr->ts);
 	for (i = 0; i < jobs->n; i++) {
 		ut_load *job = &jobs->v[i];
 
@@ -153,7 +114,7 @@ static int load_all(driver *dr, ut_loads *jobs)
 			rc = ut_error_set(job->rc, "%s", job->error);
 		if (rc == 0 && job->rc > 0) {
 			/* the index holds the file from here on, even when it fails */
-			rc = ut_index_add_file(&dr->ix, job->f);
+			rc = up_index_add_file(&dr->ix, job->f);
 			job->f = NULL;
 			dr->parsed++;
 		}
@@ -180,12 +141,12 @@ static int discover(driver *dr, ut_suite *suite, const ut_parse_opts *opts,
 	memset(&d.ids, 0, sizeof(d.ids));
 	memset(&d.plans, 0, sizeof(d.plans));
 	ut_arena_init(&d.walk_arena);
-	rc = ut_java_discover(&d);
+	rc = up_java_discover(&d);
 	if (rc == 0)
-		rc = ut_python_discover(&d);
+		rc = up_python_discover(&d);
 	if (rc == 0)
-		rc = ut_js_discover(&d);
-	ut_walks_dispose(&d); /* what a failed discovery recorded */
+		rc = up_js_discover(&d);
+	up_walks_dispose(&d); /* what a failed discovery recorded */
 	ut_map_dispose(&d.ids);
 	return rc;
 }
@@ -427,7 +388,7 @@ static int driver_init(driver *dr, ut_suite *suite, ut_diags *diags, const char 
 	ut_arena_init(&dr->ix.scratch);
 	ut_arena_init(&dr->temp);
 	dr->ix.temp = &dr->temp;
-	return ut_ts_new(&dr->ts);
+	return up_ts_new(&dr->ts);
 }
 
 int ut_parse_source_files(ut_pathlist *out, const ut_parse_opts *opts)
@@ -443,14 +404,85 @@ int ut_parse_source_files(ut_pathlist *out, const ut_parse_opts *opts)
 	return rc;
 }
 
+/* The source files below the root and the given paths, in the order they are read, and
+ * what selects the tests among them: pytest's ini file (its warnings in ini_diags, given
+ * only when there are Python tests) and mocha's spec patterns. */
+static int select_sources(ut_pathlist *files, selection *sel, ut_mocharc *mrc, ut_diags *ini_diags,
+			  ut_diags *diags)
+{
+	const ut_parse_opts *opts = sel->opts;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < opts->npaths; i++)
+		if (!ut_fs_exists(opts->paths[i]))
+			return ut_error_set(UT_ENOTFOUND, "'%s' does not exist", opts->paths[i]);
+	rc = ut_parse_source_files(files, opts);
+	if (rc == 0 && (opts->language == UT_LANG_NONE || opts->language == UT_LANG_PYTHON)) {
+		/* pytest's ini file: which files, classes and functions are tests */
+		rc = ut_pytest_ini_load(&sel->ini, opts->root, ini_diags);
+		sel->python = true;
+		if (rc == 0)
+			rc = ut_pytest_ini_args(&sel->ini, opts->root, opts->paths, opts->npaths);
+	}
+	if (rc == 0)
+		rc = order_files(files, sel);
+	if (rc == 0 && opts->root)
+		rc = ut_mocharc_read(mrc, opts->root);
+	if (rc < 0)
+		return rc;
+	sel->specs = mocha_specs(mrc, files, sel, diags);
+	return 0;
+}
+
+/* Whether l's sources are indexed: the languages the tests are written in (seen), within
+ * the one asked for; the JavaScript family counts as one. */
+static bool indexed_lang(ut_lang l, const ut_parse_opts *opts, const bool *seen)
+{
+	if (l == UT_LANG_NONE ||
+	    (opts->language != UT_LANG_NONE &&
+	     !(opts->language == l || (ut_lang_is_js(l) && ut_lang_is_js(opts->language)))))
+		return false;
+	return seen[l] || (ut_lang_is_js(l) && (seen[UT_LANG_JAVASCRIPT] ||
+						seen[UT_LANG_TYPESCRIPT] || seen[UT_LANG_TSX]));
+}
+
+/* One load job for each file of a language the tests are written in; pytest.ini's
+ * warnings go to the run's when there are Python tests. */
+static int queue_sources(driver *dr, ut_loads *jobs, const ut_pathlist *files, const selection *sel,
+			 const ut_diags *ini_diags)
+{
+	const ut_parse_opts *opts = sel->opts;
+	size_t i, max = opts->max_file_size ? opts->max_file_size : UT_DEFAULT_MAX_FILE;
+	bool seen[UT_LANG__COUNT] = {false};
+	int rc = 0;
+
+	for (i = 0; i < files->n; i++) {
+		ut_lang l = ut_lang_of_path(files->paths[i]);
+
+		if (is_test_file(files->paths[i], l, sel))
+			seen[l] = true;
+	}
+	for (i = 0; seen[UT_LANG_PYTHON] && i < ini_diags->items.n; i++)
+		ut_diags_copy(dr->diags, &ini_diags->items.v[i]);
+	for (i = 0; i < files->n && rc == 0; i++) {
+		const char *path = files->paths[i];
+		ut_lang l = ut_lang_of_path(path);
+
+		if (indexed_lang(l, opts, seen))
+			rc = add_job(dr, jobs, path, ut_path_relative(path, opts->root), l,
+				     is_test_file(path, l, sel), NULL, 0, max);
+	}
+	return rc;
+}
+
 int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 {
 	ut_suite *suite = NULL;
 	ut_pathlist files = {0};
 	ut_loads jobs = {0};
 	driver dr;
-	size_t i, max = opts->max_file_size ? opts->max_file_size : UT_DEFAULT_MAX_FILE;
-	bool seen[UT_LANG__COUNT] = {false};
+	size_t i;
 	selection sel;
 	ut_diags ini_diags;
 	ut_mocharc mrc;
@@ -469,48 +501,9 @@ int ut_parse_suite(ut_suite **out, const ut_parse_opts *opts, ut_diags *diags)
 	if (rc < 0)
 		goto done;
 	dr.jobs = opts->jobs;
-	for (i = 0; i < opts->npaths; i++)
-		if (!ut_fs_exists(opts->paths[i])) {
-			rc = ut_error_set(UT_ENOTFOUND, "'%s' does not exist", opts->paths[i]);
-			goto done;
-		}
-	rc = ut_parse_source_files(&files, opts);
-	if (rc == 0 && (opts->language == UT_LANG_NONE || opts->language == UT_LANG_PYTHON)) {
-		/* pytest's ini file: which files, classes and functions are tests */
-		rc = ut_pytest_ini_load(&sel.ini, opts->root, &ini_diags);
-		sel.python = true;
-		if (rc == 0)
-			rc = ut_pytest_ini_args(&sel.ini, opts->root, opts->paths, opts->npaths);
-	}
+	rc = select_sources(&files, &sel, &mrc, &ini_diags, diags);
 	if (rc == 0)
-		rc = order_files(&files, &sel);
-	if (rc == 0 && opts->root)
-		rc = ut_mocharc_read(&mrc, opts->root);
-	if (rc < 0)
-		goto done;
-	sel.specs = mocha_specs(&mrc, &files, &sel, diags);
-	for (i = 0; i < files.n; i++) {
-		ut_lang l = ut_lang_of_path(files.paths[i]);
-
-		if (is_test_file(files.paths[i], l, &sel))
-			seen[l] = true;
-	}
-	for (i = 0; seen[UT_LANG_PYTHON] && i < ini_diags.items.n; i++)
-		ut_diags_copy(diags, &ini_diags.items.v[i]);
-	for (i = 0; i < files.n && rc == 0; i++) {
-		const char *path = files.paths[i];
-		ut_lang l = ut_lang_of_path(path);
-		/* index only the languages the tests are written in */
-		if (l == UT_LANG_NONE || (opts->language != UT_LANG_NONE &&
-					  !(opts->language == l || (ut_lang_is_js(l) &&
-								   ut_lang_is_js(opts->language)))))
-			continue;
-		if (!seen[l] && !(ut_lang_is_js(l) && (seen[UT_LANG_JAVASCRIPT] ||
-						       seen[UT_LANG_TYPESCRIPT] || seen[UT_LANG_TSX])))
-			continue;
-		rc = add_job(&dr, &jobs, path, ut_path_relative(path, opts->root), l,
-			     is_test_file(path, l, &sel), NULL, 0, max);
-	}
+		rc = queue_sources(&dr, &jobs, &files, &sel, &ini_diags);
 	if (rc == 0)
 		rc = load_all(&dr, &jobs);
 	if (rc < 0)

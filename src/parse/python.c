@@ -19,10 +19,10 @@ static ut_fn *module_fn(const ut_py_ctx *p, const ut_file *f, const char *name)
 {
 	const ut_syn *c;
 
-	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
+	for (c = up_syn_first(f->tree->root); c; c = up_syn_next(c)) {
 		ut_fn *fn;
 
-		if (ut_syn_is(c, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, f, c)) && fn->name &&
+		if (up_syn_is(c, UT_R_FUNC) && (fn = up_index_fn_of(p->d->ix, f, c)) && fn->name &&
 		    strcmp(fn->name, name) == 0)
 			return fn;
 	}
@@ -57,7 +57,7 @@ static const ut_cls *self_class(const ut_py_ctx *p, const ut_fn *fn, const ut_cl
 	for (; k && fn->cls && guard < 16; guard++) {
 		if (k == fn->cls)
 			return cls;
-		k = ut_index_super(p->d->ix, k);
+		k = up_index_super(p->d->ix, k);
 	}
 	return fn->cls;
 }
@@ -72,11 +72,11 @@ static int walk_bound(ut_py_ctx *p, ut_walker *w, ut_fn *fn, const ut_file *f, c
 	if (!fn)
 		return 0;
 	fn->is_test = true;
-	ut_env_init(&env, NULL, fn->file, self_class(p, fn, cls));
-	rc = ut_py_bind_fixtures(p, &env, fn, f, cls, c, cs, 0);
+	up_env_init(&env, NULL, fn->file, self_class(p, fn, cls));
+	rc = up_py_bind_fixtures(p, &env, fn, f, cls, c, cs, 0);
 	if (rc == 0)
-		rc = ut_walk_body(w, &env, fn->file, fn->body);
-	ut_env_dispose(&env);
+		rc = up_walk_body(w, &env, fn->file, fn->body);
+	up_env_dispose(&env);
 	return rc;
 }
 
@@ -90,7 +90,7 @@ typedef struct {
 
 static ut_fn *mro_method(const ut_py_ctx *p, const where *at, const char *name)
 {
-	return ut_py_method(p->d->ix, at->mro, at->nmro, name);
+	return up_py_method(p->d->ix, at->mro, at->nmro, name);
 }
 
 /* What a wider fixture's parameter is set up for, besides its name and index. */
@@ -99,7 +99,7 @@ static const char *key_place(const ut_py_ctx *p, const where *at, int scope)
 	if (scope == UT_PY_SESSION)
 		return "";
 	if (scope == UT_PY_PACKAGE)
-		return ut_py_dir_of(p->d->ix->temp, at->f->rel);
+		return up_py_dir_of(p->d->ix->temp, at->f->rel);
 	if (scope == UT_PY_MODULE || !at->nmro)
 		return at->f->rel;
 	return at->prefix; /* the class */
@@ -165,26 +165,26 @@ static int emit_case(ut_py_ctx *p, const where *at, ut_fn *fn, const ut_py_case 
 	const char *id, *framework;
 	size_t ntests;
 
-	ut_walker_init(&w, p->d, fn->file->rel);
+	up_walker_init(&w, p->d, fn->file->rel);
 	/* autouse fixtures first, then those asked for by marks and parameters */
 	for (i = 0; i < p->fixtures.n && rc == 0; i++)
-		if (p->fixtures.v[i].autouse && ut_py_visible(&p->fixtures.v[i], f, cls))
-			rc = ut_py_require(p, &fx,
-					   ut_py_resolve(p, p->fixtures.v[i].name,
+		if (p->fixtures.v[i].autouse && up_py_visible(&p->fixtures.v[i], f, cls))
+			rc = up_py_require(p, &fx,
+					   up_py_resolve(p, p->fixtures.v[i].name,
 							 strlen(p->fixtures.v[i].name), f, cls),
 					   f, cls, 0);
 	if (rc == 0 && cls)
-		rc = ut_py_usefixtures(p, f, cls->node, &fx, cls);
+		rc = up_py_usefixtures(p, f, cls->node, &fx, cls);
 	if (rc == 0)
-		rc = ut_py_usefixtures(p, fn->file, fn->node, &fx, cls);
+		rc = up_py_usefixtures(p, fn->file, fn->node, &fx, cls);
 	for (i = 0; i < fn->nparams && rc == 0; i++) {
 		const ut_syn *pn = fn->params[i];
 		const char *name = fn->file->src.ptr + pn->start;
 
 		/* a parameter of the case overrides the fixture of that name */
-		if (!ut_py_case_binds(c, cs, name, pn->end - pn->start, cs ? cs->nfx : 0))
-			rc = ut_py_require(
-			    p, &fx, ut_py_resolve(p, name, pn->end - pn->start, f, cls), f, cls, 0);
+		if (!up_py_case_binds(c, cs, name, pn->end - pn->start, cs ? cs->nfx : 0))
+			rc = up_py_require(
+			    p, &fx, up_py_resolve(p, name, pn->end - pn->start, f, cls), f, cls, 0);
 	}
 	w.setup = true;
 	if (rc == 0)
@@ -222,11 +222,11 @@ static int emit_case(ut_py_ctx *p, const where *at, ut_fn *fn, const ut_py_case 
 	framework = unittest ? "unittest" : "pytest";
 	ntests = p->d->suite->tests.n;
 	if (rc == 0)
-		rc = ut_suite_append(p->d, fn->file, id, fn->name, fn->node,
+		rc = up_suite_append(p->d, fn->file, id, fn->name, fn->node,
 				     p->d->framework ? p->d->framework : framework, &w);
 	if (rc == 0 && p->d->suite->tests.n > ntests && cs && cs->nfx)
 		rc = add_keys(p, at, c, cs, ntests - p->first);
-	ut_walker_dispose(&w);
+	up_walker_dispose(&w);
 	ut_vec_free(&fx);
 	ut_arena_restore(p->d->ix->temp, mark); /* the test is in the model now */
 	return rc;
@@ -245,12 +245,12 @@ static int emit_test(ut_py_ctx *p, const where *at, ut_fn *fn)
 	if (at->unittest) {
 		rc = emit_case(p, at, fn, NULL, NULL);
 	} else {
-		nfxp = ut_py_fixture_params(p, at->f, at->nmro ? at->mro[0] : NULL, fn, fxp);
+		nfxp = up_py_fixture_params(p, at->f, at->nmro ? at->mro[0] : NULL, fn, fxp);
 		rc =
-		    ut_py_cases_build(&cs, p->d->ix, p->d->diags, fn, at->mro, at->nmro, fxp, nfxp);
+		    up_py_cases_build(&cs, p->d->ix, p->d->diags, fn, at->mro, at->nmro, fxp, nfxp);
 		for (i = 0; i < cs.cases.n && rc == 0; i++)
 			rc = emit_case(p, at, fn, &cs.cases.v[i], &cs);
-		ut_py_cases_dispose(&cs);
+		up_py_cases_dispose(&cs);
 	}
 	ut_arena_restore(p->d->ix->temp, mark);
 	return rc;
@@ -292,22 +292,22 @@ static int class_members(const ut_py_ctx *p, const ut_cls *const *mro, size_t n,
 	for (i = 0; i < n; i++) {
 		const ut_cls *k = mro[i];
 
-		for (c = ut_syn_first(k->node); c; c = ut_syn_next(c)) {
+		for (c = up_syn_first(k->node); c; c = up_syn_next(c)) {
 			member m;
 			const ut_syn *t;
 
 			memset(&m, 0, sizeof(m));
 			m.level = i;
-			if (ut_syn_is(c, UT_R_FUNC) &&
-			    (m.fn = ut_index_fn_of(p->d->ix, k->file, c)) && m.fn->name) {
+			if (up_syn_is(c, UT_R_FUNC) &&
+			    (m.fn = up_index_fn_of(p->d->ix, k->file, c)) && m.fn->name) {
 				m.name = m.fn->name;
-			} else if (ut_syn_is(c, UT_R_CLASS) &&
-				   (m.cls = ut_index_class_of(p->d->ix, k->file, c))) {
+			} else if (up_syn_is(c, UT_R_CLASS) &&
+				   (m.cls = up_index_class_of(p->d->ix, k->file, c))) {
 				m.name = m.cls->name;
-			} else if (ut_syn_is(c, UT_R_ASSIGN) &&
-				   (t = ut_syn_child(c, UT_R_ASSIGN_TARGET)) &&
-				   ut_syn_is(t, UT_R_IDENT)) {
-				m.name = ut_compact_text(p->d->ix, k->file, t);
+			} else if (up_syn_is(c, UT_R_ASSIGN) &&
+				   (t = up_syn_child(c, UT_R_ASSIGN_TARGET)) &&
+				   up_syn_is(t, UT_R_IDENT)) {
+				m.name = up_compact_text(p->d->ix, k->file, t);
 			}
 			if (m.name && !seen(out, m.name) && ut_vec_push(out, m) < 0)
 				return ut_error_set(UT_ENOMEM, "out of memory");
@@ -324,8 +324,8 @@ static bool not_a_test(const ut_cls *const *mro, size_t n)
 	for (i = 0; i < n; i++) {
 		ut_const_def *def = ut_map_get(&mro[i]->constants, "__test__", 8);
 
-		if (def && def != &ut_ambiguous && def->value)
-			return ut_text_is(def->file, def->value, "False");
+		if (def && def != &up_ambiguous && def->value)
+			return up_text_is(def->file, def->value, "False");
 	}
 	return false;
 }
@@ -364,7 +364,7 @@ static int collect_members(ut_py_ctx *p, const where *at, int depth)
 			if (e->level != level)
 				continue;
 			if (e->fn && test_function(p, e->name) &&
-			    !ut_py_is_fixture(p->d->ix, e->fn->file, e->fn->node, NULL))
+			    !up_py_is_fixture(p->d->ix, e->fn->file, e->fn->node, NULL))
 				rc = emit_test(p, at, e->fn);
 			else if (e->cls)
 				rc = collect_class(p, at->f, e->cls, e->cls->name,
@@ -389,13 +389,13 @@ static int collect_class(ut_py_ctx *p, const ut_file *f, const ut_cls *k, const 
 	memset(&at, 0, sizeof(at));
 	at.f = f;
 	at.mro = mro;
-	at.nmro = ut_py_mro(p->d->ix, k, mro, UT_PY_MAX_MRO);
-	at.unittest = ut_py_is_testcase(p->d->ix, mro, at.nmro);
+	at.nmro = up_py_mro(p->d->ix, k, mro, UT_PY_MAX_MRO);
+	at.unittest = up_py_is_testcase(p->d->ix, mro, at.nmro);
 	if (!at.unittest && !test_class(p, name, nlen))
 		return 0;
-	if (!at.unittest && ut_py_method(p->d->ix, mro, at.nmro, "__init__")) {
+	if (!at.unittest && up_py_method(p->d->ix, mro, at.nmro, "__init__")) {
 		ut_diags_add(p->d->diags, UT_DIAG_WARNING, k->file->rel,
-			     ut_syn_line(k->file->tree, k->node),
+			     up_syn_line(k->file->tree, k->node),
 			     "class '%.*s' has an __init__ constructor: pytest does not collect it",
 			     (int)nlen, name);
 		return 0;
@@ -420,21 +420,21 @@ static int discover_file(ut_py_ctx *p, const ut_file *f)
 	memset(&at, 0, sizeof(at));
 	at.f = f;
 	at.prefix = f->rel;
-	for (c = ut_syn_first(f->tree->root); c && rc == 0; c = ut_syn_next(c)) {
-		if (ut_syn_is(c, UT_R_FUNC)) {
-			ut_fn *fn = ut_index_fn_of(p->d->ix, f, c);
+	for (c = up_syn_first(f->tree->root); c && rc == 0; c = up_syn_next(c)) {
+		if (up_syn_is(c, UT_R_FUNC)) {
+			ut_fn *fn = up_index_fn_of(p->d->ix, f, c);
 
 			if (fn && fn->name && test_function(p, fn->name) &&
-			    !ut_py_is_fixture(p->d->ix, f, c, NULL))
+			    !up_py_is_fixture(p->d->ix, f, c, NULL))
 				rc = emit_test(p, &at, fn);
-		} else if (ut_syn_is(c, UT_R_CLASS)) {
-			ut_cls *k = ut_index_class_of(p->d->ix, f, c);
+		} else if (up_syn_is(c, UT_R_CLASS)) {
+			ut_cls *k = up_index_class_of(p->d->ix, f, c);
 
 			if (k)
 				rc = collect_class(p, f, k, k->name, strlen(k->name), f->rel, 0);
-		} else if (ut_syn_is(c, UT_R_IMPORT)) {
+		} else if (up_syn_is(c, UT_R_IMPORT)) {
 			ut_py_import imps[UT_PY_MAX_IMPORTS];
-			int n = ut_py_imports(p->d->ix, f, c, imps, UT_PY_MAX_IMPORTS), i;
+			int n = up_py_imports(p->d->ix, f, c, imps, UT_PY_MAX_IMPORTS), i;
 
 			for (i = 0; i < n && rc == 0; i++) {
 				ut_fn *fn = imps[i].fn;
@@ -446,7 +446,7 @@ static int discover_file(ut_py_ctx *p, const ut_file *f)
 				else if (fn && fn->name && strlen(fn->name) == imps[i].nlen &&
 					 memcmp(fn->name, imps[i].name, imps[i].nlen) == 0 &&
 					 test_function(p, fn->name) &&
-					 !ut_py_is_fixture(p->d->ix, fn->file, fn->node, NULL))
+					 !up_py_is_fixture(p->d->ix, fn->file, fn->node, NULL))
 					rc = emit_test(p, &at, fn);
 			}
 		}
@@ -459,16 +459,16 @@ static void mark_tests(ut_py_ctx *p, const ut_file *f)
 	const ut_syn *c, *m;
 
 	/* test functions must never be inlined as helpers, whatever the order */
-	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
+	for (c = up_syn_first(f->tree->root); c; c = up_syn_next(c)) {
 		ut_fn *fn;
 
-		if (ut_syn_is(c, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, f, c)) && fn->name &&
+		if (up_syn_is(c, UT_R_FUNC) && (fn = up_index_fn_of(p->d->ix, f, c)) && fn->name &&
 		    (has_prefix(fn->name, "test") || test_function(p, fn->name)))
 			fn->is_test = true;
-		if (!ut_syn_is(c, UT_R_CLASS))
+		if (!up_syn_is(c, UT_R_CLASS))
 			continue;
-		for (m = ut_syn_first(c); m; m = ut_syn_next(m))
-			if (ut_syn_is(m, UT_R_FUNC) && (fn = ut_index_fn_of(p->d->ix, f, m)) &&
+		for (m = up_syn_first(c); m; m = up_syn_next(m))
+			if (up_syn_is(m, UT_R_FUNC) && (fn = up_index_fn_of(p->d->ix, f, m)) &&
 			    fn->name &&
 			    (has_prefix(fn->name, "test") || test_function(p, fn->name)))
 				fn->is_test = true;
@@ -487,7 +487,7 @@ static int reorder(ut_py_ctx *p)
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
-	rc = ut_py_reorder(p->keys.v, p->keys.n, n, p->nids, order);
+	rc = up_py_reorder(p->keys.v, p->keys.n, n, p->nids, order);
 	if (rc < 0)
 		goto done;
 	memcpy(copy, s->tests.v + p->first, n * sizeof(ut_test));
@@ -510,7 +510,7 @@ static int same_module(ut_py_ctx *p, ut_map *modules, const ut_file *f)
 
 	if (!p->d->pytest || p->d->pytest->import_importlib)
 		return 0;
-	name = ut_py_module_name(p->d->ix->arena, f);
+	name = up_py_module_name(p->d->ix->arena, f);
 	if (!name)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	if (ut_map_find(modules, name, strlen(name), &first)) {
@@ -526,7 +526,7 @@ static int same_module(ut_py_ctx *p, ut_map *modules, const ut_file *f)
 		   : 0;
 }
 
-int ut_python_discover(ut_discover *d)
+int up_python_discover(ut_discover *d)
 {
 	ut_map modules = {0}; /* the test modules' import names */
 	ut_py_ctx p;
@@ -542,13 +542,13 @@ int ut_python_discover(ut_discover *d)
 
 		if (f->lang != UT_LANG_PYTHON)
 			continue;
-		rc = ut_py_add_fixtures(&p, f, f->tree->root, NULL,
+		rc = up_py_add_fixtures(&p, f, f->tree->root, NULL,
 					strcmp(ut_path_basename(f->rel), "conftest.py") == 0);
-		for (c = ut_syn_first(f->tree->root); c && rc == 0; c = ut_syn_next(c)) {
-			ut_cls *k = ut_syn_is(c, UT_R_CLASS) ? ut_index_class_of(d->ix, f, c) : NULL;
+		for (c = up_syn_first(f->tree->root); c && rc == 0; c = up_syn_next(c)) {
+			ut_cls *k = up_syn_is(c, UT_R_CLASS) ? up_index_class_of(d->ix, f, c) : NULL;
 
 			if (k)
-				rc = ut_py_add_fixtures(&p, f, c, k, false);
+				rc = up_py_add_fixtures(&p, f, c, k, false);
 		}
 		if (f->test_file)
 			mark_tests(&p, f);
@@ -556,13 +556,13 @@ int ut_python_discover(ut_discover *d)
 	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
 		const ut_file *f = d->ix->files.v[i];
 
-		if (f->lang == UT_LANG_PYTHON && f->test_file && !ut_py_ignored(&p, f) &&
+		if (f->lang == UT_LANG_PYTHON && f->test_file && !up_py_ignored(&p, f) &&
 		    !(rc = same_module(&p, &modules, f)))
 			rc = discover_file(&p, f);
 		rc = rc > 0 ? 0 : rc;
 	}
 	if (rc == 0)
-		rc = ut_walks_run(d); /* before the tests move */
+		rc = up_walks_run(d); /* before the tests move */
 	if (rc == 0 && p.keys.n)
 		rc = reorder(&p);
 	ut_map_dispose(&modules);

@@ -9,7 +9,7 @@
 #define UT_PY_MAX_CASES 4096 /* cases of one test; more are left out with a warning */
 
 /* The decorators standing right before a definition, top to bottom: up to max in out. */
-size_t ut_py_decorators(const ut_syn *def, const ut_syn **out, size_t max);
+size_t up_py_decorators(const ut_syn *def, const ut_syn **out, size_t max);
 
 /* Fixture scopes, narrowest first. */
 enum { UT_PY_FUNCTION, UT_PY_CLASS, UT_PY_MODULE, UT_PY_PACKAGE, UT_PY_SESSION };
@@ -20,12 +20,12 @@ enum { UT_PY_FUNCTION, UT_PY_CLASS, UT_PY_MODULE, UT_PY_PACKAGE, UT_PY_SESSION }
 /* cls's method resolution order (C3, as Python computes it), cls first, in out (up to
  * max); only classes of the suite: bases from elsewhere (unittest.TestCase, object) are
  * not in it. Returns how many. */
-size_t ut_py_mro(const ut_index *ix, const ut_cls *cls, const ut_cls **out, size_t max);
+size_t up_py_mro(const ut_index *ix, const ut_cls *cls, const ut_cls **out, size_t max);
 /* True when a class of the order has a base from outside the suite that is a
  * unittest.TestCase (TestCase, any *TestCase, SeleniumBase's BaseCase). */
-bool ut_py_is_testcase(const ut_index *ix, const ut_cls *const *mro, size_t n);
+bool up_py_is_testcase(const ut_index *ix, const ut_cls *const *mro, size_t n);
 /* The method `name` that attribute lookup along mro finds, or NULL. */
-ut_fn *ut_py_method(const ut_index *ix, const ut_cls *const *mro, size_t n, const char *name);
+ut_fn *up_py_method(const ut_index *ix, const ut_cls *const *mro, size_t n, const char *name);
 
 /* A parametrized fixture's parameter a test uses, as pytest keys it for reordering: key is
  * an id of (name, parameter index, and the package, module or class it is set up for). */
@@ -36,7 +36,7 @@ typedef struct {
 } ut_py_key;
 
 /* pytest's reorder_items: the order of tests 0 .. nitems - 1 in out (nitems entries). */
-int ut_py_reorder(const ut_py_key *keys, size_t nkeys, size_t nitems, size_t nids, size_t *out);
+int up_py_reorder(const ut_py_key *keys, size_t nkeys, size_t nitems, size_t nids, size_t *out);
 
 /* A name `from m import a as b` brings into a module: b, and the suite's class it names
  * (NULL when it is no class of another module of the suite), or the top-level function of
@@ -49,7 +49,7 @@ typedef struct {
 } ut_py_import;
 
 /* The names an import statement of f brings in, in order, up to max. Returns how many. */
-int ut_py_imports(const ut_index *ix, const ut_file *f, const ut_syn *imp, ut_py_import *out,
+int up_py_imports(const ut_index *ix, const ut_file *f, const ut_syn *imp, ut_py_import *out,
 		  size_t max);
 
 /* One case of a parametrized test: its id as pytest forms it ("alpha", "1-x") and the
@@ -84,9 +84,9 @@ typedef struct {
  * fn (bottom decorator first), then those of the class and its bases. Strings are in
  * ix->temp; out keeps pointers into fxp. Lists that cannot be read (not literal) are
  * warned about in diags and leave one case. */
-int ut_py_cases_build(ut_py_cases *out, const ut_index *ix, ut_diags *diags, const ut_fn *fn,
+int up_py_cases_build(ut_py_cases *out, const ut_index *ix, ut_diags *diags, const ut_fn *fn,
 		      const ut_cls *const *mro, size_t nmro, const ut_py_fxparam *fxp, size_t nfxp);
-void ut_py_cases_dispose(ut_py_cases *c);
+void up_py_cases_dispose(ut_py_cases *c);
 
 /* A fixture of the suite. */
 typedef struct {
@@ -115,40 +115,40 @@ typedef UT_VEC(const ut_py_fixture *) ut_py_fxlist;
 
 /* python_fixtures.c */
 /* True when the definition is a fixture; *t (if given) gets its decorator's text. */
-bool ut_py_is_fixture(const ut_index *ix, const ut_file *f, const ut_syn *node, const char **t);
+bool up_py_is_fixture(const ut_index *ix, const ut_file *f, const ut_syn *node, const char **t);
 /* The folder of a relative path ("" at the top), in a. */
-const char *ut_py_dir_of(ut_arena *a, const char *rel);
+const char *up_py_dir_of(ut_arena *a, const char *rel);
 /* Adds the fixtures defined among n's children (a module, a conftest.py, a class). */
-int ut_py_add_fixtures(ut_py_ctx *p, const ut_file *f, const ut_syn *n, const ut_cls *cls,
+int up_py_add_fixtures(ut_py_ctx *p, const ut_file *f, const ut_syn *n, const ut_cls *cls,
 		       bool conftest);
 /* Is the fixture seen from a test in file f and class cls? */
-bool ut_py_visible(const ut_py_fixture *fx, const ut_file *f, const ut_cls *cls);
+bool up_py_visible(const ut_py_fixture *fx, const ut_file *f, const ut_cls *cls);
 /* The fixture a name stands for there: the closest definition, or NULL. */
-const ut_py_fixture *ut_py_resolve(const ut_py_ctx *p, const char *name, size_t nlen,
+const ut_py_fixture *up_py_resolve(const ut_py_ctx *p, const char *name, size_t nlen,
 				   const ut_file *f, const ut_cls *cls);
 /* Adds fx to out after the fixtures it requests, as pytest sets them up. */
-int ut_py_require(const ut_py_ctx *p, ut_py_fxlist *out, const ut_py_fixture *fx, const ut_file *f,
+int up_py_require(const ut_py_ctx *p, ut_py_fxlist *out, const ut_py_fixture *fx, const ut_file *f,
 		  const ut_cls *cls, int depth);
 /* Adds the fixtures of @pytest.mark.usefixtures("a", "b") on a function or class. */
-int ut_py_usefixtures(const ut_py_ctx *p, const ut_file *f, const ut_syn *node, ut_py_fxlist *out,
+int up_py_usefixtures(const ut_py_ctx *p, const ut_file *f, const ut_syn *node, ut_py_fxlist *out,
 		      const ut_cls *cls);
 /* Does the case bind `name`, from index `from` of its bindings on? */
-bool ut_py_case_binds(const ut_py_case *c, const ut_py_cases *cs, const char *name, size_t n,
+bool up_py_case_binds(const ut_py_case *c, const ut_py_cases *cs, const char *name, size_t n,
 		      size_t from);
 /* Binds fn's parameters in env to what they get: the case's values (c may be NULL), else
  * what the fixture of that name returns or yields. */
-int ut_py_bind_fixtures(const ut_py_ctx *p, ut_env *env, const ut_fn *fn, const ut_file *f,
+int up_py_bind_fixtures(const ut_py_ctx *p, ut_env *env, const ut_fn *fn, const ut_file *f,
 			const ut_cls *cls, const ut_py_case *c, const ut_py_cases *cs, int depth);
 /* The name pytest imports the test module f under (its default import mode, prepend):
  * the file's name without .py, after the packages it is in (folders with __init__.py),
  * dotted. In a; NULL when out of memory. */
-const char *ut_py_module_name(ut_arena *a, const ut_file *f);
+const char *up_py_module_name(ut_arena *a, const ut_file *f);
 /* Does a conftest.py above f take it out of collection (collect_ignore,
  * collect_ignore_glob: literal lists of paths relative to the conftest's folder)? */
-bool ut_py_ignored(const ut_py_ctx *p, const ut_file *f);
+bool up_py_ignored(const ut_py_ctx *p, const ut_file *f);
 /* The parametrized fixtures of fn's fixture closure (a test of file f, class cls), in
  * pytest's order, in out (up to UT_PY_MAX_MARKS). Returns how many. */
-size_t ut_py_fixture_params(const ut_py_ctx *p, const ut_file *f, const ut_cls *cls,
+size_t up_py_fixture_params(const ut_py_ctx *p, const ut_file *f, const ut_cls *cls,
 			    const ut_fn *fn, ut_py_fxparam *out);
 
 #endif

@@ -50,7 +50,7 @@ static const ut_cls *class_named(const ut_index *ix, const ut_file *f, const cha
 {
 	const ut_cls *k, *other = NULL;
 
-	for (k = ut_index_class(ix, name, n); k; k = k->next_same_name) {
+	for (k = up_index_class(ix, name, n); k; k = k->next_same_name) {
 		if (k == skip || k->file->lang != UT_LANG_PYTHON || k->outer)
 			continue;
 		if (mod ? module_is(k->file, mod, modlen) : k->file == f)
@@ -69,10 +69,10 @@ static const ut_cls *imported_class(const ut_index *ix, const ut_file *f, const 
 	const ut_syn *c;
 	int i, got;
 
-	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
-		if (!ut_syn_is(c, UT_R_IMPORT))
+	for (c = up_syn_first(f->tree->root); c; c = up_syn_next(c)) {
+		if (!up_syn_is(c, UT_R_IMPORT))
 			continue;
-		got = ut_py_imports(ix, f, c, imps, UT_PY_MAX_IMPORTS);
+		got = up_py_imports(ix, f, c, imps, UT_PY_MAX_IMPORTS);
 		for (i = 0; i < got; i++)
 			if (imps[i].cls && imps[i].nlen == n && memcmp(imps[i].name, name, n) == 0)
 				return imps[i].cls;
@@ -98,15 +98,15 @@ static size_t bases_of(const ut_index *ix, const ut_cls *k, const ut_cls **out)
 	const ut_syn *c;
 	size_t n = 0;
 
-	for (c = ut_syn_first(k->node); c && n < MAX_BASES; c = ut_syn_next(c)) {
+	for (c = up_syn_first(k->node); c && n < MAX_BASES; c = up_syn_next(c)) {
 		const ut_syn *b = c;
 		const ut_cls *base;
 
-		if (!ut_syn_is(c, UT_R_CLASS_SUPER) || ut_syn_is(c, UT_R_ARG_KW))
+		if (!up_syn_is(c, UT_R_CLASS_SUPER) || up_syn_is(c, UT_R_ARG_KW))
 			continue;
 		/* a.b.C: the class is C */
-		if (ut_syn_is(b, UT_R_MEMBER) && ut_syn_child(b, UT_R_MEMBER_PROP))
-			b = ut_syn_child(b, UT_R_MEMBER_PROP);
+		if (up_syn_is(b, UT_R_MEMBER) && up_syn_child(b, UT_R_MEMBER_PROP))
+			b = up_syn_child(b, UT_R_MEMBER_PROP);
 		base = base_class(ix, k, k->file->src.ptr + b->start, b->end - b->start);
 		if (base)
 			out[n++] = base;
@@ -176,7 +176,7 @@ static void linearize(const ut_index *ix, const ut_cls *k, clist *out, int depth
 				out->v[out->n++] = seqs[i].v[j];
 }
 
-size_t ut_py_mro(const ut_index *ix, const ut_cls *cls, const ut_cls **out, size_t max)
+size_t up_py_mro(const ut_index *ix, const ut_cls *cls, const ut_cls **out, size_t max)
 {
 	clist l;
 	size_t i;
@@ -195,8 +195,8 @@ static bool external_testcase(const ut_index *ix, const ut_cls *k, const ut_syn 
 	const ut_syn *last = b;
 	size_t n;
 
-	if (ut_syn_is(b, UT_R_MEMBER) && ut_syn_child(b, UT_R_MEMBER_PROP))
-		last = ut_syn_child(b, UT_R_MEMBER_PROP);
+	if (up_syn_is(b, UT_R_MEMBER) && up_syn_child(b, UT_R_MEMBER_PROP))
+		last = up_syn_child(b, UT_R_MEMBER_PROP);
 	n = last->end - last->start;
 	if (base_class(ix, k, k->file->src.ptr + last->start, n))
 		return false; /* the suite's own class: its bases decide */
@@ -204,29 +204,29 @@ static bool external_testcase(const ut_index *ix, const ut_cls *k, const ut_syn 
 	       (n >= 8 && memcmp(k->file->src.ptr + last->end - 8, "TestCase", 8) == 0);
 }
 
-bool ut_py_is_testcase(const ut_index *ix, const ut_cls *const *mro, size_t n)
+bool up_py_is_testcase(const ut_index *ix, const ut_cls *const *mro, size_t n)
 {
 	size_t i;
 	const ut_syn *c;
 
 	for (i = 0; i < n; i++)
-		for (c = ut_syn_first(mro[i]->node); c; c = ut_syn_next(c))
-			if (ut_syn_is(c, UT_R_CLASS_SUPER) && !ut_syn_is(c, UT_R_ARG_KW) &&
+		for (c = up_syn_first(mro[i]->node); c; c = up_syn_next(c))
+			if (up_syn_is(c, UT_R_CLASS_SUPER) && !up_syn_is(c, UT_R_ARG_KW) &&
 			    external_testcase(ix, mro[i], c))
 				return true;
 	return false;
 }
 
-ut_fn *ut_py_method(const ut_index *ix, const ut_cls *const *mro, size_t n, const char *name)
+ut_fn *up_py_method(const ut_index *ix, const ut_cls *const *mro, size_t n, const char *name)
 {
 	size_t i;
 	const ut_syn *c;
 
 	for (i = 0; i < n; i++)
-		for (c = ut_syn_first(mro[i]->node); c; c = ut_syn_next(c)) {
+		for (c = up_syn_first(mro[i]->node); c; c = up_syn_next(c)) {
 			ut_fn *fn;
 
-			if (ut_syn_is(c, UT_R_FUNC) && (fn = ut_index_fn_of(ix, mro[i]->file, c)) &&
+			if (up_syn_is(c, UT_R_FUNC) && (fn = up_index_fn_of(ix, mro[i]->file, c)) &&
 			    fn->name && strcmp(fn->name, name) == 0)
 				return fn;
 		}
@@ -240,11 +240,11 @@ static ut_fn *module_function(const ut_index *ix, const ut_file *f, const char *
 	ut_fn *fn;
 	const ut_syn *c;
 
-	for (fn = ut_index_fn(ix, name, n); fn; fn = fn->next_same_name) {
+	for (fn = up_index_fn(ix, name, n); fn; fn = fn->next_same_name) {
 		if (fn->cls || fn->file == f || fn->file->lang != UT_LANG_PYTHON ||
 		    !module_is(fn->file, mod, modlen))
 			continue;
-		for (c = ut_syn_first(fn->file->tree->root); c; c = ut_syn_next(c))
+		for (c = up_syn_first(fn->file->tree->root); c; c = up_syn_next(c))
 			if (c == fn->node)
 				return fn;
 	}
@@ -270,7 +270,7 @@ static size_t star_classes(const ut_index *ix, const ut_file *f, const char *mod
 	return n;
 }
 
-int ut_py_imports(const ut_index *ix, const ut_file *f, const ut_syn *imp, ut_py_import *out,
+int up_py_imports(const ut_index *ix, const ut_file *f, const ut_syn *imp, ut_py_import *out,
 		  size_t max)
 {
 	const char *s = f->src.ptr + imp->start, *end = f->src.ptr + imp->end, *mod, *p;
@@ -333,7 +333,7 @@ int ut_py_imports(const ut_index *ix, const ut_file *f, const ut_syn *imp, ut_py
 	return (int)n;
 }
 
-const char *ut_py_module_name(ut_arena *a, const ut_file *f)
+const char *up_py_module_name(ut_arena *a, const ut_file *f)
 {
 	const char *base = ut_path_basename(f->path), *start = base;
 	const char *end = f->path + strlen(f->path);

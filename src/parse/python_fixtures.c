@@ -16,10 +16,10 @@ static bool deco_has(const ut_index *ix, const ut_file *f, const ut_syn *fn_node
 		     const char *prefix, const char **text_out)
 {
 	const ut_syn *decos[16];
-	size_t n = ut_py_decorators(fn_node, decos, 16), i;
+	size_t n = up_py_decorators(fn_node, decos, 16), i;
 
 	for (i = 0; i < n; i++) {
-		const char *t = ut_compact_text(ix, f, decos[i]);
+		const char *t = up_compact_text(ix, f, decos[i]);
 
 		if (strncmp(t, prefix, strlen(prefix)) == 0) {
 			if (text_out)
@@ -30,7 +30,7 @@ static bool deco_has(const ut_index *ix, const ut_file *f, const ut_syn *fn_node
 	return false;
 }
 
-bool ut_py_is_fixture(const ut_index *ix, const ut_file *f, const ut_syn *node, const char **t)
+bool up_py_is_fixture(const ut_index *ix, const ut_file *f, const ut_syn *node, const char **t)
 {
 	return deco_has(ix, f, node, "@pytest.fixture", t) ||
 	       deco_has(ix, f, node, "@fixture", t) ||
@@ -41,13 +41,13 @@ bool ut_py_is_fixture(const ut_index *ix, const ut_file *f, const ut_syn *node, 
 static const ut_syn *fixture_call(const ut_file *f, const ut_syn *def)
 {
 	const ut_syn *decos[16];
-	size_t n = ut_py_decorators(def, decos, 16), i;
+	size_t n = up_py_decorators(def, decos, 16), i;
 
 	for (i = 0; i < n; i++) {
-		const ut_syn *call = ut_syn_find(decos[i], UT_R_CALL, 0);
-		const ut_syn *nm = call ? ut_call_name(call) : NULL;
+		const ut_syn *call = up_syn_find(decos[i], UT_R_CALL, 0);
+		const ut_syn *nm = call ? up_call_name(call) : NULL;
 
-		if (nm && ut_text_is(f, nm, "fixture"))
+		if (nm && up_text_is(f, nm, "fixture"))
 			return call;
 	}
 	return NULL;
@@ -67,26 +67,26 @@ static int scope_of(const char *t)
 	return UT_PY_FUNCTION;
 }
 
-const char *ut_py_dir_of(ut_arena *a, const char *rel)
+const char *up_py_dir_of(ut_arena *a, const char *rel)
 {
 	const char *slash = strrchr(rel, '/');
 
 	return slash ? ut_arena_strndup(a, rel, (size_t)(slash - rel)) : "";
 }
 
-int ut_py_add_fixtures(ut_py_ctx *p, const ut_file *f, const ut_syn *n, const ut_cls *cls,
+int up_py_add_fixtures(ut_py_ctx *p, const ut_file *f, const ut_syn *n, const ut_cls *cls,
 		       bool conftest)
 {
 	const ut_syn *c;
 
-	for (c = ut_syn_first(n); c; c = ut_syn_next(c)) {
+	for (c = up_syn_first(n); c; c = up_syn_next(c)) {
 		ut_fn *fn;
 		const char *t = NULL, *nm;
 		ut_py_fixture fx;
 
-		if (!ut_syn_is(c, UT_R_FUNC) || !(fn = ut_index_fn_of(p->d->ix, f, c)) || !fn->name)
+		if (!up_syn_is(c, UT_R_FUNC) || !(fn = up_index_fn_of(p->d->ix, f, c)) || !fn->name)
 			continue;
-		if (!ut_py_is_fixture(p->d->ix, f, c, &t))
+		if (!up_py_is_fixture(p->d->ix, f, c, &t))
 			continue;
 		fn->is_test = true;
 		fn->is_fixture = true;
@@ -107,7 +107,7 @@ int ut_py_add_fixtures(ut_py_ctx *p, const ut_file *f, const ut_syn *n, const ut
 			fx.param.scope = scope_of(t);
 		}
 		if (conftest)
-			fx.dir = ut_py_dir_of(p->d->ix->arena, f->rel);
+			fx.dir = up_py_dir_of(p->d->ix->arena, f->rel);
 		else if (cls)
 			fx.cls = cls;
 		else
@@ -126,7 +126,7 @@ static bool dir_contains(const char *dir, const char *rel)
 }
 
 /* Is the fixture visible from a test in file f and class chain cls? */
-bool ut_py_visible(const ut_py_fixture *fx, const ut_file *f, const ut_cls *cls)
+bool up_py_visible(const ut_py_fixture *fx, const ut_file *f, const ut_cls *cls)
 {
 	if (fx->dir)
 		return dir_contains(fx->dir, f->rel);
@@ -140,7 +140,7 @@ bool ut_py_visible(const ut_py_fixture *fx, const ut_file *f, const ut_cls *cls)
 }
 
 /* The closest definition wins: class, then module, then the deepest conftest. */
-const ut_py_fixture *ut_py_resolve(const ut_py_ctx *p, const char *name, size_t nlen,
+const ut_py_fixture *up_py_resolve(const ut_py_ctx *p, const char *name, size_t nlen,
 				   const ut_file *f, const ut_cls *cls)
 {
 	const ut_py_fixture *best = NULL;
@@ -152,7 +152,7 @@ const ut_py_fixture *ut_py_resolve(const ut_py_ctx *p, const char *name, size_t 
 		int rank;
 
 		if (strlen(fx->name) != nlen || memcmp(fx->name, name, nlen) != 0 ||
-		    !ut_py_visible(fx, f, cls))
+		    !up_py_visible(fx, f, cls))
 			continue;
 		rank = fx->cls ? 10000 : fx->file ? 9000 : (int)strlen(fx->dir);
 		if (rank >= best_rank) {
@@ -174,7 +174,7 @@ static bool listed(const ut_py_fxlist *l, const ut_py_fixture *fx)
 }
 
 /* Adds fx after the fixtures it requests (its parameters), as pytest sets them up. */
-int ut_py_require(const ut_py_ctx *p, ut_py_fxlist *out, const ut_py_fixture *fx, const ut_file *f,
+int up_py_require(const ut_py_ctx *p, ut_py_fxlist *out, const ut_py_fixture *fx, const ut_file *f,
 		  const ut_cls *cls, int depth)
 {
 	size_t i;
@@ -183,10 +183,10 @@ int ut_py_require(const ut_py_ctx *p, ut_py_fxlist *out, const ut_py_fixture *fx
 		return 0;
 	for (i = 0; i < fx->fn->nparams; i++) {
 		const ut_syn *pn = fx->fn->params[i];
-		const ut_py_fixture *dep = ut_py_resolve(p, fx->fn->file->src.ptr + pn->start,
+		const ut_py_fixture *dep = up_py_resolve(p, fx->fn->file->src.ptr + pn->start,
 							 pn->end - pn->start, f, cls);
 
-		if (dep != fx && ut_py_require(p, out, dep, f, cls, depth + 1) < 0)
+		if (dep != fx && up_py_require(p, out, dep, f, cls, depth + 1) < 0)
 			return UT_ENOMEM;
 	}
 	return listed(out, fx) || ut_vec_push(out, fx) == 0
@@ -195,29 +195,29 @@ int ut_py_require(const ut_py_ctx *p, ut_py_fxlist *out, const ut_py_fixture *fx
 }
 
 /* String arguments of @pytest.mark.usefixtures("a", "b") on a function or class. */
-int ut_py_usefixtures(const ut_py_ctx *p, const ut_file *f, const ut_syn *node, ut_py_fxlist *out,
+int up_py_usefixtures(const ut_py_ctx *p, const ut_file *f, const ut_syn *node, ut_py_fxlist *out,
 		      const ut_cls *cls)
 {
 	const ut_syn *decos[16];
-	size_t n = ut_py_decorators(node, decos, 16), i;
+	size_t n = up_py_decorators(node, decos, 16), i;
 	int rc = 0;
 
 	for (i = 0; i < n && rc == 0; i++) {
 		const ut_syn *s;
 
-		if (!strstr(ut_compact_text(p->d->ix, f, decos[i]), "usefixtures("))
+		if (!strstr(up_compact_text(p->d->ix, f, decos[i]), "usefixtures("))
 			continue;
-		for (s = ut_syn_find(decos[i], UT_R_STR, 0); s && rc == 0; s = ut_syn_next(s)) {
+		for (s = up_syn_find(decos[i], UT_R_STR, 0); s && rc == 0; s = up_syn_next(s)) {
 			ut_env env;
 			ut_val v;
 
-			if (!ut_syn_is(s, UT_R_STR) && !ut_syn_is(s, UT_R_ARG))
+			if (!up_syn_is(s, UT_R_STR) && !up_syn_is(s, UT_R_ARG))
 				continue;
-			ut_env_init(&env, NULL, f, NULL);
-			v = ut_eval(p->d->ix, &env, f, ut_arg_expr(s));
-			ut_env_dispose(&env);
+			up_env_init(&env, NULL, f, NULL);
+			v = up_eval(p->d->ix, &env, f, up_arg_expr(s));
+			up_env_dispose(&env);
 			if (v.kind == UT_V_STR)
-				rc = ut_py_require(p, out, ut_py_resolve(p, v.s, v.n, f, cls), f,
+				rc = up_py_require(p, out, up_py_resolve(p, v.s, v.n, f, cls), f,
 						   cls, 0);
 		}
 	}
@@ -225,7 +225,7 @@ int ut_py_usefixtures(const ut_py_ctx *p, const ut_file *f, const ut_syn *node, 
 }
 
 /* Does the case bind `name`, from index `from` of its bindings on? */
-bool ut_py_case_binds(const ut_py_case *c, const ut_py_cases *cs, const char *name, size_t n,
+bool up_py_case_binds(const ut_py_case *c, const ut_py_cases *cs, const char *name, size_t n,
 		      size_t from)
 {
 	size_t i;
@@ -246,7 +246,7 @@ static ut_val fixture_value(const ut_py_ctx *p, const ut_py_fixture *fx, const u
 			    int depth)
 {
 	/* the returned (or yielded) expression itself: resolve.c's UT_R_RET */
-	const ut_syn *e = fx->fn->body ? ut_syn_find(fx->fn->body, UT_R_RET,
+	const ut_syn *e = fx->fn->body ? up_syn_find(fx->fn->body, UT_R_RET,
 						     UT_ROLE(UT_R_FUNC) | UT_ROLE(UT_R_CLASS))
 				       : NULL;
 	ut_val v = {0};
@@ -254,24 +254,24 @@ static ut_val fixture_value(const ut_py_ctx *p, const ut_py_fixture *fx, const u
 
 	if (!e || depth > 8)
 		return v;
-	ut_env_init(&env, NULL, fx->fn->file, fx->fn->cls);
-	if (ut_py_bind_fixtures(p, &env, fx->fn, f, cls, c, cs, depth + 1) == 0)
-		v = ut_eval(p->d->ix, &env, fx->fn->file, e);
-	ut_env_dispose(&env);
+	up_env_init(&env, NULL, fx->fn->file, fx->fn->cls);
+	if (up_py_bind_fixtures(p, &env, fx->fn, f, cls, c, cs, depth + 1) == 0)
+		v = up_eval(p->d->ix, &env, fx->fn->file, e);
+	up_env_dispose(&env);
 	return v;
 }
 
 /* Binds fn's parameters to the values they get: the case's own, else the value of the
  * fixture of that name (a fixture that overrides one of the same name asks for the
  * overridden one, which is not ours). */
-int ut_py_bind_fixtures(const ut_py_ctx *p, ut_env *env, const ut_fn *fn, const ut_file *f,
+int up_py_bind_fixtures(const ut_py_ctx *p, ut_env *env, const ut_fn *fn, const ut_file *f,
 			const ut_cls *cls, const ut_py_case *c, const ut_py_cases *cs, int depth)
 {
 	size_t i;
 	int rc = 0;
 
 	for (i = 0; c && i < c->n && rc == 0; i++)
-		rc = ut_env_bind(env, cs->bindings.v[c->first + i].name,
+		rc = up_env_bind(env, cs->bindings.v[c->first + i].name,
 				 cs->bindings.v[c->first + i].nlen,
 				 cs->bindings.v[c->first + i].val);
 	for (i = 0; i < fn->nparams && rc == 0; i++) {
@@ -281,17 +281,17 @@ int ut_py_bind_fixtures(const ut_py_ctx *p, ut_env *env, const ut_fn *fn, const 
 		const ut_py_fixture *fx;
 		ut_val v;
 
-		if (ut_py_case_binds(c, cs, name, n, 0))
+		if (up_py_case_binds(c, cs, name, n, 0))
 			continue;
-		fx = ut_py_resolve(p, name, n, f, cls);
+		fx = up_py_resolve(p, name, n, f, cls);
 		if (!fx || fx->fn == fn)
 			continue;
 		v = fixture_value(p, fx, f, cls, c, cs, depth);
 		/* bound with the type resolve.c gives the fixture's name, so that what the
 		 * fixture yields (a driver, a page object) still dispatches calls */
 		if (v.kind != UT_V_NONE)
-			rc = ut_env_bind_typed(env, name, n, v,
-					       ut_type_of(p->d->ix, env, fn->file, pn));
+			rc = up_env_bind_typed(env, name, n, v,
+					       up_type_of(p->d->ix, env, fn->file, pn));
 	}
 	return rc;
 }
@@ -319,7 +319,7 @@ static void add_name(fxname *names, size_t *n, const char *s, size_t len)
 /* The parametrized fixtures of the test's fixture closure, in pytest's order: autouse
  * fixtures, then its arguments, then what those request in turn, stably sorted by scope,
  * widest first (FixtureManager.getfixtureclosure). */
-size_t ut_py_fixture_params(const ut_py_ctx *p, const ut_file *f, const ut_cls *cls,
+size_t up_py_fixture_params(const ut_py_ctx *p, const ut_file *f, const ut_cls *cls,
 			    const ut_fn *fn, ut_py_fxparam *out)
 {
 	const ut_py_fixture *defs[MAX_CLOSURE];
@@ -328,13 +328,13 @@ size_t ut_py_fixture_params(const ut_py_ctx *p, const ut_file *f, const ut_cls *
 	int scope;
 
 	for (i = 0; i < p->fixtures.n; i++)
-		if (p->fixtures.v[i].autouse && ut_py_visible(&p->fixtures.v[i], f, cls))
+		if (p->fixtures.v[i].autouse && up_py_visible(&p->fixtures.v[i], f, cls))
 			add_name(names, &n, p->fixtures.v[i].name, strlen(p->fixtures.v[i].name));
 	for (i = 0; i < fn->nparams; i++)
 		add_name(names, &n, fn->file->src.ptr + fn->params[i]->start,
 			 fn->params[i]->end - fn->params[i]->start);
 	for (i = 0; i < n; i++) {
-		defs[i] = ut_py_resolve(p, names[i].name, names[i].n, f, cls);
+		defs[i] = up_py_resolve(p, names[i].name, names[i].n, f, cls);
 		for (j = 0; defs[i] && j < defs[i]->fn->nparams; j++) {
 			const ut_syn *pn = defs[i]->fn->params[j];
 
@@ -373,7 +373,7 @@ static bool names_path(const char *dir, const char *entry, size_t n, const char 
 	return strncmp(rel, full, (size_t)len) == 0 && (rel[len] == '\0' || rel[len] == '/');
 }
 
-bool ut_py_ignored(const ut_py_ctx *p, const ut_file *f)
+bool up_py_ignored(const ut_py_ctx *p, const ut_file *f)
 {
 	size_t i;
 
@@ -388,29 +388,29 @@ bool ut_py_ignored(const ut_py_ctx *p, const ut_file *f)
 		dn = (size_t)(ut_path_basename(c->rel) - c->rel);
 		if (dn && strncmp(f->rel, c->rel, dn) != 0)
 			continue; /* a conftest.py of another folder */
-		dir = ut_py_dir_of(p->d->ix->temp, c->rel);
-		for (a = ut_syn_first(c->tree->root); a && dir; a = ut_syn_next(a)) {
+		dir = up_py_dir_of(p->d->ix->temp, c->rel);
+		for (a = up_syn_first(c->tree->root); a && dir; a = up_syn_next(a)) {
 			const ut_syn *t, *v, *e;
 			bool glob;
 			ut_env env;
 
-			if (!ut_syn_is(a, UT_R_ASSIGN) ||
-			    !(t = ut_syn_child(a, UT_R_ASSIGN_TARGET)) ||
-			    !(v = ut_syn_child(a, UT_R_ASSIGN_VALUE)) || !ut_syn_is(v, UT_R_SEQ))
+			if (!up_syn_is(a, UT_R_ASSIGN) ||
+			    !(t = up_syn_child(a, UT_R_ASSIGN_TARGET)) ||
+			    !(v = up_syn_child(a, UT_R_ASSIGN_VALUE)) || !up_syn_is(v, UT_R_SEQ))
 				continue;
-			glob = ut_text_is(c, t, "collect_ignore_glob");
-			if (!glob && !ut_text_is(c, t, "collect_ignore"))
+			glob = up_text_is(c, t, "collect_ignore_glob");
+			if (!glob && !up_text_is(c, t, "collect_ignore"))
 				continue;
-			ut_env_init(&env, NULL, c, NULL);
-			for (e = ut_syn_first(v); e; e = ut_syn_next(e)) {
-				ut_val s = ut_eval(p->d->ix, &env, c, e);
+			up_env_init(&env, NULL, c, NULL);
+			for (e = up_syn_first(v); e; e = up_syn_next(e)) {
+				ut_val s = up_eval(p->d->ix, &env, c, e);
 
 				if (s.kind == UT_V_STR && names_path(dir, s.s, s.n, f->rel, glob)) {
-					ut_env_dispose(&env);
+					up_env_dispose(&env);
 					return true;
 				}
 			}
-			ut_env_dispose(&env);
+			up_env_dispose(&env);
 		}
 	}
 	return false;

@@ -39,6 +39,53 @@ static int fix_cache_order(order *o, size_t item)
 	return 0;
 }
 
+static int at_scope(order *o, const size_t *items, size_t n, int scope, size_t *out, size_t *nout);
+
+/* The slicing key's items that are among ours go first, in the key's order: appendleft
+ * onto what is left of the deque (from *head). Returns -1 when out of memory. */
+static int key_items_first(order *o, size_t key, const bool *in_items, ids *deque, size_t *head)
+{
+	ids matching = {0};
+	const ids *q = &o->by_key[key];
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < q->n && rc == 0; k++)
+		if (in_items[q->v[k]])
+			rc = ut_vec_push(&matching, q->v[k]) < 0 ? -1 : 0;
+	for (k = matching.n; k-- > 0 && rc == 0;) {
+		rc = fix_cache_order(o, matching.v[k]);
+		if (rc == 0 && *head > 0)
+			deque->v[--*head] = matching.v[k];
+		else if (rc == 0)
+			rc = push_front(deque, matching.v[k]);
+	}
+	ut_vec_free(&matching);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The group (items with no key left at this scope) reordered at the scope below, appended
+ * to out once each; its items are no longer grouped. */
+static int emit_group(order *o, const ids *group, int scope, bool *done, bool *grouped, size_t *out,
+		      size_t *nout)
+{
+	size_t *sub = malloc(group->n * sizeof(size_t)), nsub = 0, i;
+	int rc;
+
+	if (!sub)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	rc = at_scope(o, group->v, group->n, scope - 1, sub, &nsub);
+	for (i = 0; i < nsub && rc == 0; i++)
+		if (!done[sub[i]]) {
+			done[sub[i]] = true;
+			out[(*nout)++] = sub[i];
+		}
+	free(sub);
+	for (i = 0; i < group->n; i++)
+		grouped[group->v[i]] = false;
+	return rc;
+}
+
 /* reorder_items_atscope over `items` (in order, n of them); the result in out. */
 static int at_scope(order *o, const size_t *items, size_t n, int scope, size_t *out, size_t *nout)
 {
@@ -84,46 +131,12 @@ static int at_scope(order *o, const size_t *items, size_t n, int scope, size_t *
 				continue;
 			}
 			slicing = last;
-			{
-				/* its key's items that are among ours go first, in the key's order
-				 */
-				ids matching = {0};
-				const ids *q = &o->by_key[slicing];
-
-				for (k = 0; k < q->n; k++)
-					if (in_items[q->v[k]] &&
-					    ut_vec_push(&matching, q->v[k]) < 0) {
-						ut_vec_free(&matching);
-						goto nomem;
-					}
-				for (k = matching.n; k-- > 0 && rc == 0;) {
-					rc = fix_cache_order(o, matching.v[k]);
-					/* appendleft onto what is left of the deque */
-					if (rc == 0 && head > 0)
-						deque.v[--head] = matching.v[k];
-					else if (rc == 0)
-						rc = push_front(&deque, matching.v[k]);
-				}
-				ut_vec_free(&matching);
-				if (rc < 0)
-					goto nomem;
-			}
+			if (key_items_first(o, slicing, in_items, &deque, &head) < 0)
+				goto nomem;
 			break;
 		}
 		if (group.n) {
-			size_t *sub = malloc(group.n * sizeof(size_t)), nsub = 0;
-
-			if (!sub)
-				goto nomem;
-			rc = at_scope(o, group.v, group.n, scope - 1, sub, &nsub);
-			for (i = 0; i < nsub && rc == 0; i++)
-				if (!done[sub[i]]) {
-					done[sub[i]] = true;
-					out[(*nout)++] = sub[i];
-				}
-			free(sub);
-			for (i = 0; i < group.n; i++)
-				grouped[group.v[i]] = false;
+			rc = emit_group(o, &group, scope, done, grouped, out, nout);
 			if (rc < 0)
 				goto done;
 		}
@@ -142,7 +155,7 @@ done:
 	return rc;
 }
 
-int ut_py_reorder(const ut_py_key *keys, size_t nkeys, size_t nitems, size_t nids, size_t *out)
+int up_py_reorder(const ut_py_key *keys, size_t nkeys, size_t nitems, size_t nids, size_t *out)
 {
 	order o;
 	size_t *items = NULL, i, nout = 0;

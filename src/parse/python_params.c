@@ -24,15 +24,15 @@ typedef struct {
 	size_t nnames;
 } mark;
 
-size_t ut_py_decorators(const ut_syn *def, const ut_syn **out, size_t max)
+size_t up_py_decorators(const ut_syn *def, const ut_syn **out, size_t max)
 {
-	const ut_syn *c, *parent = ut_syn_parent(def);
+	const ut_syn *c, *parent = up_syn_parent(def);
 	size_t n = 0;
 
 	if (!parent)
 		return 0;
-	for (c = ut_syn_first(parent); c && c != def; c = ut_syn_next(c)) {
-		if (ut_syn_is(c, UT_R_DECO)) {
+	for (c = up_syn_first(parent); c && c != def; c = up_syn_next(c)) {
+		if (up_syn_is(c, UT_R_DECO)) {
 			if (n < max)
 				out[n++] = c;
 		} else {
@@ -49,7 +49,7 @@ static void warn_once(ut_diags *d, const ut_file *f, const ut_syn *n, const char
 static void warn_once(ut_diags *d, const ut_file *f, const ut_syn *n, const char *fmt, ...)
 {
 	char msg[512];
-	unsigned line = ut_syn_line(f->tree, n);
+	unsigned line = up_syn_line(f->tree, n);
 	size_t i;
 	va_list ap;
 
@@ -64,7 +64,7 @@ static void warn_once(ut_diags *d, const ut_file *f, const ut_syn *n, const char
 	ut_diags_add(d, UT_DIAG_WARNING, f->rel, line, "%s", msg);
 }
 
-void ut_py_cases_dispose(ut_py_cases *c)
+void up_py_cases_dispose(ut_py_cases *c)
 {
 	if (!c)
 		return;
@@ -75,25 +75,25 @@ void ut_py_cases_dispose(ut_py_cases *c)
 
 static bool call_named(const ut_file *f, const ut_syn *n, const char *name)
 {
-	const ut_syn *nm = n && ut_syn_is(n, UT_R_CALL) ? ut_call_name(n) : NULL;
+	const ut_syn *nm = n && up_syn_is(n, UT_R_CALL) ? up_call_name(n) : NULL;
 
-	return nm && ut_text_is(f, nm, name);
+	return nm && up_text_is(f, nm, name);
 }
 
 /* The parametrize call of a decorator, or NULL: @pytest.mark.parametrize(...), or a name
  * the module binds to one (by_user = pytest.mark.parametrize(...); @by_user). */
 static const ut_syn *parametrize_call(const ut_file *f, const ut_syn *deco)
 {
-	const ut_syn *call = ut_syn_find(deco, UT_R_CALL, 0), *name;
+	const ut_syn *call = up_syn_find(deco, UT_R_CALL, 0), *name;
 	const ut_const_def *def;
 
 	if (call)
 		return call_named(f, call, "parametrize") ? call : NULL;
-	name = ut_syn_first(deco);
-	if (!name || !ut_syn_is(name, UT_R_IDENT) || ut_syn_next(name))
+	name = up_syn_first(deco);
+	if (!name || !up_syn_is(name, UT_R_IDENT) || up_syn_next(name))
 		return NULL;
 	def = ut_map_get(&f->constants, f->src.ptr + name->start, name->end - name->start);
-	if (!def || def == &ut_ambiguous || def->file != f || def->cls)
+	if (!def || def == &up_ambiguous || def->file != f || def->cls)
 		return NULL;
 	return call_named(f, def->value, "parametrize") ? def->value : NULL;
 }
@@ -236,7 +236,7 @@ static bool method_like(const char *s, size_t n)
 static void value_id(ut_buf *b, const mark *m, const ut_env *scope, const ut_file *f,
 		     const ut_syn *n, size_t arg, size_t idx)
 {
-	const char *t = ut_compact_text(m->ix, f, n);
+	const char *t = up_compact_text(m->ix, f, n);
 	ut_val v;
 
 	if (strcmp(t, "None") == 0 || strcmp(t, "True") == 0 || strcmp(t, "False") == 0) {
@@ -247,36 +247,36 @@ static void value_id(ut_buf *b, const mark *m, const ut_env *scope, const ut_fil
 		return;
 	if (n->roles & (UT_ROLE(UT_R_STR) | UT_ROLE(UT_R_CONCAT) | UT_ROLE(UT_R_IDENT) |
 			UT_ROLE(UT_R_MEMBER))) {
-		v = ut_eval(m->ix, scope, f, n);
+		v = up_eval(m->ix, scope, f, n);
 		if (v.kind == UT_V_STR) { /* a string, or a number constant (N = 5) */
 			put_escaped(b, v.s, v.n);
 			return;
 		}
 	}
 	/* a class or function: its __name__ */
-	if (ut_syn_is(n, UT_R_IDENT) &&
-	    (ut_index_class(m->ix, f->src.ptr + n->start, n->end - n->start) ||
-	     ut_index_fn(m->ix, f->src.ptr + n->start, n->end - n->start))) {
+	if (up_syn_is(n, UT_R_IDENT) &&
+	    (up_index_class(m->ix, f->src.ptr + n->start, n->end - n->start) ||
+	     up_index_fn(m->ix, f->src.ptr + n->start, n->end - n->start))) {
 		ut_buf_put(b, f->src.ptr + n->start, n->end - n->start);
 		return;
 	}
 	/* a class from elsewhere (Path, pages.LoginPage: CapWords), a builtin (str), a
 	 * function or method of a module or class (nx.path_graph, trio.Path.joinpath): its
 	 * name */
-	if (ut_syn_is(n, UT_R_MEMBER) || ut_syn_is(n, UT_R_IDENT)) {
+	if (up_syn_is(n, UT_R_MEMBER) || up_syn_is(n, UT_R_IDENT)) {
 		const ut_syn *last =
-		    ut_syn_is(n, UT_R_MEMBER) ? ut_syn_child(n, UT_R_MEMBER_PROP) : n;
+		    up_syn_is(n, UT_R_MEMBER) ? up_syn_child(n, UT_R_MEMBER_PROP) : n;
 		const ut_syn *obj =
-		    ut_syn_is(n, UT_R_MEMBER) ? ut_syn_child(n, UT_R_MEMBER_OBJ) : NULL;
+		    up_syn_is(n, UT_R_MEMBER) ? up_syn_child(n, UT_R_MEMBER_OBJ) : NULL;
 		static const char *const builtins[] = {"str",  "int",  "float", "bool", "bytes",
 						       "list", "dict", "tuple", "set",	"object",
 						       "len",  "repr", NULL};
 
-		if (obj && ut_syn_is(obj, UT_R_MEMBER))
-			obj = ut_syn_child(obj, UT_R_MEMBER_PROP);
+		if (obj && up_syn_is(obj, UT_R_MEMBER))
+			obj = up_syn_child(obj, UT_R_MEMBER_PROP);
 		if (last &&
 		    (capwords(f->src.ptr + last->start, last->end - last->start) ||
-		     (!obj && ut_text_in(f, last, builtins)) ||
+		     (!obj && up_text_in(f, last, builtins)) ||
 		     (obj && method_like(f->src.ptr + last->start, last->end - last->start)))) {
 			ut_buf_put(b, f->src.ptr + last->start, last->end - last->start);
 			return;
@@ -302,7 +302,7 @@ static void add_name(mark *m, const char *s, size_t n)
 /* "a,b" or ("a", "b") or ["a", "b"] */
 static void read_names(mark *m, const ut_env *scope, const ut_syn *n)
 {
-	ut_val v = ut_eval(m->ix, scope, m->f, n);
+	ut_val v = up_eval(m->ix, scope, m->f, n);
 	const ut_syn *c;
 
 	if (v.kind == UT_V_STR) {
@@ -315,13 +315,13 @@ static void read_names(mark *m, const ut_env *scope, const ut_syn *n)
 			add_name(m, s, len);
 			s += len + (comma ? 1 : 0);
 		}
-	} else if (v.kind == UT_V_NODE && ut_syn_is(v.node, UT_R_SEQ)) {
-		for (c = ut_syn_first(v.node); c; c = ut_syn_next(c)) {
+	} else if (v.kind == UT_V_NODE && up_syn_is(v.node, UT_R_SEQ)) {
+		for (c = up_syn_first(v.node); c; c = up_syn_next(c)) {
 			ut_val e;
 
-			if (!ut_syn_is(c, UT_R_ELEM))
+			if (!up_syn_is(c, UT_R_ELEM))
 				continue;
-			e = ut_eval(m->ix, scope, v.file, c);
+			e = up_eval(m->ix, scope, v.file, c);
 			if (e.kind == UT_V_STR)
 				add_name(m, e.s, e.n);
 		}
@@ -354,11 +354,11 @@ static const ut_syn *kw_value(const ut_file *f, const ut_syn *args, const char *
 {
 	const ut_syn *c;
 
-	for (c = args ? ut_syn_first(args) : NULL; c; c = ut_syn_next(c)) {
-		const ut_syn *kn = ut_syn_child(c, UT_R_ARG_KW_NAME);
+	for (c = args ? up_syn_first(args) : NULL; c; c = up_syn_next(c)) {
+		const ut_syn *kn = up_syn_child(c, UT_R_ARG_KW_NAME);
 
-		if (ut_syn_is(c, UT_R_ARG_KW) && kn && ut_text_is(f, kn, name))
-			return ut_syn_child(c, UT_R_ARG_KW_VALUE);
+		if (up_syn_is(c, UT_R_ARG_KW) && kn && up_text_is(f, kn, name))
+			return up_syn_child(c, UT_R_ARG_KW_VALUE);
 	}
 	return NULL;
 }
@@ -367,9 +367,9 @@ static const ut_syn *positional(const ut_syn *args, size_t i)
 {
 	const ut_syn *c;
 
-	for (c = args ? ut_syn_first(args) : NULL; c; c = ut_syn_next(c))
-		if (ut_syn_is(c, UT_R_ARG) && !ut_syn_is(c, UT_R_ARG_KW) && i-- == 0)
-			return ut_arg_expr(c);
+	for (c = args ? up_syn_first(args) : NULL; c; c = up_syn_next(c))
+		if (up_syn_is(c, UT_R_ARG) && !up_syn_is(c, UT_R_ARG_KW) && i-- == 0)
+			return up_arg_expr(c);
 	return NULL;
 }
 
@@ -377,8 +377,8 @@ static const ut_syn *nth_elem(const ut_syn *seq, size_t i)
 {
 	const ut_syn *c;
 
-	for (c = seq ? ut_syn_first(seq) : NULL; c; c = ut_syn_next(c))
-		if (ut_syn_is(c, UT_R_ELEM) && i-- == 0)
+	for (c = seq ? up_syn_first(seq) : NULL; c; c = up_syn_next(c))
+		if (up_syn_is(c, UT_R_ELEM) && i-- == 0)
 			return c;
 	return NULL;
 }
@@ -390,24 +390,24 @@ static const ut_syn *bound_before(const mark *m, const ut_syn *name)
 {
 	const ut_syn *c, *value = NULL;
 
-	for (c = ut_syn_first(m->f->tree->root); c && c->start < m->at; c = ut_syn_next(c)) {
-		const ut_syn *t = ut_syn_child(c, UT_R_ASSIGN_TARGET);
+	for (c = up_syn_first(m->f->tree->root); c && c->start < m->at; c = up_syn_next(c)) {
+		const ut_syn *t = up_syn_child(c, UT_R_ASSIGN_TARGET);
 
-		if (ut_syn_is(c, UT_R_ASSIGN) && t && ut_syn_is(t, UT_R_IDENT) &&
+		if (up_syn_is(c, UT_R_ASSIGN) && t && up_syn_is(t, UT_R_IDENT) &&
 		    t->end - t->start == name->end - name->start &&
 		    memcmp(m->f->src.ptr + t->start, m->f->src.ptr + name->start,
 			   t->end - t->start) == 0)
-			value = ut_syn_child(c, UT_R_ASSIGN_VALUE);
+			value = up_syn_child(c, UT_R_ASSIGN_VALUE);
 	}
 	return value;
 }
 
 static bool values_seq(const mark *m, const ut_env *scope, const ut_syn *n, ut_val *out)
 {
-	const ut_syn *bound = ut_syn_is(n, UT_R_IDENT) ? bound_before(m, n) : NULL;
+	const ut_syn *bound = up_syn_is(n, UT_R_IDENT) ? bound_before(m, n) : NULL;
 
-	*out = ut_eval(m->ix, scope, m->f, bound ? bound : n);
-	return out->kind == UT_V_NODE && ut_syn_is(out->node, UT_R_SEQ);
+	*out = up_eval(m->ix, scope, m->f, bound ? bound : n);
+	return out->kind == UT_V_NODE && up_syn_is(out->node, UT_R_SEQ);
 }
 
 /* pytest's make_unique_parameterset_ids: each id that occurs more than once gets a
@@ -439,9 +439,9 @@ static int make_unique(ut_arena *a, ut_py_cases *cs)
 /* The cases of one parametrize call, in out. Returns 1 when it could not be read. */
 static const ut_syn *mark_names(const mark *m, const ut_syn *call)
 {
-	const ut_syn *names = kw_value(m->f, ut_call_args(call), "argnames");
+	const ut_syn *names = kw_value(m->f, up_call_args(call), "argnames");
 
-	return names ? names : positional(ut_call_args(call), 0);
+	return names ? names : positional(up_call_args(call), 0);
 }
 
 /* range(a, b, step), list(range(...)) or tuple(range(...)) with literal integers: one case
@@ -454,18 +454,18 @@ static int range_cases(ut_py_cases *out, mark *m, const ut_syn *values)
 	int rc = 0;
 
 	if (call_named(m->f, call, "list") || call_named(m->f, call, "tuple"))
-		call = positional(ut_call_args(call), 0);
+		call = positional(up_call_args(call), 0);
 	if (!call_named(m->f, call, "range"))
 		return 1;
-	for (a = ut_syn_first(ut_call_args(call)); a; a = ut_syn_next(a)) {
+	for (a = up_syn_first(up_call_args(call)); a; a = up_syn_next(a)) {
 		const char *t;
 		char *end;
 
-		if (!ut_syn_is(a, UT_R_ARG))
+		if (!up_syn_is(a, UT_R_ARG))
 			continue;
 		/* the argument's own text: -3 is an operator and a number */
-		t = ut_compact_text(m->ix, m->f, a);
-		if (i == 3 || ut_syn_is(a, UT_R_ARG_KW))
+		t = up_compact_text(m->ix, m->f, a);
+		if (i == 3 || up_syn_is(a, UT_R_ARG_KW))
 			return 1;
 		r[i++] = strtoll(t, &end, 10);
 		if (*end || !*t)
@@ -495,6 +495,97 @@ static int range_cases(ut_py_cases *out, mark *m, const ut_syn *values)
 	return rc;
 }
 
+/* One case's values for m's names: pytest.param(v1, v2, id="x"), a tuple of them, or the
+ * value itself; *id gets pytest.param's id, if any. */
+static void case_values(const mark *m, const ut_file *f, const ut_syn *e, const ut_syn **vals,
+			const ut_syn **id)
+{
+	size_t i;
+
+	*id = NULL;
+	if (call_named(f, e, "param")) {
+		for (i = 0; i < m->nnames; i++)
+			vals[i] = positional(up_call_args(e), i);
+		*id = kw_value(f, up_call_args(e), "id");
+	} else if (m->nnames > 1) {
+		for (i = 0; i < m->nnames && up_syn_is(e, UT_R_SEQ); i++)
+			vals[i] = nth_elem(e, i);
+	} else {
+		vals[0] = e;
+	}
+}
+
+/* Case idx's id in b: its pytest.param id, else its entry of the ids list, else made of
+ * its values (argname + index for a value that is not known). */
+static void case_id(ut_buf *b, const mark *m, const ut_env *vscope, const ut_val *seq,
+		    const ut_val *idseq, const ut_syn *const *vals, const ut_syn *id, size_t idx)
+{
+	const ut_syn *given = idseq->kind == UT_V_NODE && up_syn_is(idseq->node, UT_R_SEQ)
+				  ? nth_elem(idseq->node, idx)
+				  : NULL;
+	size_t i;
+
+	if (id && !up_text_is(seq->file, id, "None")) {
+		ut_val v = up_eval(m->ix, vscope, seq->file, id);
+
+		put_escaped(b, v.s ? v.s : "", v.kind == UT_V_STR ? v.n : 0);
+	} else if (given && !up_text_is(idseq->file, given, "None")) {
+		ut_env gscope;
+
+		up_env_init(&gscope, NULL, idseq->file, idseq->cls);
+		value_id(b, m, &gscope, idseq->file, given, 0, idx);
+		up_env_dispose(&gscope);
+	} else {
+		for (i = 0; i < m->nnames; i++) {
+			if (i)
+				ut_buf_putc(b, '-');
+			if (vals[i])
+				value_id(b, m, vscope, seq->file, vals[i], i, idx);
+			else
+				ut_buf_printf(b, "%.*s%zu", (int)m->nlen[i], m->names[i], idx);
+		}
+	}
+}
+
+/* Binds each of m's names to case idx's value (e, the list's element, when the case is no
+ * literal tuple: its values are not known). */
+static int bind_case(ut_py_cases *out, const mark *m, const ut_env *vscope, const ut_val *seq,
+		     const ut_syn *e, const ut_syn *const *vals, size_t idx)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < m->nnames && rc == 0; i++) {
+		ut_val v = {0};
+
+		if (vals[i]) {
+			v = up_eval(m->ix, vscope, seq->file, vals[i]);
+		} else {
+			v.kind = UT_V_UNRES;
+			v.s = seq->file->src.ptr + e->start;
+			v.n = e->end - e->start > 200 ? 200 : e->end - e->start;
+		}
+		rc = bind(out, m, i, v, idx);
+	}
+	return rc;
+}
+
+/* An empty list: pytest keeps one case, skipped, with NOTSET values. */
+static int empty_case(ut_py_cases *out, const mark *m)
+{
+	ut_buf b = UT_BUF_INIT;
+	size_t i;
+	int rc;
+
+	ut_buf_init(&b, UT_MAX_VALUE_LEN);
+	for (i = 0; i < m->nnames; i++)
+		ut_buf_printf(&b, "%s%.*s0", i ? "-" : "", (int)m->nlen[i], m->names[i]);
+	rc = push_case(out, ut_arena_strndup(m->ix->temp, b.ptr ? b.ptr : "", b.len),
+		       out->bindings.n);
+	ut_buf_dispose(&b);
+	return rc;
+}
+
 /* The cases of a list of values for m's names, with their ids. Returns 1 when the list
  * cannot be read. */
 static int read_cases(ut_py_cases *out, mark *m, const ut_syn *values, const ut_syn *ids)
@@ -503,120 +594,70 @@ static int read_cases(ut_py_cases *out, mark *m, const ut_syn *values, const ut_
 	ut_env scope, vscope;
 	ut_val seq, idseq = {0};
 	ut_buf b = UT_BUF_INIT;
-	size_t idx, i;
+	size_t idx;
 	int rc = 0;
 
 	if (m->nnames == 1 && values && (rc = range_cases(out, m, values)) != 1)
 		return rc < 0 ? rc : make_unique(m->ix->temp, out);
 	rc = 0;
-	ut_env_init(&scope, NULL, m->f, NULL);
+	up_env_init(&scope, NULL, m->f, NULL);
 	if (!m->nnames || !values || !values_seq(m, &scope, values, &seq)) {
-		ut_env_dispose(&scope);
+		up_env_dispose(&scope);
 		return 1;
 	}
 	if (ids)
-		idseq = ut_eval(m->ix, &scope, m->f, ids);
-	if (ids && !(idseq.kind == UT_V_NODE && ut_syn_is(idseq.node, UT_R_SEQ)) &&
-	    !ut_text_is(m->f, ids, "None"))
+		idseq = up_eval(m->ix, &scope, m->f, ids);
+	if (ids && !(idseq.kind == UT_V_NODE && up_syn_is(idseq.node, UT_R_SEQ)) &&
+	    !up_text_is(m->f, ids, "None"))
 		warn_once(m->diags, m->f, ids,
 			  "ids are made by a function or read from elsewhere: the default ids "
 			  "are used, which may not be pytest's");
-	ut_env_init(&vscope, NULL, seq.file, seq.cls);
+	up_env_init(&vscope, NULL, seq.file, seq.cls);
 	ut_buf_init(&b, UT_MAX_VALUE_LEN);
-	for (e = ut_syn_first(seq.node), idx = 0; e && rc == 0 && idx < UT_PY_MAX_CASES;
-	     e = ut_syn_next(e)) {
-		const ut_syn *vals[MAX_NAMES] = {0}, *id = NULL, *given;
+	for (e = up_syn_first(seq.node), idx = 0; e && rc == 0 && idx < UT_PY_MAX_CASES;
+	     e = up_syn_next(e)) {
+		const ut_syn *vals[MAX_NAMES] = {0}, *id;
 		size_t first = out->bindings.n;
 
-		if (!ut_syn_is(e, UT_R_ELEM))
+		if (!up_syn_is(e, UT_R_ELEM))
 			continue;
 		ut_buf_clear(&b);
-		if (call_named(seq.file, e, "param")) { /* pytest.param(v1, v2, id="x") */
-			for (i = 0; i < m->nnames; i++)
-				vals[i] = positional(ut_call_args(e), i);
-			id = kw_value(seq.file, ut_call_args(e), "id");
-		} else if (m->nnames > 1) {
-			for (i = 0; i < m->nnames && ut_syn_is(e, UT_R_SEQ); i++)
-				vals[i] = nth_elem(e, i);
-		} else {
-			vals[0] = e;
-		}
-		given = idseq.kind == UT_V_NODE && ut_syn_is(idseq.node, UT_R_SEQ)
-			    ? nth_elem(idseq.node, idx)
-			    : NULL;
-		if (id && !ut_text_is(seq.file, id, "None")) {
-			ut_val v = ut_eval(m->ix, &vscope, seq.file, id);
-
-			put_escaped(&b, v.s ? v.s : "", v.kind == UT_V_STR ? v.n : 0);
-		} else if (given && !ut_text_is(idseq.file, given, "None")) {
-			ut_env gscope;
-
-			ut_env_init(&gscope, NULL, idseq.file, idseq.cls);
-			value_id(&b, m, &gscope, idseq.file, given, 0, idx);
-			ut_env_dispose(&gscope);
-		} else {
-			for (i = 0; i < m->nnames; i++) {
-				if (i)
-					ut_buf_putc(&b, '-');
-				if (vals[i])
-					value_id(&b, m, &vscope, seq.file, vals[i], i, idx);
-				else
-					ut_buf_printf(&b, "%.*s%zu", (int)m->nlen[i], m->names[i],
-						      idx);
-			}
-		}
-		for (i = 0; i < m->nnames && rc == 0; i++) {
-			ut_val v = {0};
-
-			if (vals[i]) {
-				v = ut_eval(m->ix, &vscope, seq.file, vals[i]);
-			} else { /* a case that is not a literal tuple: its values are not known */
-				v.kind = UT_V_UNRES;
-				v.s = seq.file->src.ptr + e->start;
-				v.n = e->end - e->start > 200 ? 200 : e->end - e->start;
-			}
-			rc = bind(out, m, i, v, idx);
-		}
+		case_values(m, seq.file, e, vals, &id);
+		case_id(&b, m, &vscope, &seq, &idseq, vals, id, idx);
+		rc = bind_case(out, m, &vscope, &seq, e, vals, idx);
 		if (rc == 0)
 			rc = push_case(
 			    out, ut_arena_strndup(m->ix->temp, b.ptr ? b.ptr : "", b.len), first);
 		idx++;
 	}
 	ut_buf_dispose(&b);
-	ut_env_dispose(&vscope);
-	ut_env_dispose(&scope);
-	if (rc == 0 && out->cases.n == 0) {
-		/* an empty list: pytest keeps one case, skipped, with NOTSET values */
-		ut_buf_init(&b, UT_MAX_VALUE_LEN);
-		for (i = 0; i < m->nnames; i++)
-			ut_buf_printf(&b, "%s%.*s0", i ? "-" : "", (int)m->nlen[i], m->names[i]);
-		rc = push_case(out, ut_arena_strndup(m->ix->temp, b.ptr ? b.ptr : "", b.len),
-			       out->bindings.n);
-		ut_buf_dispose(&b);
-	}
+	up_env_dispose(&vscope);
+	up_env_dispose(&scope);
+	if (rc == 0 && out->cases.n == 0)
+		rc = empty_case(out, m);
 	return rc < 0 ? rc : make_unique(m->ix->temp, out);
 }
 
 /* @pytest.mark.parametrize(argnames, argvalues, ids=...) */
 static int read_mark(ut_py_cases *out, mark *m, const ut_syn *call)
 {
-	const ut_syn *args = ut_call_args(call), *names = mark_names(m, call), *values;
+	const ut_syn *args = up_call_args(call), *names = mark_names(m, call), *values;
 	ut_env scope;
 
 	values = kw_value(m->f, args, "argvalues");
 	if (!values)
 		values = positional(args, 1);
-	ut_env_init(&scope, NULL, m->f, NULL);
+	up_env_init(&scope, NULL, m->f, NULL);
 	if (names)
 		read_names(m, &scope, names);
-	ut_env_dispose(&scope);
+	up_env_dispose(&scope);
 	return read_cases(out, m, values, kw_value(m->f, args, "ids"));
 }
 
 /* @pytest.fixture(params=..., ids=...): one name, the fixture's */
 static int read_fixture(ut_py_cases *out, mark *m, const ut_py_fxparam *fx)
 {
-	const ut_syn *args = ut_call_args(fx->call);
+	const ut_syn *args = up_call_args(fx->call);
 
 	add_name(m, fx->name, strlen(fx->name));
 	return read_cases(out, m, kw_value(m->f, args, "params"), kw_value(m->f, args, "ids"));
@@ -670,7 +711,7 @@ static int product(ut_arena *a, ut_py_cases *out, const ut_py_cases *mk, bool *c
 static size_t own_marks(const ut_file *f, const ut_syn *def, const ut_syn **out, size_t max)
 {
 	const ut_syn *decos[UT_PY_MAX_MARKS];
-	size_t n = ut_py_decorators(def, decos, UT_PY_MAX_MARKS), k = 0;
+	size_t n = up_py_decorators(def, decos, UT_PY_MAX_MARKS), k = 0;
 
 	while (n-- > 0)
 		if (parametrize_call(f, decos[n]) && k < max)
@@ -693,10 +734,10 @@ static bool marks_name(const ut_index *ix, const ut_file *const *files, const ut
 		m.ix = ix;
 		m.f = files[i];
 		names = mark_names(&m, call);
-		ut_env_init(&scope, NULL, m.f, NULL);
+		up_env_init(&scope, NULL, m.f, NULL);
 		if (names)
 			read_names(&m, &scope, names);
-		ut_env_dispose(&scope);
+		up_env_dispose(&scope);
 		for (j = 0; j < m.nnames; j++)
 			if (m.nlen[j] == strlen(name) && memcmp(m.names[j], name, m.nlen[j]) == 0)
 				return true;
@@ -731,11 +772,11 @@ static int apply(ut_py_cases *out, const ut_index *ix, ut_diags *diags, const ut
 		if (rc == 0 && fx)
 			out->fx[out->nfx++] = fx;
 	}
-	ut_py_cases_dispose(&one);
+	up_py_cases_dispose(&one);
 	return rc;
 }
 
-int ut_py_cases_build(ut_py_cases *out, const ut_index *ix, ut_diags *diags, const ut_fn *fn,
+int up_py_cases_build(ut_py_cases *out, const ut_index *ix, ut_diags *diags, const ut_fn *fn,
 		      const ut_cls *const *mro, size_t nmro, const ut_py_fxparam *fxp, size_t nfxp)
 {
 	const ut_syn *decos[UT_PY_MAX_MARKS];
@@ -771,7 +812,7 @@ int ut_py_cases_build(ut_py_cases *out, const ut_index *ix, ut_diags *diags, con
 		rc = apply(out, ix, diags, fn, files[i], decos[i], NULL, &capped);
 	if (capped)
 		ut_diags_add(diags, UT_DIAG_WARNING, fn->file->rel,
-			     ut_syn_line(fn->file->tree, fn->node),
+			     up_syn_line(fn->file->tree, fn->node),
 			     "'%s' has more than %d parametrized cases; the rest are left out",
 			     fn->name, UT_PY_MAX_CASES);
 	if (rc == 0 && !out->cases.n)

@@ -62,8 +62,8 @@ struct ut_query {
 	uint32_t *by_symbol;    /* roots of symbol s: roots[by_symbol[s] .. by_symbol[s + 1]) */
 	uint32_t *roots;
 	uint32_t nsymbols;      /* symbols below this have an entry in by_symbol */
-	uint8_t field_parents[8192]; /* bit set of ut_query_needs_fields, by symbol */
-	uint8_t tokens[8192];        /* bit set of ut_query_needs_token */
+	uint8_t field_parents[8192]; /* bit set of up_query_needs_fields, by symbol */
+	uint8_t tokens[8192];        /* bit set of up_query_needs_token */
 };
 
 static void set_bit(uint8_t *set, uint16_t i)
@@ -152,6 +152,78 @@ static int captures(compiler *c, uint64_t *roles)
 	}
 }
 
+static int pattern(compiler *c, uint16_t field, int depth, uint32_t *out);
+
+/* "name": an anonymous node, after its opening quote. */
+static int anon_step(compiler *c, step *s)
+{
+	const char *lit = ++c->p;
+
+	while (c->p < c->end && *c->p != '"') {
+		if (*c->p == '\\')
+			return fail(c, "escapes in node names are not supported", NULL, 0);
+		c->p++;
+	}
+	if (c->p >= c->end)
+		return fail(c, "unterminated string", NULL, 0);
+	s->kind = STEP_ANON;
+	s->symbol = c->g->symbol(c->g->ctx, lit, (size_t)(c->p - lit), false);
+	if (!s->symbol)
+		return fail(c, "unknown node type", lit - 1, (size_t)(c->p - lit) + 2);
+	c->p++;
+	return 0;
+}
+
+/* (type field: (child) ...): a named node and its child patterns (their step indexes in
+ * kids, s->nkids of them), after its opening parenthesis. */
+static int node_step(compiler *c, step *s, int depth, uint32_t *kids)
+{
+	const char *type;
+	size_t len;
+	int rc;
+
+	c->p++;
+	skip(c);
+	type = c->p;
+	len = name_len(c);
+	c->p += len;
+	if (len == 1 && *type == '_') {
+		s->kind = STEP_ANY_NAMED;
+	} else if (len) {
+		s->kind = STEP_TYPE;
+		s->symbol = c->g->symbol(c->g->ctx, type, len, true);
+		if (!s->symbol)
+			return fail(c, "unknown node type", type, len);
+	} else {
+		return fail(c, "syntax error: a node type must follow '('", NULL, 0);
+	}
+	for (;;) {
+		uint16_t kid_field = 0;
+		size_t n;
+
+		skip(c);
+		if (c->p >= c->end)
+			return fail(c, "syntax error: missing ')'", NULL, 0);
+		if (*c->p == ')') {
+			c->p++;
+			return 0;
+		}
+		n = name_len(c);
+		if (n && c->p + n < c->end && c->p[n] == ':') {
+			kid_field = c->g->field(c->g->ctx, c->p, n);
+			if (!kid_field)
+				return fail(c, "unknown field", c->p, n);
+			c->p += n + 1;
+		}
+		if (s->nkids == MAX_KIDS)
+			return fail(c, "too many child patterns", NULL, 0);
+		rc = pattern(c, kid_field, depth + 1, &kids[s->nkids]);
+		if (rc < 0)
+			return rc;
+		s->nkids++;
+	}
+}
+
 /* One pattern node with its children and captures; *out gets its step index. */
 static int pattern(compiler *c, uint16_t field, int depth, uint32_t *out)
 {
@@ -166,72 +238,19 @@ static int pattern(compiler *c, uint16_t field, int depth, uint32_t *out)
 	if (depth > MAX_NESTING)
 		return fail(c, "patterns nest too deeply", NULL, 0);
 	if (c->p < c->end && *c->p == '"') {
-		const char *lit = ++c->p;
-
-		while (c->p < c->end && *c->p != '"') {
-			if (*c->p == '\\')
-				return fail(c, "escapes in node names are not supported", NULL, 0);
-			c->p++;
-		}
-		if (c->p >= c->end)
-			return fail(c, "unterminated string", NULL, 0);
-		s.kind = STEP_ANON;
-		s.symbol = c->g->symbol(c->g->ctx, lit, (size_t)(c->p - lit), false);
-		if (!s.symbol)
-			return fail(c, "unknown node type", lit - 1, (size_t)(c->p - lit) + 2);
-		c->p++;
+		rc = anon_step(c, &s);
 	} else if (c->p < c->end && *c->p == '_' && name_len(c) == 1) {
 		s.kind = STEP_ANY;
 		c->p++;
+		rc = 0;
 	} else if (c->p < c->end && *c->p == '(') {
-		const char *type;
-		size_t len;
-
-		c->p++;
-		skip(c);
-		type = c->p;
-		len = name_len(c);
-		c->p += len;
-		if (len == 1 && *type == '_') {
-			s.kind = STEP_ANY_NAMED;
-		} else if (len) {
-			s.kind = STEP_TYPE;
-			s.symbol = c->g->symbol(c->g->ctx, type, len, true);
-			if (!s.symbol)
-				return fail(c, "unknown node type", type, len);
-		} else {
-			return fail(c, "syntax error: a node type must follow '('", NULL, 0);
-		}
-		for (;;) {
-			uint16_t kid_field = 0;
-			size_t n;
-
-			skip(c);
-			if (c->p >= c->end)
-				return fail(c, "syntax error: missing ')'", NULL, 0);
-			if (*c->p == ')') {
-				c->p++;
-				break;
-			}
-			n = name_len(c);
-			if (n && c->p + n < c->end && c->p[n] == ':') {
-				kid_field = c->g->field(c->g->ctx, c->p, n);
-				if (!kid_field)
-					return fail(c, "unknown field", c->p, n);
-				c->p += n + 1;
-			}
-			if (s.nkids == MAX_KIDS)
-				return fail(c, "too many child patterns", NULL, 0);
-			rc = pattern(c, kid_field, depth + 1, &kids[s.nkids]);
-			if (rc < 0)
-				return rc;
-			s.nkids++;
-		}
+		rc = node_step(c, &s, depth, kids);
 	} else {
 		/* predicates, quantifiers, alternations, anchors: not used, not supported */
 		return fail(c, "unsupported query syntax", c->p, c->p < c->end ? 1 : 0);
 	}
-	rc = captures(c, &s.roles);
+	if (rc == 0)
+		rc = captures(c, &s.roles);
 	if (rc < 0)
 		return rc;
 	s.kids = (uint32_t)c->q->kids.n;
@@ -291,7 +310,7 @@ static int index_roots(ut_query *q)
 	return 0;
 }
 
-int ut_query_new(ut_query **out, const char *src, size_t len, const ut_query_grammar *g,
+int up_query_new(ut_query **out, const char *src, size_t len, const ut_query_grammar *g,
 		 const char *name)
 {
 	ut_query *q = calloc(1, sizeof(*q));
@@ -331,13 +350,13 @@ int ut_query_new(ut_query **out, const char *src, size_t len, const ut_query_gra
 	rc = index_roots(q);
 done:
 	if (rc < 0)
-		ut_query_free(q);
+		up_query_free(q);
 	else
 		*out = q;
 	return rc;
 }
 
-void ut_query_free(ut_query *q)
+void up_query_free(ut_query *q)
 {
 	if (!q)
 		return;
@@ -349,12 +368,12 @@ void ut_query_free(ut_query *q)
 	free(q);
 }
 
-bool ut_query_needs_fields(const ut_query *q, uint16_t parent)
+bool up_query_needs_fields(const ut_query *q, uint16_t parent)
 {
 	return bit(q->field_parents, parent);
 }
 
-bool ut_query_needs_token(const ut_query *q, uint16_t symbol)
+bool up_query_needs_token(const ut_query *q, uint16_t symbol)
 {
 	return bit(q->tokens, symbol);
 }
@@ -447,7 +466,7 @@ static bool match(const ut_query *q, ut_qnode *nodes, uint32_t i, const step *s,
 	return true;
 }
 
-void ut_query_match(const ut_query *q, ut_qnode *nodes, size_t n)
+void up_query_match(const ut_query *q, ut_qnode *nodes, size_t n)
 {
 	uint32_t i;
 

@@ -18,7 +18,7 @@
 /* One node of the concrete syntax tree. A tree is an array of them in pre-order: a
  * node's first child follows it, its next sibling follows its subtree. */
 typedef struct {
-	uint64_t roles;  /* set by ut_query_match: UT_ROLE bits of syntax.h */
+	uint64_t roles;  /* set by up_query_match: UT_ROLE bits of syntax.h */
 	uint32_t start, end; /* byte range */
 	uint32_t size;   /* nodes in the subtree, this one included */
 	uint16_t symbol; /* the grammar's public symbol; 0xffff for ERROR */
@@ -38,17 +38,17 @@ typedef struct ut_query ut_query;
 
 /* Compiles query text for a grammar. Errors (UT_ERROR, with the message set) name
  * grammars/queries/<name>.scm and the line. *out belongs to the caller. */
-int ut_query_new(ut_query **out, const char *src, size_t len, const ut_query_grammar *g,
+int up_query_new(ut_query **out, const char *src, size_t len, const ut_query_grammar *g,
 		 const char *name);
-void ut_query_free(ut_query *q);
+void up_query_free(ut_query *q);
 
 /* What the flat tree must hold for the matches to be complete: the field of the children
  * of a node of symbol `parent`, and anonymous leaves (punctuation, operators) of
  * `symbol`. Leaving out what is not needed only saves time. */
-bool ut_query_needs_fields(const ut_query *q, uint16_t parent);
-bool ut_query_needs_token(const ut_query *q, uint16_t symbol);
+bool up_query_needs_fields(const ut_query *q, uint16_t parent);
+bool up_query_needs_token(const ut_query *q, uint16_t symbol);
 
 /* ORs into nodes[i].roles the roles every match captures in the tree of n nodes. */
-void ut_query_match(const ut_query *q, ut_qnode *nodes, size_t n);
+void up_query_match(const ut_query *q, ut_qnode *nodes, size_t n);
 
 #endif

@@ -72,7 +72,7 @@ static ut_ty type_named(const ut_index *ix, const char *s, size_t n)
 		start--;
 	if (start == end)
 		return ty_of(UT_TY_UNKNOWN, NULL);
-	k = ut_index_class(ix, s + start, end - start);
+	k = up_index_class(ix, s + start, end - start);
 	if (k)
 		return ty_of(UT_TY_OBJECT, k);
 	if (driver_name(s + start, end - start))
@@ -84,7 +84,7 @@ static bool is_findby(const ut_file *f, const ut_syn *deco)
 {
 	static const char *const names[] = {"FindBy",	     "FindAll",	       "FindBys",
 					    "AndroidFindBy", "iOSXCUITFindBy", NULL};
-	const ut_syn *nm = ut_syn_child(deco, UT_R_DECO_NAME);
+	const ut_syn *nm = up_syn_child(deco, UT_R_DECO_NAME);
 	const char *s;
 	size_t n, i;
 
@@ -94,46 +94,57 @@ static bool is_findby(const ut_file *f, const ut_syn *deco)
 	n = nm->end - nm->start;
 	for (i = n; i > 0 && s[i - 1] != '.'; i--)
 		;
-	return ut_text_in(f, nm, names) ||
+	return up_text_in(f, nm, names) ||
 	       (i > 0 && (word_is(s + i, n - i, "FindBy") || word_is(s + i, n - i, "FindAll")));
 }
 
-ut_ty ut_type_declared(const ut_index *ix, const ut_file *f, const ut_syn *n)
+ut_ty up_type_declared(const ut_index *ix, const ut_file *f, const ut_syn *n)
 {
 	const ut_syn *c, *type = NULL;
 
-	if (n && !ut_syn_is(n, UT_R_DECL))
-		n = ut_syn_parent(n);
-	if (!n || !ut_syn_is(n, UT_R_DECL))
+	if (n && !up_syn_is(n, UT_R_DECL))
+		n = up_syn_parent(n);
+	if (!n || !up_syn_is(n, UT_R_DECL))
 		return ty_of(UT_TY_UNKNOWN, NULL);
-	for (c = ut_syn_first(n); c; c = ut_syn_next(c)) {
-		if (ut_syn_is(c, UT_R_DECO) && is_findby(f, c)) {
+	for (c = up_syn_first(n); c; c = up_syn_next(c)) {
+		if (up_syn_is(c, UT_R_DECO) && is_findby(f, c)) {
 			ut_ty t = ty_of(UT_TY_ELEMENT, NULL);
 
 			t.file = f;
 			t.node = n;
 			return t;
 		}
-		if (ut_syn_is(c, UT_R_TYPE) && !type)
+		if (up_syn_is(c, UT_R_TYPE) && !type)
 			type = c;
 	}
 	return type ? type_named(ix, f->src.ptr + type->start, type->end - type->start)
 		    : ty_of(UT_TY_UNKNOWN, NULL);
 }
 
+typedef struct {
+	rctx *r;
+	const ut_const_def *def;
+	ut_ty t;
+} def_typing;
+
+static void run_def_type(void *arg)
+{
+	def_typing *d = arg;
+	ut_env scope;
+
+	up_env_init(&scope, NULL, d->def->file, d->def->cls);
+	d->t = type_of(d->r, &scope, d->def->file, d->def->value);
+	up_env_dispose(&scope);
+}
+
 /* The type of a binding's value expression, in the scope it was defined in. */
 static ut_ty def_type(rctx *r, ut_const_def *def)
 {
-	ut_env scope;
-	ut_ty t;
+	def_typing d = {r, def, {0}};
 
-	if (!def || !def->value || !ut_def_enter(def))
+	if (!def || !def->value || !up_def_guarded(def, run_def_type, &d))
 		return ty_of(UT_TY_UNKNOWN, NULL);
-	ut_env_init(&scope, NULL, def->file, def->cls);
-	t = type_of(r, &scope, def->file, def->value);
-	ut_env_dispose(&scope);
-	ut_def_leave();
-	return t;
+	return d.t;
 }
 
 /* A field of cls or of its superclasses: an @FindBy declaration, else the type of what it
@@ -142,11 +153,11 @@ static ut_ty field_type_found(rctx *r, const ut_cls *cls, const char *name, size
 {
 	int guard = 0;
 
-	for (; cls && guard++ < MAX_CHAIN; cls = ut_index_super(r->ix, cls)) {
+	for (; cls && guard++ < MAX_CHAIN; cls = up_index_super(r->ix, cls)) {
 		const ut_syn *decl = ut_map_get(&cls->fields, name, nlen);
 		ut_const_def *def = ut_map_get(&cls->constants, name, nlen);
 		ut_ty declared =
-		    decl ? ut_type_declared(r->ix, cls->file, decl) : ty_of(UT_TY_UNKNOWN, NULL);
+		    decl ? up_type_declared(r->ix, cls->file, decl) : ty_of(UT_TY_UNKNOWN, NULL);
 		ut_ty set;
 
 		if (!decl && !def)
@@ -180,7 +191,7 @@ static ut_ty field_type(rctx *r, const ut_cls *cls, const char *name, size_t nle
 	int start = r->steps;
 	ut_ty t;
 
-	if (!m || !cls || klen > sizeof(buf) || ut_def_busy())
+	if (!m || !cls || klen > sizeof(buf) || up_def_busy())
 		return field_type_found(r, cls, name, nlen);
 	memcpy(buf, &cls, sizeof(cls));
 	memcpy(buf + sizeof(cls), name, nlen);
@@ -212,16 +223,16 @@ static const ut_syn *assigned_before(const ut_fn *fn, const ut_syn *body, const 
 	for (n = body + 1; n < ret;) {
 		const ut_syn *t;
 
-		if (ut_syn_is(n, UT_R_FUNC) || ut_syn_is(n, UT_R_CLASS)) {
+		if (up_syn_is(n, UT_R_FUNC) || up_syn_is(n, UT_R_CLASS)) {
 			n += n->size;
 			continue;
 		}
-		if (ut_syn_is(n, UT_R_ASSIGN) &&
-		    (t = ut_syn_child(n, UT_R_ASSIGN_TARGET)) != NULL &&
+		if (up_syn_is(n, UT_R_ASSIGN) &&
+		    (t = up_syn_child(n, UT_R_ASSIGN_TARGET)) != NULL &&
 		    t->end - t->start == ret->end - ret->start &&
 		    memcmp(fn->file->src.ptr + t->start, fn->file->src.ptr + ret->start,
 			   ret->end - ret->start) == 0)
-			found = ut_syn_child(n, UT_R_ASSIGN_VALUE);
+			found = up_syn_child(n, UT_R_ASSIGN_VALUE);
 		n++;
 	}
 	return found;
@@ -238,21 +249,21 @@ static ut_ty return_type(rctx *r, const ut_fn *fn, const ut_cls *self_cls)
 
 	if (!body)
 		return t;
-	ut_env_init(&scope, NULL, fn->file, self_cls ? self_cls : fn->cls);
-	if (!ut_syn_first(body) ||
+	up_env_init(&scope, NULL, fn->file, self_cls ? self_cls : fn->cls);
+	if (!up_syn_first(body) ||
 	    (body->roles & (UT_ROLE(UT_R_CALL) | UT_ROLE(UT_R_MEMBER) | UT_ROLE(UT_R_IDENT)))) {
 		t = type_of(r, &scope, fn->file, body); /* an arrow function's expression */
 		goto done;
 	}
 	end = body + body->size;
 	for (n = body + 1; n < end && seen < 8;) {
-		if (ut_syn_is(n, UT_R_FUNC) || ut_syn_is(n, UT_R_CLASS)) {
+		if (up_syn_is(n, UT_R_FUNC) || up_syn_is(n, UT_R_CLASS)) {
 			n += n->size;
 			continue;
 		}
-		if (ut_syn_is(n, UT_R_RET)) {
+		if (up_syn_is(n, UT_R_RET)) {
 			const ut_syn *local =
-			    ut_syn_is(n, UT_R_IDENT) ? assigned_before(fn, body, n) : NULL;
+			    up_syn_is(n, UT_R_IDENT) ? assigned_before(fn, body, n) : NULL;
 
 			seen++;
 			t = type_of(r, &scope, fn->file, local ? local : n);
@@ -264,7 +275,7 @@ static ut_ty return_type(rctx *r, const ut_fn *fn, const ut_cls *self_cls)
 		n++;
 	}
 done:
-	ut_env_dispose(&scope);
+	up_env_dispose(&scope);
 	return t;
 }
 
@@ -274,11 +285,11 @@ static const ut_syn *import_of(const ut_file *f, const char *name, size_t nlen)
 {
 	const ut_syn *c;
 
-	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
+	for (c = up_syn_first(f->tree->root); c; c = up_syn_next(c)) {
 		const char *s = f->src.ptr + c->start, *p;
 		size_t len = c->end - c->start;
 
-		if (!ut_syn_is(c, UT_R_IMPORT))
+		if (!up_syn_is(c, UT_R_IMPORT))
 			continue;
 		for (p = s; (p = memchr(p, name[0], len - (size_t)(p - s))) != NULL; p++) {
 			bool before = p == s || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
@@ -298,7 +309,7 @@ static const ut_syn *import_of(const ut_file *f, const char *name, size_t nlen)
  * (from pages import LoginPage as LP; import { LoginPage as LP } from './pages'). */
 static const ut_cls *class_named(rctx *r, const ut_file *f, const char *name, size_t nlen)
 {
-	const ut_cls *k = ut_index_class(r->ix, name, nlen);
+	const ut_cls *k = up_index_class(r->ix, name, nlen);
 	const ut_syn *imp;
 	const char *s, *p, *end;
 
@@ -314,7 +325,7 @@ static const ut_cls *class_named(rctx *r, const ut_file *f, const char *name, si
 		for (w = p; w > s && (isalnum((unsigned char)w[-1]) || w[-1] == '_');)
 			w--;
 		if (w < p)
-			return ut_index_class(r->ix, w, (size_t)(p - w));
+			return up_index_class(r->ix, w, (size_t)(p - w));
 	}
 	return NULL;
 }
@@ -326,24 +337,24 @@ static ut_ty module_exports(rctx *r, const ut_file *m)
 	const ut_syn *c;
 	ut_ty t = ty_of(UT_TY_MODULE, NULL);
 
-	for (c = ut_syn_first(m->tree->root); c; c = ut_syn_next(c)) {
-		const ut_syn *target = ut_syn_child(c, UT_R_ASSIGN_TARGET);
+	for (c = up_syn_first(m->tree->root); c; c = up_syn_next(c)) {
+		const ut_syn *target = up_syn_child(c, UT_R_ASSIGN_TARGET);
 		const char *s = m->src.ptr;
 		uint32_t i = c->start;
 
-		if (ut_syn_is(c, UT_R_ASSIGN) && target &&
-		    ut_text_is(m, target, "module.exports")) {
+		if (up_syn_is(c, UT_R_ASSIGN) && target &&
+		    up_text_is(m, target, "module.exports")) {
 			ut_env scope;
 
-			ut_env_init(&scope, NULL, m, NULL);
-			t = type_of(r, &scope, m, ut_syn_child(c, UT_R_ASSIGN_VALUE));
-			ut_env_dispose(&scope);
+			up_env_init(&scope, NULL, m, NULL);
+			t = type_of(r, &scope, m, up_syn_child(c, UT_R_ASSIGN_VALUE));
+			up_env_dispose(&scope);
 			if (t.kind == UT_TY_OBJECT || t.kind == UT_TY_CLASS)
 				return t;
 		}
 		while (i > 0 && isspace((unsigned char)s[i - 1]))
 			i--;
-		if (ut_syn_is(c, UT_R_NEW) && i >= 7 && memcmp(s + i - 7, "default", 7) == 0)
+		if (up_syn_is(c, UT_R_NEW) && i >= 7 && memcmp(s + i - 7, "default", 7) == 0)
 			return type_of(r, NULL, m, c);
 	}
 	t = ty_of(UT_TY_MODULE, NULL);
@@ -406,7 +417,7 @@ static size_t fixture_rank(const ut_file *def, const ut_file *use)
 
 static ut_ty ident_type(rctx *r, const ut_env *env, const ut_file *f, const char *name, size_t nlen)
 {
-	const ut_binding *b = ut_env_find(env, name, nlen);
+	const ut_binding *b = up_env_find(env, name, nlen);
 	const ut_cls *k;
 	const ut_fn *fn;
 	ut_ty t;
@@ -419,16 +430,16 @@ static ut_ty ident_type(rctx *r, const ut_env *env, const ut_file *f, const char
 		if (b->val.kind == UT_V_NODE && b->val.file) {
 			ut_env scope;
 
-			ut_env_init(&scope, NULL, b->val.file, b->val.cls);
+			up_env_init(&scope, NULL, b->val.file, b->val.cls);
 			t = type_of(r, &scope, b->val.file, b->val.node);
-			ut_env_dispose(&scope);
+			up_env_dispose(&scope);
 			if (t.kind != UT_TY_UNKNOWN)
 				return t;
 		}
 		return driver_name(name, nlen) ? ty_of(UT_TY_DRIVER, NULL)
 					       : ty_of(UT_TY_UNKNOWN, NULL);
 	}
-	t = field_type(r, ut_env_class(env), name, nlen);
+	t = field_type(r, up_env_class(env), name, nlen);
 	if (t.kind == UT_TY_UNKNOWN)
 		t = def_type(r, ut_map_get(&f->constants, name, nlen));
 	if (t.kind == UT_TY_UNKNOWN)
@@ -446,7 +457,7 @@ static ut_ty ident_type(rctx *r, const ut_env *env, const ut_file *f, const char
 		const ut_fn *best = NULL;
 		size_t best_rank = 0;
 
-		for (fn = ut_index_fn(r->ix, name, nlen); fn; fn = fn->next_same_name) {
+		for (fn = up_index_fn(r->ix, name, nlen); fn; fn = fn->next_same_name) {
 			size_t rank = fn->is_fixture ? fixture_rank(fn->file, f) : 0;
 
 			if (rank > best_rank) {
@@ -472,8 +483,8 @@ static ut_ty ident_type(rctx *r, const ut_env *env, const ut_file *f, const char
 
 static ut_ty member_type(rctx *r, const ut_env *env, const ut_file *f, const ut_syn *n)
 {
-	const ut_syn *obj = ut_syn_child(n, UT_R_MEMBER_OBJ);
-	const ut_syn *prop = ut_syn_child(n, UT_R_MEMBER_PROP);
+	const ut_syn *obj = up_syn_child(n, UT_R_MEMBER_OBJ);
+	const ut_syn *prop = up_syn_child(n, UT_R_MEMBER_PROP);
 	const char *pname;
 	size_t plen;
 	ut_ty ot, t = ty_of(UT_TY_UNKNOWN, NULL);
@@ -483,7 +494,7 @@ static ut_ty member_type(rctx *r, const ut_env *env, const ut_file *f, const ut_
 	pname = f->src.ptr + prop->start;
 	plen = prop->end - prop->start;
 	ot = type_of(r, env, f, obj);
-	if (ot.kind == UT_TY_UNKNOWN && ut_text_is(f, obj, "this")) /* mocha's shared context */
+	if (ot.kind == UT_TY_UNKNOWN && up_text_is(f, obj, "this")) /* mocha's shared context */
 		t = def_type(r, ut_map_get(&f->assigned, f->src.ptr + n->start, n->end - n->start));
 	else if (ot.kind == UT_TY_OBJECT || ot.kind == UT_TY_CLASS)
 		t = field_type(r, ot.cls, pname, plen);
@@ -492,7 +503,7 @@ static ut_ty member_type(rctx *r, const ut_env *env, const ut_file *f, const ut_
 	else if (ot.kind == UT_TY_DRIVER || ot.kind == UT_TY_FOREIGN)
 		return ty_of(UT_TY_FOREIGN, NULL);
 	if (t.kind == UT_TY_UNKNOWN && ot.kind != UT_TY_OBJECT) {
-		const ut_cls *k = ut_index_class(r->ix, pname, plen); /* pages.LoginPage */
+		const ut_cls *k = up_index_class(r->ix, pname, plen); /* pages.LoginPage */
 
 		if (k)
 			return ty_of(UT_TY_CLASS, k);
@@ -515,8 +526,8 @@ static bool recv_last_is(const ut_file *f, const ut_syn *recv, const char *word)
 /* PageFactory.initElements(driver, LoginPage.class) builds a LoginPage. */
 static ut_ty class_argument(rctx *r, const ut_file *f, const ut_syn *call)
 {
-	const ut_syn *args = ut_call_args(call);
-	const ut_syn *ref = args ? ut_syn_find(args, UT_R_CLASSREF, UT_ROLE(UT_R_CALL)) : NULL;
+	const ut_syn *args = up_call_args(call);
+	const ut_syn *ref = args ? up_syn_find(args, UT_R_CLASSREF, UT_ROLE(UT_R_CALL)) : NULL;
 	const char *s;
 	size_t n;
 
@@ -534,7 +545,7 @@ static ut_ty call_type(rctx *r, const ut_env *env, const ut_file *f, const ut_sy
 	static const char *const builtins[] = {
 	    "dict",	   "list",    "set",	"str",	  "tuple",  "frozenset", "OrderedDict",
 	    "defaultdict", "Counter", "String", "Number", "Object", "Array",	 NULL};
-	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call);
+	const ut_syn *nm = up_call_name(call), *recv = up_call_recv(call);
 	const char *name;
 	size_t nlen;
 	const ut_cls *self = NULL;
@@ -547,7 +558,7 @@ static ut_ty call_type(rctx *r, const ut_env *env, const ut_file *f, const ut_sy
 		return rt;
 	name = f->src.ptr + nm->start;
 	nlen = nm->end - nm->start;
-	if (ut_syn_is(call, UT_R_NEW)) {
+	if (up_syn_is(call, UT_R_NEW)) {
 		const ut_cls *k = class_named(r, f, name, nlen); /* new LP(driver), LP an alias */
 
 		return k ? ty_of(UT_TY_OBJECT, k) : type_named(r->ix, name, nlen);
@@ -559,19 +570,19 @@ static ut_ty call_type(rctx *r, const ut_env *env, const ut_file *f, const ut_sy
 			return ty_of(UT_TY_OBJECT, k); /* Python: LoginPage(driver) */
 		if (word_is(name, nlen, "require"))
 			return module_named_in(r, f, call);
-		if (ut_text_in(f, nm, builtins))
+		if (up_text_in(f, nm, builtins))
 			return ty_of(UT_TY_FOREIGN, NULL);
 	} else {
 		if (recv_last_is(f, recv, "webdriver") && isupper((unsigned char)name[0]))
 			return ty_of(UT_TY_DRIVER, NULL); /* webdriver.Chrome(options=...) */
 		if (word_is(name, nlen, "build") &&
-		    strstr(ut_compact_text_buf(r->ix, f, recv, buf, sizeof(buf)), "Builder"))
+		    strstr(up_compact_text_buf(r->ix, f, recv, buf, sizeof(buf)), "Builder"))
 			return ty_of(UT_TY_DRIVER, NULL); /* new Builder().forBrowser(..).build() */
 		if (word_is(name, nlen, "initElements"))
 			return class_argument(r, f, call);
 		rt = type_of(r, env, f, recv);
 		if (rt.kind == UT_TY_MODULE || rt.kind == UT_TY_UNKNOWN) {
-			const ut_cls *k = ut_index_class(r->ix, name, nlen);
+			const ut_cls *k = up_index_class(r->ix, name, nlen);
 
 			if (k)
 				return ty_of(UT_TY_OBJECT, k); /* pages.LoginPage(driver) */
@@ -581,7 +592,7 @@ static ut_ty call_type(rctx *r, const ut_env *env, const ut_file *f, const ut_sy
 		if (rt.kind == UT_TY_DRIVER || rt.kind == UT_TY_FOREIGN || rt.kind == UT_TY_ELEMENT)
 			return ty_of(UT_TY_FOREIGN, NULL);
 	}
-	fn = resolve(r, env, f, call, ut_call_nargs(call), recv ? &rt : NULL, &self, &unknown);
+	fn = resolve(r, env, f, call, up_call_nargs(call), recv ? &rt : NULL, &self, &unknown);
 	rt = fn ? return_type(r, fn, self) : ty_of(UT_TY_UNKNOWN, NULL);
 	/* getDriver(), get_driver(), DriverFactory.driver() of a base class outside the sources */
 	if (rt.kind == UT_TY_UNKNOWN && driver_name(name, nlen))
@@ -603,21 +614,21 @@ static ut_ty type_of(rctx *r, const ut_env *env, const ut_file *f, const ut_syn 
 
 	if (!n || --r->steps < 0)
 		return unknown;
-	if (ut_is_self(f, n)) {
-		const ut_cls *k = ut_env_class(env);
+	if (up_is_self(f, n)) {
+		const ut_cls *k = up_env_class(env);
 
 		return k ? ty_of(UT_TY_OBJECT, k) : unknown;
 	}
-	if (ut_text_is(f, n, "super"))
-		return ty_of(UT_TY_OBJECT, ut_index_super(r->ix, ut_env_class(env)));
-	if (ut_syn_is(n, UT_R_CALL))
+	if (up_text_is(f, n, "super"))
+		return ty_of(UT_TY_OBJECT, up_index_super(r->ix, up_env_class(env)));
+	if (up_syn_is(n, UT_R_CALL))
 		return call_type(r, env, f, n);
-	if (ut_syn_is(n, UT_R_IDENT))
+	if (up_syn_is(n, UT_R_IDENT))
 		return ident_type(r, env, f, f->src.ptr + n->start, n->end - n->start);
-	if (ut_syn_is(n, UT_R_MEMBER))
+	if (up_syn_is(n, UT_R_MEMBER))
 		return member_type(r, env, f, n);
-	if (ut_syn_is(n, UT_R_STR) || ut_syn_is(n, UT_R_NUM) || ut_syn_is(n, UT_R_CONCAT) ||
-	    ut_syn_is(n, UT_R_SEQ))
+	if (up_syn_is(n, UT_R_STR) || up_syn_is(n, UT_R_NUM) || up_syn_is(n, UT_R_CONCAT) ||
+	    up_syn_is(n, UT_R_SEQ))
 		return ty_of(UT_TY_FOREIGN, NULL);
 	if (starts_literal(f, n)) {
 		/* a JavaScript object literal holds functions; a dict or list holds none */
@@ -637,8 +648,8 @@ static ut_ty type_of(rctx *r, const ut_env *env, const ut_file *f, const ut_syn 
 		const ut_syn *c, *only = NULL;
 		int count = 0;
 
-		for (c = ut_syn_first(n); c; c = ut_syn_next(c))
-			if (!ut_syn_is(c, UT_R_TYPE)) {
+		for (c = up_syn_first(n); c; c = up_syn_next(c))
+			if (!up_syn_is(c, UT_R_TYPE)) {
 				only = c;
 				count++;
 			}
@@ -646,18 +657,7 @@ static ut_ty type_of(rctx *r, const ut_env *env, const ut_file *f, const ut_syn 
 	}
 }
 
-size_t ut_call_nargs(const ut_syn *call)
-{
-	const ut_syn *args = ut_call_args(call), *c;
-	size_t n = 0;
-
-	for (c = args ? ut_syn_first(args) : NULL; c; c = ut_syn_next(c))
-		if (ut_syn_is(c, UT_R_ARG) && !ut_syn_is(c, UT_R_ARG_KW))
-			n++;
-	return n;
-}
-
-ut_ty ut_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n)
+ut_ty up_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n)
 {
 	rctx r;
 
@@ -666,16 +666,10 @@ ut_ty ut_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const 
 	return type_of(&r, env, f, n);
 }
 
-size_t ut_fn_self_params(const ut_fn *fn)
-{
-	return fn->nparams && fn->file->lang == UT_LANG_PYTHON &&
-	       ut_is_self(fn->file, fn->params[0]);
-}
-
 /* A method is defined directly in its class's body; any other function is a module's. */
 static bool is_method(const ut_fn *fn)
 {
-	return fn->cls && ut_syn_parent(fn->node) == fn->cls->node;
+	return fn->cls && up_syn_parent(fn->node) == fn->cls->node;
 }
 
 /* Of the functions named `name` that `accept` takes, the one whose parameters fit nargs
@@ -687,8 +681,8 @@ static const ut_fn *best_fn(const ut_index *ix, const char *name, size_t nlen, s
 {
 	const ut_fn *fn, *best = NULL;
 
-	for (fn = ut_index_fn(ix, name, nlen); fn; fn = fn->next_same_name) {
-		size_t np = fn->nparams - ut_fn_self_params(fn);
+	for (fn = up_index_fn(ix, name, nlen); fn; fn = fn->next_same_name) {
+		size_t np = fn->nparams - up_fn_self_params(fn);
 
 		if (fn->is_test || !fn->body || !accept(fn, arg))
 			continue;
@@ -729,7 +723,7 @@ static const ut_fn *method_in_chain(const ut_index *ix, const ut_cls *cls, const
 {
 	int guard = 0;
 
-	for (; cls && guard++ < MAX_CHAIN; cls = ut_index_super(ix, cls)) {
+	for (; cls && guard++ < MAX_CHAIN; cls = up_index_super(ix, cls)) {
 		const ut_fn *fn = best_fn(ix, name, nlen, nargs, in_class, cls);
 
 		if (fn)
@@ -745,13 +739,13 @@ static const ut_fn *static_import(const ut_index *ix, const ut_file *f, const ch
 	const ut_syn *c;
 	char buf[256];
 
-	for (c = ut_syn_first(f->tree->root); c; c = ut_syn_next(c)) {
+	for (c = up_syn_first(f->tree->root); c; c = up_syn_next(c)) {
 		const char *t, *end, *dot;
 		const ut_cls *k;
 
-		if (!ut_syn_is(c, UT_R_IMPORT))
+		if (!up_syn_is(c, UT_R_IMPORT))
 			continue;
-		t = ut_compact_text_buf(ix, f, c, buf, sizeof(buf));
+		t = up_compact_text_buf(ix, f, c, buf, sizeof(buf));
 		if (strncmp(t, "importstatic", 12) != 0 || !(end = strrchr(t, '.')))
 			continue;
 		if (!(strncmp(end + 1, "*;", 2) == 0 ||
@@ -759,7 +753,7 @@ static const ut_fn *static_import(const ut_index *ix, const ut_file *f, const ch
 			continue;
 		for (dot = end; dot > t && dot[-1] != '.'; dot--)
 			;
-		k = ut_index_class(ix, dot, (size_t)(end - dot));
+		k = up_index_class(ix, dot, (size_t)(end - dot));
 		if (k)
 			return method_in_chain(ix, k, name, nlen, nargs);
 	}
@@ -769,7 +763,7 @@ static const ut_fn *static_import(const ut_index *ix, const ut_file *f, const ch
 static const ut_fn *resolve(rctx *r, const ut_env *env, const ut_file *f, const ut_syn *call,
 			    size_t nargs, const ut_ty *recv_ty, const ut_cls **self, bool *unknown)
 {
-	const ut_syn *nm = ut_call_name(call), *recv = ut_call_recv(call);
+	const ut_syn *nm = up_call_name(call), *recv = up_call_recv(call);
 	const char *name;
 	size_t nlen;
 	const ut_fn *fn = NULL;
@@ -787,7 +781,7 @@ static const ut_fn *resolve(rctx *r, const ut_env *env, const ut_file *f, const 
 		/* a bare call in Java is a method of the class, an outer class or a static
 		 * import; elsewhere a function of a module */
 		if (f->lang == UT_LANG_JAVA) {
-			for (k = ut_env_class(env); k && !fn; k = k->outer)
+			for (k = up_env_class(env); k && !fn; k = k->outer)
 				if ((fn = method_in_chain(r->ix, k, name, nlen, nargs)) != NULL)
 					*self = k;
 			if (!fn)
@@ -805,7 +799,7 @@ static const ut_fn *resolve(rctx *r, const ut_env *env, const ut_file *f, const 
 	case UT_TY_CLASS:
 		fn = method_in_chain(r->ix, t.cls, name, nlen, nargs);
 		/* super.m() runs in this object; otherwise `this` is the receiver */
-		*self = ut_text_is(f, recv, "super") ? ut_env_class(env) : t.cls;
+		*self = up_text_is(f, recv, "super") ? up_env_class(env) : t.cls;
 		break;
 	case UT_TY_MODULE:
 		fn = best_fn(r->ix, name, nlen, nargs, module_level, &t);
@@ -820,7 +814,7 @@ static const ut_fn *resolve(rctx *r, const ut_env *env, const ut_file *f, const 
 	return fn;
 }
 
-const ut_fn *ut_resolve_call(const ut_index *ix, const ut_env *env, const ut_file *f,
+const ut_fn *up_resolve_call(const ut_index *ix, const ut_env *env, const ut_file *f,
 			     const ut_syn *call, size_t nargs, const ut_ty *recv_ty,
 			     const ut_cls **self, bool *unknown)
 {

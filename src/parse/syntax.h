@@ -107,64 +107,64 @@ typedef struct {
 typedef struct ut_ts ut_ts;
 
 /* A parser with the compiled queries of every language. One per thread. */
-int ut_ts_new(ut_ts **out);
-void ut_ts_free(ut_ts *ts);
+int up_ts_new(ut_ts **out);
+void up_ts_free(ut_ts *ts);
 
 /* Parses src as lang into a role tree. Problems with the input (syntax errors, invalid
  * UTF-8) are added to diags as warnings naming path and line; the tree is still built
  * from what could be parsed. Returns UT_EINPUT only when nothing could be parsed
  * (parser time limit), UT_ENOMEM on allocation failure. *out belongs to the caller. */
-int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, const char *src,
+int up_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, const char *src,
 		size_t len, ut_diags *diags);
-void ut_syn_tree_free(ut_syn_tree *t);
-/* True when ut_ts_parse forks a child (a trial parse) for a source of len bytes. */
-bool ut_ts_forks(size_t len);
+void up_syn_tree_free(ut_syn_tree *t);
+/* True when up_ts_parse forks a child (a trial parse) for a source of len bytes. */
+bool up_ts_forks(size_t len);
 
-static inline bool ut_syn_is(const ut_syn *n, ut_role r)
+static inline bool up_syn_is(const ut_syn *n, ut_role r)
 {
 	return n && (n->roles & UT_ROLE(r)) != 0;
 }
 
 /* First child, next sibling, parent; NULL when there is none. */
-static inline const ut_syn *ut_syn_first(const ut_syn *n)
+static inline const ut_syn *up_syn_first(const ut_syn *n)
 {
 	return n->size > 1 ? n + 1 : NULL;
 }
 
-static inline const ut_syn *ut_syn_parent(const ut_syn *n)
+static inline const ut_syn *up_syn_parent(const ut_syn *n)
 {
 	return n->up ? n - n->up : NULL;
 }
 
-static inline const ut_syn *ut_syn_next(const ut_syn *n)
+static inline const ut_syn *up_syn_next(const ut_syn *n)
 {
-	const ut_syn *p = ut_syn_parent(n);
+	const ut_syn *p = up_syn_parent(n);
 
 	return p && n + n->size < p + p->size ? n + n->size : NULL;
 }
 
 /* First child with role r, or NULL. */
-const ut_syn *ut_syn_child(const ut_syn *n, ut_role r);
+const ut_syn *up_syn_child(const ut_syn *n, ut_role r);
 /* First descendant with role r (depth first, in source order), not looking inside
  * nodes that have any role of `stop` (a bit mask); NULL when none. */
-const ut_syn *ut_syn_find(const ut_syn *n, ut_role r, uint64_t stop);
+const ut_syn *up_syn_find(const ut_syn *n, ut_role r, uint64_t stop);
 /* The node's source text; not NUL-terminated. */
-static inline const char *ut_syn_text(const ut_syn_tree *t, const ut_syn *n, size_t *len)
+static inline const char *up_syn_text(const ut_syn_tree *t, const ut_syn *n, size_t *len)
 {
 	*len = n->end - n->start;
 	return t->src + n->start;
 }
 /* The 1-based line of a byte offset of the source. */
-unsigned ut_syn_line_at(const ut_syn_tree *t, uint32_t offset);
+unsigned up_syn_line_at(const ut_syn_tree *t, uint32_t offset);
 /* The line the node starts on and the line it ends on. */
-static inline unsigned ut_syn_line(const ut_syn_tree *t, const ut_syn *n)
+static inline unsigned up_syn_line(const ut_syn_tree *t, const ut_syn *n)
 {
-	return ut_syn_line_at(t, n->start);
+	return up_syn_line_at(t, n->start);
 }
 
-static inline unsigned ut_syn_end_line(const ut_syn_tree *t, const ut_syn *n)
+static inline unsigned up_syn_end_line(const ut_syn_tree *t, const ut_syn *n)
 {
-	return ut_syn_line_at(t, n->end);
+	return up_syn_line_at(t, n->end);
 }
 
 #endif

@@ -16,7 +16,7 @@ static bool word_char(char c)
 /* Is `word` among the modifiers of n (the text before its name)? */
 static bool has_modifier(const ut_file *f, const ut_syn *n, ut_role name_role, const char *word)
 {
-	const ut_syn *nm = ut_syn_child(n, name_role);
+	const ut_syn *nm = up_syn_child(n, name_role);
 	const char *s = f->src.ptr + n->start, *hit;
 	size_t len = (nm ? nm->start : n->end) - n->start, wl = strlen(word);
 
@@ -39,14 +39,14 @@ static bool configuration(const ut_index *ix, const ut_fn *fn)
 	size_t i;
 
 	for (i = 0; config_names[i]; i++)
-		if (ut_java_fn_annotation(ix, fn, config_names[i]))
+		if (up_java_fn_annotation(ix, fn, config_names[i]))
 			return true;
 	return false;
 }
 
 static bool disabled(const ut_index *ix, const ut_file *f, const ut_syn *test)
 {
-	return test && strstr(ut_java_annotation_args(ix, f, test), "enabled=false") != NULL;
+	return test && strstr(up_java_annotation_args(ix, f, test), "enabled=false") != NULL;
 }
 
 /* One method of the chain: a test when it has @Test, or when it is public and a class of
@@ -54,12 +54,12 @@ static bool disabled(const ut_index *ix, const ut_file *f, const ut_syn *test)
 static int add_method(ut_discover *d, ut_cls *owner, ut_fn *fn, const ut_syn *cls_test,
 		      const ut_cls *cls_test_of, ut_jmethods *out)
 {
-	const ut_syn *t = ut_java_fn_annotation(d->ix, fn, "Test");
+	const ut_syn *t = up_java_fn_annotation(d->ix, fn, "Test");
 	ut_jmethod jm;
 	size_t i;
 	int rc;
 
-	if (ut_java_hook_kinds(d->ix, fn) || configuration(d->ix, fn)) {
+	if (up_java_hook_kinds(d->ix, fn) || configuration(d->ix, fn)) {
 		fn->is_test = true;
 		return 0;
 	}
@@ -77,18 +77,18 @@ static int add_method(ut_discover *d, ut_cls *owner, ut_fn *fn, const ut_syn *cl
 	jm.name = fn->name;
 	jm.test = t;
 	jm.pos = out->n;
-	jm.order = ut_java_number_arg(
+	jm.order = up_java_number_arg(
 	    d->ix, fn->file, t, "priority",
-	    cls_test ? ut_java_number_arg(d->ix, cls_test_of->file, cls_test, "priority", 0) : 0);
-	rc = ut_java_strings_arg(d->ix, fn->file, t, "groups", &jm.groups);
+	    cls_test ? up_java_number_arg(d->ix, cls_test_of->file, cls_test, "priority", 0) : 0);
+	rc = up_java_strings_arg(d->ix, fn->file, t, "groups", &jm.groups);
 	if (rc == 0 && cls_test)
-		rc = ut_java_strings_arg(d->ix, cls_test_of->file, cls_test, "groups", &jm.groups);
+		rc = up_java_strings_arg(d->ix, cls_test_of->file, cls_test, "groups", &jm.groups);
 	if (rc == 0)
-		rc = ut_java_strings_arg(d->ix, fn->file, t, "dependsOnMethods", &jm.depends);
+		rc = up_java_strings_arg(d->ix, fn->file, t, "dependsOnMethods", &jm.depends);
 	if (rc == 0)
-		rc = ut_java_strings_arg(d->ix, fn->file, t, "dependsOnGroups", &jm.dep_groups);
+		rc = up_java_strings_arg(d->ix, fn->file, t, "dependsOnGroups", &jm.dep_groups);
 	if (rc == 0 && cls_test)
-		rc = ut_java_strings_arg(d->ix, cls_test_of->file, cls_test, "dependsOnGroups",
+		rc = up_java_strings_arg(d->ix, cls_test_of->file, cls_test, "dependsOnGroups",
 					 &jm.dep_groups);
 	if (rc == 0 && ut_vec_push(out, jm) < 0)
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
@@ -100,7 +100,7 @@ static int add_method(ut_discover *d, ut_cls *owner, ut_fn *fn, const ut_syn *cl
 	return rc;
 }
 
-int ut_testng_methods(ut_discover *d, ut_cls *k, ut_jmethods *out)
+int up_testng_methods(ut_discover *d, ut_cls *k, ut_jmethods *out)
 {
 	ut_cls *chain[UT_MAX_SUPER];
 	const ut_syn *cls_test = NULL;
@@ -108,9 +108,9 @@ int ut_testng_methods(ut_discover *d, ut_cls *k, ut_jmethods *out)
 	size_t n, l;
 	int rc = 0;
 
-	n = ut_java_chain(d->ix, k, chain);
+	n = up_java_chain(d->ix, k, chain);
 	for (l = 0; l < n && !cls_test; l++)
-		if ((cls_test = ut_java_cls_annotation(d->ix, chain[l], "Test")) != NULL)
+		if ((cls_test = up_java_cls_annotation(d->ix, chain[l], "Test")) != NULL)
 			cls_test_of = chain[l];
 	/* `enabled = false` on the class disables its methods, their own @Test too */
 	if (cls_test && disabled(d->ix, cls_test_of->file, cls_test))
@@ -118,8 +118,8 @@ int ut_testng_methods(ut_discover *d, ut_cls *k, ut_jmethods *out)
 	for (l = 0; l < n && rc == 0; l++) {
 		const ut_syn *m;
 
-		for (m = ut_syn_first(chain[l]->node); m && rc == 0; m = ut_syn_next(m)) {
-			ut_fn *fn = ut_java_method(d->ix, chain[l], m);
+		for (m = up_syn_first(chain[l]->node); m && rc == 0; m = up_syn_next(m)) {
+			ut_fn *fn = up_java_method(d->ix, chain[l], m);
 
 			if (fn && fn->name)
 				rc = add_method(d, chain[l], fn, cls_test, cls_test_of, out);

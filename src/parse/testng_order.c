@@ -112,7 +112,7 @@ static void rounds(const ut_tref *refs, size_t from, size_t to, node *nodes, ut_
 	}
 }
 
-int ut_testng_order(ut_trefs *refs)
+int up_testng_order(ut_trefs *refs)
 {
 	size_t n = refs->n, i, j, from, nout = 0;
 	node *nodes = calloc(n ? n : 1, sizeof(*nodes));

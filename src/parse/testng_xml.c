@@ -195,7 +195,7 @@ static bool in_groups(const char *const *v, size_t n, const ut_jstrings *groups)
 	return false;
 }
 
-bool ut_testng_runs(const ut_testng_class *c, const char *name, const ut_jstrings *groups,
+bool up_testng_runs(const ut_testng_class *c, const char *name, const ut_jstrings *groups,
 		    size_t *pos)
 {
 	size_t i;
@@ -308,7 +308,7 @@ static bool exists(ut_discover *d, const char *rel)
 	return ok;
 }
 
-int ut_testng_xml(ut_discover *d, ut_testng_classes *out, ut_jstrings *paths)
+int up_testng_xml(ut_discover *d, ut_testng_classes *out, ut_jstrings *paths)
 {
 	ut_jstrings named = {0};
 	const char *from = NULL;
@@ -322,7 +322,7 @@ int ut_testng_xml(ut_discover *d, ut_testng_classes *out, ut_jstrings *paths)
 		if (ut_vec_push(&named, d->testng_xml) < 0)
 			rc = ut_error_set(UT_ENOMEM, "out of memory");
 	} else {
-		rc = ut_java_build_suites(d, &named, &from);
+		rc = up_java_build_suites(d, &named, &from);
 	}
 	for (i = 0; rc == 0 && !from && places[i]; i++)
 		if (exists(d, places[i]) && ut_vec_push(&named, places[i]) < 0)

@@ -82,7 +82,7 @@ static int compile_query(ut_ts *ts, ut_lang lang)
 	g.symbol = symbol_id;
 	g.field = field_id;
 	/* set only when complete: a failed compilation is retried, never half used */
-	return ut_query_new(&ts->q[lang], src, len, &g,
+	return up_query_new(&ts->q[lang], src, len, &g,
 			    lang == UT_LANG_TSX ? "typescript" : ut_lang_name(lang));
 }
 
@@ -94,7 +94,7 @@ static void use_pool(void)
 	ts_set_allocator(ut_pool_malloc, ut_pool_calloc, ut_pool_realloc, ut_pool_free);
 }
 
-int ut_ts_new(ut_ts **out)
+int up_ts_new(ut_ts **out)
 {
 	static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 	ut_ts *ts = calloc(1, sizeof(*ts));
@@ -105,23 +105,23 @@ int ut_ts_new(ut_ts **out)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	ts->parser = ts_parser_new();
 	if (!ts->parser) {
-		ut_ts_free(ts);
+		up_ts_free(ts);
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	}
 	ts_parser_set_timeout_micros(ts->parser, UT_PARSE_TIMEOUT_US);
-	/* the queries are compiled on first use (ut_ts_parse): most runs read one language */
+	/* the queries are compiled on first use (up_ts_parse): most runs read one language */
 	*out = ts;
 	return 0;
 }
 
-void ut_ts_free(ut_ts *ts)
+void up_ts_free(ut_ts *ts)
 {
 	int l;
 
 	if (!ts)
 		return;
 	for (l = 0; l < UT_LANG__COUNT; l++)
-		ut_query_free(ts->q[l]);
+		up_query_free(ts->q[l]);
 	ut_vec_free(&ts->flat);
 	ut_vec_free(&ts->stack);
 	if (ts->parser)
@@ -129,7 +129,7 @@ void ut_ts_free(ut_ts *ts)
 	free(ts);
 }
 
-void ut_syn_tree_free(ut_syn_tree *t)
+void up_syn_tree_free(ut_syn_tree *t)
 {
 	if (!t)
 		return;
@@ -145,8 +145,8 @@ void ut_syn_tree_free(ut_syn_tree *t)
  * that kills the child is skipped instead of the whole run. The child allocates: a fork
  * while another thread holds an allocator's lock would leave the child waiting for it
  * forever. glibc's malloc and util/pool.c have fork handlers, the sanitizers' allocators
- * do not (a 30 s hang in one run of three under ASan), so ut_load_files parses these
- * files only once its other threads have ended (ut_ts_forks). */
+ * do not (a 30 s hang in one run of three under ASan), so up_load_files parses these
+ * files only once its other threads have ended (up_ts_forks). */
 #define UT_TS_DEPTH_BUG_BYTES (2u * 65535u)
 /* the trial parse's limit: the parser's own, plus time to start and to free the tree */
 #define UT_TRIAL_TIMEOUT_S (UT_PARSE_TIMEOUT_US / 1e6 + 10.0)
@@ -157,7 +157,7 @@ typedef struct {
 	uint32_t len;
 } trial;
 
-bool ut_ts_forks(size_t len)
+bool up_ts_forks(size_t len)
 {
 	return len >= UT_TS_DEPTH_BUG_BYTES;
 }
@@ -234,7 +234,7 @@ static int flatten(ut_ts *ts, const ut_query *q, TSNode root)
 
 		node.symbol = ts_node_symbol(n);
 		node.named = ts_node_is_named(n);
-		if (node.named || ut_query_needs_token(q, node.symbol) || ts_node_child_count(n)) {
+		if (node.named || up_query_needs_token(q, node.symbol) || ts_node_child_count(n)) {
 			uint16_t parent = ts->stack.n ? ts->flat.v[ts->stack.v[ts->stack.n - 1]].symbol
 						      : 0;
 
@@ -242,7 +242,7 @@ static int flatten(ut_ts *ts, const ut_query *q, TSNode root)
 			node.start = ts_node_start_byte(n);
 			node.end = ts_node_end_byte(n);
 			node.size = 1;
-			node.field = ts->stack.n && ut_query_needs_fields(q, parent)
+			node.field = ts->stack.n && up_query_needs_fields(q, parent)
 					     ? ts_tree_cursor_current_field_id(&c)
 					     : 0;
 			node.missing = ts_node_is_missing(n);
@@ -423,12 +423,57 @@ static int keep(ut_syn_tree *t, ut_ts *ts)
 	return 0;
 }
 
-int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, const char *src,
+/* tree-sitter's tree of t's source, flattened, matched by the language's query and kept
+ * as t's role tree; a syntax error is noted in t and in diags. */
+static int read_tree(ut_ts *ts, ut_syn_tree *t, ut_diags *diags)
+{
+	TSTree *tree = NULL;
+	TSNode root;
+	int rc = 0;
+
+	if (up_ts_forks(t->len)) {
+		rc = parse_survives(ts->parser, t->path, t->src, (uint32_t)t->len);
+		if (rc < 0)
+			return rc;
+	}
+	tree = ts_parser_parse_string(ts->parser, NULL, t->src, (uint32_t)t->len);
+	if (!tree)
+		return ut_error_set(UT_EINPUT, "%s: the parser gave up (time limit)", t->path);
+	root = ts_tree_root_node(tree);
+	rc = flatten(ts, ts->q[t->lang], root);
+	if (rc > 0) {
+		unsigned line = (unsigned)rc;
+
+		ut_diags_add_kind(diags, UT_DIAG_WARNING, UT_DIAG_UNREAD, t->path, line,
+				  "skipped: nesting deeper than %d levels", UT_MAX_TREE_DEPTH);
+		rc = ut_error_set(UT_EINPUT, "%s:%u: nesting deeper than %d levels", t->path, line,
+				  UT_MAX_TREE_DEPTH);
+	}
+	if (rc == 0 && ts_node_has_error(root)) {
+		t->has_error = true;
+		t->error_line = first_error_line(root);
+		ut_diags_add_kind(diags, UT_DIAG_WARNING, UT_DIAG_SYNTAX, t->path, t->error_line,
+				  "syntax error; the rest of the file is read as far as possible");
+	}
+	/* the syntax tree is copied: give its memory back before the role tree is made */
+	ts_tree_delete(tree);
+	if (rc < 0)
+		return rc;
+	up_query_match(ts->q[t->lang], ts->flat.v, ts->flat.n);
+	rc = keep(t, ts);
+	/* the copy is reused from file to file, but one large file's must not stay with the
+	 * thread for the rest of the run (32 bytes a node, a node every 3 to 10 bytes) */
+	if (ts->flat.cap > UT_FLAT_KEEP) {
+		ut_vec_free(&ts->flat);
+		ut_vec_free(&ts->stack);
+	}
+	return rc;
+}
+
+int up_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, const char *src,
 		size_t len, ut_diags *diags)
 {
 	ut_syn_tree *t = NULL;
-	TSTree *tree = NULL;
-	TSNode root;
 	int rc = 0;
 
 	*out = NULL;
@@ -459,67 +504,26 @@ int ut_ts_parse(ut_ts *ts, ut_syn_tree **out, ut_lang lang, const char *path, co
 				  ut_lang_name(lang));
 		goto done;
 	}
-	if (ut_ts_forks(len)) {
-		rc = parse_survives(ts->parser, path, src, (uint32_t)len);
-		if (rc < 0)
-			goto done;
-	}
-	tree = ts_parser_parse_string(ts->parser, NULL, src, (uint32_t)len);
-	if (!tree) {
-		rc = ut_error_set(UT_EINPUT, "%s: the parser gave up (time limit)", path);
-		goto done;
-	}
-	root = ts_tree_root_node(tree);
-	rc = flatten(ts, ts->q[lang], root);
-	if (rc > 0) {
-		unsigned line = (unsigned)rc;
-
-		ut_diags_add_kind(diags, UT_DIAG_WARNING, UT_DIAG_UNREAD, path, line,
-				  "skipped: nesting deeper than %d levels", UT_MAX_TREE_DEPTH);
-		rc = ut_error_set(UT_EINPUT, "%s:%u: nesting deeper than %d levels", path, line,
-				  UT_MAX_TREE_DEPTH);
-		goto done;
-	}
-	if (rc < 0)
-		goto done;
-	if (ts_node_has_error(root)) {
-		t->has_error = true;
-		t->error_line = first_error_line(root);
-		ut_diags_add_kind(diags, UT_DIAG_WARNING, UT_DIAG_SYNTAX, path, t->error_line,
-				  "syntax error; the rest of the file is read as far as possible");
-	}
-	/* the syntax tree is copied: give its memory back before the role tree is made */
-	ts_tree_delete(tree);
-	tree = NULL;
-	ut_query_match(ts->q[lang], ts->flat.v, ts->flat.n);
-	rc = keep(t, ts);
-	/* the copy is reused from file to file, but one large file's must not stay with the
-	 * thread for the rest of the run (32 bytes a node, a node every 3 to 10 bytes) */
-	if (ts->flat.cap > UT_FLAT_KEEP) {
-		ut_vec_free(&ts->flat);
-		ut_vec_free(&ts->stack);
-	}
+	rc = read_tree(ts, t, diags);
 done:
-	if (tree)
-		ts_tree_delete(tree);
 	if (rc < 0)
-		ut_syn_tree_free(t);
+		up_syn_tree_free(t);
 	else
 		*out = t;
 	return rc;
 }
 
-const ut_syn *ut_syn_child(const ut_syn *n, ut_role r)
+const ut_syn *up_syn_child(const ut_syn *n, ut_role r)
 {
 	const ut_syn *c;
 
-	for (c = n ? ut_syn_first(n) : NULL; c; c = ut_syn_next(c))
-		if (ut_syn_is(c, r))
+	for (c = n ? up_syn_first(n) : NULL; c; c = up_syn_next(c))
+		if (up_syn_is(c, r))
 			return c;
 	return NULL;
 }
 
-const ut_syn *ut_syn_find(const ut_syn *n, ut_role r, uint64_t stop)
+const ut_syn *up_syn_find(const ut_syn *n, ut_role r, uint64_t stop)
 {
 	const ut_syn *c, *end;
 
@@ -527,12 +531,12 @@ const ut_syn *ut_syn_find(const ut_syn *n, ut_role r, uint64_t stop)
 		return NULL;
 	/* the subtree is the array slice after n, in pre-order */
 	for (c = n + 1, end = n + n->size; c < end; c = c->roles & stop ? c + c->size : c + 1)
-		if (ut_syn_is(c, r))
+		if (up_syn_is(c, r))
 			return c;
 	return NULL;
 }
 
-unsigned ut_syn_line_at(const ut_syn_tree *t, uint32_t offset)
+unsigned up_syn_line_at(const ut_syn_tree *t, uint32_t offset)
 {
 	size_t lo = 0, hi = t->nlines;
 

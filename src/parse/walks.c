@@ -1,10 +1,10 @@
 /* walks.c: walks the tests that discovery recorded, on several threads. Each thread walks
  * with a copy of the index whose arenas are its own (the actions' strings, the values the
  * analysis works with), so that the walks share only what they read, and which
- * definitions are being evaluated is the thread's own (ut_def_enter); the suite's arena
+ * definitions are being evaluated is the thread's own (up_def_guarded, env.c); the suite's arena
  * takes the threads' blocks at the end. Every test's walk is the same whichever thread
  * does it, and warnings are given in test order, so the output does not depend on the
- * number of threads. */
+ * number of threads. Discovery hands each test's recorded walk over here (up_suite_append). */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -102,7 +102,7 @@ static int walk_step(lane *l, ut_walker *w, ut_walk_step *s)
 	int rc;
 
 	if (!klen)
-		return ut_walk_body(w, &s->env, s->file, s->body);
+		return up_walk_body(w, &s->env, s->file, s->body);
 	m = ut_map_get(&l->memos, buf, klen);
 	if (m) {
 		if (ut_vec_reserve(&w->actions, w->actions.n + m->n) < 0)
@@ -114,7 +114,7 @@ static int walk_step(lane *l, ut_walker *w, ut_walk_step *s)
 		return 0;
 	}
 	w->truncated = false;
-	rc = ut_walk_body(w, &s->env, s->file, s->body);
+	rc = up_walk_body(w, &s->env, s->file, s->body);
 	if (rc < 0)
 		return rc;
 	m = ut_arena_alloc(&l->memo_arena, sizeof(*m));
@@ -150,13 +150,13 @@ static void walk(lane *l, ut_test *t, ut_walk_plan *p)
 
 		w.setup = s->setup;
 		rc = walk_step(l, &w, s);
-		ut_env_dispose(&s->env); /* walked once: what the walk bound there goes */
+		up_env_dispose(&s->env); /* walked once: what the walk bound there goes */
 	}
 	if (rc == 0)
 		rc = finish(&w, t, &l->out);
 	p->truncated = w.truncated;
 	p->rc = rc;
-	ut_walker_dispose(&w);
+	up_walker_dispose(&w);
 	ut_arena_restore(&l->temp, mark); /* the test's values are in its actions now */
 }
 
@@ -182,18 +182,18 @@ static void worker(void *arg, unsigned k)
 	}
 }
 
-void ut_walks_dispose(ut_discover *d)
+void up_walks_dispose(ut_discover *d)
 {
 	size_t i, k;
 
 	for (i = 0; i < d->plans.n; i++)
 		for (k = 0; k < d->plans.v[i].nsteps; k++)
-			ut_env_dispose(&d->plans.v[i].steps[k].env);
+			up_env_dispose(&d->plans.v[i].steps[k].env);
 	ut_vec_free(&d->plans);
 	ut_arena_dispose(&d->walk_arena);
 }
 
-int ut_walks_run(ut_discover *d)
+int up_walks_run(ut_discover *d)
 {
 	queue *q = calloc(1, sizeof(*q));
 	unsigned threads, k, first;
@@ -201,7 +201,7 @@ int ut_walks_run(ut_discover *d)
 	int rc = 0;
 
 	if (!q) {
-		ut_walks_dispose(d);
+		up_walks_dispose(d);
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	}
 	q->d = d;
@@ -243,6 +243,45 @@ int ut_walks_run(ut_discover *d)
 		ut_arena_dispose(&q->lanes[k].types.arena);
 	}
 	free(q);
-	ut_walks_dispose(d);
+	up_walks_dispose(d);
 	return rc;
+}
+
+int up_suite_append(ut_discover *d, const ut_file *f, const char *id, const char *name,
+		    const ut_syn *node, const char *framework, ut_walker *w)
+{
+	ut_test t;
+	ut_walk_plan plan;
+	ut_arena *a = &d->suite->arena;
+
+	if (ut_map_find(&d->ids, id, strlen(id), NULL)) {
+		ut_diags_add(d->diags, UT_DIAG_WARNING, f->rel, up_syn_line(f->tree, node),
+			     "test '%s' is defined twice; the first definition is kept", id);
+		return 0;
+	}
+	memset(&t, 0, sizeof(t));
+	t.id = ut_arena_strdup(a, id);
+	t.name = ut_arena_strdup(a, name);
+	t.file = f->rel;
+	t.line = up_syn_line(f->tree, node);
+	t.end_line = up_syn_end_line(f->tree, node);
+	t.body = ut_test_body_hash(f->src.ptr, f->src.len, t.line, t.end_line, NULL);
+	t.body_unnamed = ut_test_body_hash(f->src.ptr, f->src.len, t.line, t.end_line, name);
+	t.index = d->suite->tests.n;
+	t.language = f->lang == UT_LANG_TSX ? UT_LANG_TYPESCRIPT : f->lang;
+	t.framework = framework;
+	memset(&plan, 0, sizeof(plan));
+	plan.test = t.index;
+	plan.test_file = w->test_file;
+	plan.self = w->self;
+	plan.nsteps = w->steps.n;
+	plan.steps = ut_arena_alloc(&d->walk_arena, w->steps.n * sizeof(ut_walk_step));
+	if (!t.id || !t.name || !plan.steps || ut_vec_push(&d->suite->tests, t) < 0 ||
+	    ut_map_put(&d->ids, t.id, strlen(t.id), NULL) < 0 || ut_vec_push(&d->plans, plan) < 0)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	/* the plan has the steps now: walked with the others' (up_walks_run) */
+	if (w->steps.n)
+		memcpy(plan.steps, w->steps.v, w->steps.n * sizeof(ut_walk_step));
+	w->steps.n = 0;
+	return 0;
 }

@@ -1,0 +1,96 @@
+/* env.c: the evaluation context. Scopes (ut_env: the bindings of a body and of the
+ * bodies around it) and the thread's cycle guard over the definitions being evaluated or
+ * typed, taken and given back in one call (up_def_guarded). */
+#include <string.h>
+
+#include "parse/internal.h"
+#include "util/error.h"
+#include "util/banned.h"
+
+/* Bounds the chains of definitions followed: eval's depth limit is lower. */
+#define MAX_BUSY 256
+
+static _Thread_local const ut_const_def *busy[MAX_BUSY];
+static _Thread_local size_t nbusy;
+
+static bool def_enter(const ut_const_def *def)
+{
+	size_t i;
+
+	if (def == &up_ambiguous || nbusy == MAX_BUSY)
+		return false;
+	for (i = 0; i < nbusy; i++)
+		if (busy[i] == def)
+			return false;
+	busy[nbusy++] = def;
+	return true;
+}
+
+bool up_def_guarded(const ut_const_def *def, void (*run)(void *arg), void *arg)
+{
+	if (!def_enter(def))
+		return false;
+	run(arg);
+	nbusy--;
+	return true;
+}
+
+size_t up_def_busy(void)
+{
+	return nbusy;
+}
+
+void up_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls)
+{
+	memset(env, 0, sizeof(*env));
+	env->parent = parent;
+	env->self = parent ? parent->self : NULL;
+	env->file = file;
+	env->cls = cls;
+}
+
+void up_env_dispose(ut_env *env)
+{
+	if (env)
+		ut_vec_free(&env->locals);
+}
+
+int up_env_bind_typed(ut_env *env, const char *name, size_t nlen, ut_val val, ut_ty ty)
+{
+	ut_binding b;
+
+	b.name = name;
+	b.nlen = nlen;
+	b.val = val;
+	b.ty = ty;
+	return ut_vec_push(&env->locals, b) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
+}
+
+int up_env_bind(ut_env *env, const char *name, size_t nlen, ut_val val)
+{
+	ut_ty unknown = {0};
+
+	return up_env_bind_typed(env, name, nlen, val, unknown);
+}
+
+const ut_binding *up_env_find(const ut_env *env, const char *name, size_t nlen)
+{
+	size_t i;
+
+	for (; env; env = env->parent)
+		for (i = env->locals.n; i-- > 0;) {
+			const ut_binding *b = &env->locals.v[i];
+
+			if (b->nlen == nlen && memcmp(b->name, name, nlen) == 0)
+				return b;
+		}
+	return NULL;
+}
+
+const ut_cls *up_env_class(const ut_env *env)
+{
+	for (; env; env = env->parent)
+		if (env->cls)
+			return env->cls;
+	return NULL;
+}
