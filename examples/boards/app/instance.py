@@ -1,6 +1,6 @@
 """Start and stop the application instance of one worker (used by ../reset and ../stop).
 
-Worker W listens on port 18080 + W and keeps its files in ${TMPDIR:-/tmp}/untangle-boards-W/:
+Worker W listens on port $BOARDS_PORT_BASE (default 18080) + W and keeps its files in ${TMPDIR:-/tmp}/untangle-boards-W/:
 boards.sqlite3 (database), server.pid, server.log. Workers never share any of them.
 """
 
@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 
 SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "server.py")
-BASE_PORT = 18080
+BASE_PORT = int(os.environ.get("BOARDS_PORT_BASE") or 18080)  # ci/test runs lanes side by side
 NAME = "boards"  # the runtime folder and database are named after it (the shop example sets its own)
 LIMIT_S = 15.0
 

@@ -20,11 +20,11 @@ CHROMIUM_FLAGS = [
 
 
 def app_url():
-    """$BOARDS_URL, else the application of worker $APP_WORKER (port 18080 + worker)."""
+    """$BOARDS_URL, else worker $APP_WORKER's application (port $BOARDS_PORT_BASE + worker)."""
     url = os.environ.get("BOARDS_URL")
     if url:
         return url.rstrip("/")
-    return f"http://127.0.0.1:{18080 + int(os.environ.get('APP_WORKER', '0'))}"
+    return f"http://127.0.0.1:{int(os.environ.get('BOARDS_PORT_BASE') or 18080) + int(os.environ.get('APP_WORKER', '0'))}"
 
 
 @pytest.fixture(scope="session")

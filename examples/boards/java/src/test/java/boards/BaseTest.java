@@ -74,13 +74,13 @@ public abstract class BaseTest {
         driver.get(BASE_URL + "/");
     }
 
-    /** BOARDS_URL if set, else http://127.0.0.1:(18080 + APP_WORKER), APP_WORKER defaulting to 0. */
+    /** BOARDS_URL if set, else http://127.0.0.1:(BOARDS_PORT_BASE (18080) + APP_WORKER (0)). */
     static String baseUrl() {
         String url = System.getenv("BOARDS_URL");
         if (url == null || url.isEmpty()) {
             String worker = System.getenv("APP_WORKER");
             int w = (worker == null || worker.isEmpty()) ? 0 : Integer.parseInt(worker.trim());
-            url = "http://127.0.0.1:" + (18080 + w);
+            url = "http://127.0.0.1:" + (Integer.parseInt(System.getenv().getOrDefault("BOARDS_PORT_BASE", "18080").trim()) + w);
         }
         while (url.endsWith("/")) {
             url = url.substring(0, url.length() - 1);
