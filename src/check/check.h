@@ -137,6 +137,10 @@ typedef struct {
 	const char *extract, *filter; /* their names, for the journal */
 	unsigned jobs;             /* threads that parse the base version (0: one per CPU) */
 	int workers;               /* parallel runner workers */
+	const char *sources;       /* the fingerprint of the work tree's sources, when the
+				      head suite was read whole (graph.json "sources", as
+				      detect writes it: run and shard then parse nothing), or
+				      NULL */
 	bool note;                 /* the head's graph also as a git note on HEAD
 				      (cfg->store.notes_ref), as `detect --store notes`, when
 				      the suite has no change HEAD does not hold */

@@ -281,11 +281,12 @@ static int save_graph(ut_check_result *r, ut_git *repo, const ut_check_opts *o)
 	if (rc < 0)
 		goto done;
 	g->commit = ut_graph_intern(g, r->head);
+	g->sources = o->sources ? ut_graph_intern(g, o->sources) : NULL;
 	g->stats.strategy = ut_detect_strategy_name(UT_STRATEGY_FAST);
 	g->stats.schedules_run = r->stats.schedules_run;
 	g->stats.test_executions = r->stats.test_executions;
 	g->stats.wall_s = r->stats.wall_s;
-	rc = g->commit ? ut_fs_state_dir(o->state_dir) : ut_error_set(UT_ENOMEM, "out of memory");
+	rc = g->commit && (g->sources || !o->sources) ? ut_fs_state_dir(o->state_dir) : ut_error_set(UT_ENOMEM, "out of memory");
 	if (rc == 0)
 		rc = ut_store_record_detection(g, &d, &r->wrote);
 done:

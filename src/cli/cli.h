@@ -180,6 +180,10 @@ int ut_cli_config_load(ut_cli_project *p, const ut_cli_common *common, char **su
  * (sub: what config_load gave, freed here). */
 int ut_cli_project_read(ut_cli_project *p, const ut_cli_common *common, ut_cli_rest *paths,
 			char *sub);
+/* The fingerprint of the project's sources as graph.json's "sources" holds it, into hex,
+ * when p->suite was read whole (every source file read): run and shard then take a graph
+ * validated from it for the suite while the project matches it. False otherwise. */
+bool ut_cli_sources_hex(const ut_cli_project *p, char hex[17]);
 /* The project folder (the working directory, after -C) as an absolute path without
  * symbolic links, ending in '/'. NULL with the error set (UT_EENV, UT_ENOMEM) when it
  * cannot be read. The caller frees it. */

@@ -211,7 +211,7 @@ int cmd_check(int argc, char **argv)
 	ut_candidates_opts co;
 	ut_cli_signals sigs;
 	check_view view = {&a, NULL, {false}};
-	char *dir = NULL;
+	char *dir = NULL, hex[17];
 	int rc, exit_code;
 
 	if (!parse_args(&a, argc, argv, &exit_code))
@@ -241,6 +241,7 @@ int cmd_check(int argc, char **argv)
 	o.jobs = p.jobs;
 	o.workers = (int)(a.workers ? a.workers : p.cfg.detect.workers);
 	o.note = !strcmp(a.store, "notes");
+	o.sources = ut_cli_sources_hex(&p, hex) ? hex : NULL;
 	ut_cli_signals_catch(&sigs);
 	rc = ut_check_run(&r, &o, on_event, &view);
 	ut_cli_signals_restore(&sigs);

@@ -402,13 +402,9 @@ static void started(void *ctx, const ut_journal *journal)
  * for the suite's while the project matches it, without parsing again. NULL otherwise. */
 static const char *whole_suite_sources(detect_cmd *d)
 {
-	const ut_diag *first = NULL;
 	char hex[17];
 
-	/* a source the parse did not read holds tests no list would run: run and shard must
-	 * parse and say so (suite.skip_unreadable), so nothing stands for the suite */
-	if (d->select || d->rest.n || ut_suite_unread(d->p.suite, &d->p.diags, &first) ||
-	    !ut_fingerprint_sources_hex(&d->p.cfg, hex))
+	if (d->select || d->rest.n || !ut_cli_sources_hex(&d->p, hex))
 		return NULL;
 	return ut_graph_intern(d->g, hex);
 }

@@ -11,6 +11,7 @@
 #include "parse/config_opts.h"
 #include "filter/candidates.h"
 #include "parse/parse.h"
+#include "shard/plan_file.h"
 #include "util/error.h"
 #include "util/fs.h"
 #include "util/banned.h"
@@ -164,6 +165,16 @@ int ut_cli_project_load(ut_cli_project *p, const ut_cli_common *common, ut_cli_r
 	int exit_code = ut_cli_config_load(p, common, &sub);
 
 	return exit_code ? exit_code : ut_cli_project_read(p, common, paths, sub);
+}
+
+bool ut_cli_sources_hex(const ut_cli_project *p, char hex[17])
+{
+	const ut_diag *first = NULL;
+
+	/* a source the parse did not read holds tests no list would run: run and shard must
+	 * parse and say so (suite.skip_unreadable), so nothing stands for the suite */
+	return p->suite && !ut_suite_unread(p->suite, &p->diags, &first) &&
+	       ut_fingerprint_sources_hex(&p->cfg, hex);
 }
 
 char *ut_cli_project_dir(void)
