@@ -412,6 +412,7 @@ static void assert_file(const char *rel, const char *content)
 
 START_TEST(extract_tree_keeps_the_layout_below_the_prefix)
 {
+	struct stat sb;
 	char c1[41];
 
 	init_repo("r");
@@ -425,6 +426,9 @@ START_TEST(extract_tree_keeps_the_layout_below_the_prefix)
 	ck_assert_int_eq(ut_git_extract_tree(repo, c1, "tests", at("out/t")), 2);
 	assert_file("out/t/a.py", "a\n");
 	assert_file("out/t/sub/b.py", "b\n");
+	/* the work tree's copy holds b's bytes: linked, not written; a.py's does not */
+	ck_assert(stat(at("out/t/sub/b.py"), &sb) == 0 && sb.st_nlink == 2);
+	ck_assert(stat(at("out/t/a.py"), &sb) == 0 && sb.st_nlink == 1);
 	ck_assert(!ut_fs_exists(at("out/t/x.py")));
 	ck_assert(!ut_fs_exists(at("out/t/tests")));
 	ck_assert_int_eq(ut_git_extract_tree(repo, c1, "", at("out/all")), 4);

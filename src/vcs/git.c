@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/buf.h"
@@ -480,9 +481,31 @@ done:
 typedef struct {
 	ut_git *g;
 	const char *dest;
+	const char *prefix; /* the tree's path in the repository: "" or "a/b/" */
 	long files;
 	int rc;
 } extract_state;
+
+/* Whether the work tree's copy of the entry (root name below the prefix) holds the
+ * entry's bytes and is now linked at path: no blob to inflate, no inode to create. */
+static bool link_same(const extract_state *st, const char *root, const git_tree_entry *e,
+		      const char *path)
+{
+	ut_buf from = UT_BUF_INIT;
+	struct stat sb;
+	git_oid id;
+	bool linked;
+
+	if (!st->g->workdir)
+		return false;
+	ut_buf_printf(&from, "%s%s%s%s", st->g->workdir, st->prefix, root,
+		      git_tree_entry_name(e));
+	linked = !from.failed && lstat(from.ptr, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		 git_odb_hashfile(&id, from.ptr, GIT_OBJECT_BLOB) == 0 &&
+		 git_oid_equal(&id, git_tree_entry_id(e)) && link(from.ptr, path) == 0;
+	ut_buf_dispose(&from);
+	return linked;
+}
 
 static int write_file(const char *path, const char *data, size_t len, bool exec)
 {
@@ -527,6 +550,10 @@ static int extract_entry(const char *root, const git_tree_entry *e, void *payloa
 		st->rc = ut_error_set(UT_ENOMEM, "out of memory");
 	if (st->rc == 0)
 		st->rc = ut_fs_mkdirs(dir.ptr);
+	if (st->rc == 0 && link_same(st, root, e, path.ptr)) {
+		st->files++;
+		goto done;
+	}
 	if (st->rc == 0)
 		st->rc = read_blob(st->g, e, name, &data, &len);
 	if (st->rc == 0)
@@ -534,6 +561,7 @@ static int extract_entry(const char *root, const git_tree_entry *e, void *payloa
 				    git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB_EXECUTABLE);
 	if (st->rc == 0)
 		st->files++;
+done:
 	free(data);
 	ut_buf_dispose(&dir);
 	ut_buf_dispose(&path);
@@ -542,9 +570,10 @@ static int extract_entry(const char *root, const git_tree_entry *e, void *payloa
 
 long ut_git_extract_tree(ut_git *g, const char *commit, const char *prefix, const char *dest)
 {
-	extract_state st = {g, dest, 0, 0};
+	extract_state st = {g, dest, "", 0, 0};
 	git_tree *root = NULL, *sub = NULL;
 	git_tree_entry *e = NULL;
+	ut_buf below = UT_BUF_INIT;
 	int err, rc;
 
 	rc = lookup_tree(g, commit, &root);
@@ -564,12 +593,20 @@ long ut_git_extract_tree(ut_git *g, const char *commit, const char *prefix, cons
 			goto done;
 		}
 	}
-	rc = ut_fs_mkdirs(dest);
+	if (prefix[0]) {
+		ut_buf_printf(&below, "%s/", prefix);
+		st.prefix = below.ptr;
+		if (below.failed)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	if (rc == 0)
+		rc = ut_fs_mkdirs(dest);
 	if (rc == 0 && git_tree_walk(sub ? sub : root, GIT_TREEWALK_PRE, extract_entry, &st) < 0)
 		rc = st.rc < 0 ? st.rc
 			       : ut_error_set(UT_EINPUT, "cannot walk the tree of '%s': %s",
 					      commit, git_message());
 done:
+	ut_buf_dispose(&below);
 	git_tree_entry_free(e);
 	git_tree_free(sub);
 	git_tree_free(root);

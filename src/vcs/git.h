@@ -86,7 +86,9 @@ int ut_git_read_file(ut_git *g, const char *commit, const char *path, char **dat
 
 /* Writes every regular file of the commit's tree below `prefix` ("" for all; a folder,
  * without a trailing '/') into `dest`, keeping the layout below the prefix:
- * PREFIX/a/b.py becomes DEST/a/b.py. Creates folders as needed. Returns the number of
+ * PREFIX/a/b.py becomes DEST/a/b.py. Creates folders as needed. A file whose work tree
+ * copy holds the same bytes is a hard link to that copy (no blob inflated, no file
+ * created: dest is for reading), when the file system allows it. Returns the number of
  * files written, or an error. */
 long ut_git_extract_tree(ut_git *g, const char *commit, const char *prefix, const char *dest);
 
