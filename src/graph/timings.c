@@ -72,12 +72,13 @@ typedef struct {
 	double *durations;
 	const ut_graph *g;
 	ut_timings_info *info;
+	ut_map ids; /* graph test id -> index + 1: a file of every test would be n² strcmp */
 } fill_ctx;
 
 static int fill_one(void *ctx, const char *id, double seconds)
 {
 	fill_ctx *f = ctx;
-	long t = ut_graph_test_index(f->g, id);
+	long t = (long)(uintptr_t)ut_map_get(&f->ids, id, strlen(id)) - 1;
 
 	if (t < 0) {
 		f->info->unknown_ids++;
@@ -183,9 +184,16 @@ int ut_timings_fill(double *durations, bool *estimated, const ut_graph *g, const
 	for (i = 0; i < g->ntests; i++)
 		durations[i] = -1;
 	if (path) {
-		fill_ctx f = {durations, g, info};
+		fill_ctx f = {durations, g, info, UT_MAP_INIT};
 
-		rc = read_file(path, fill_one, &f);
+		/* the first of equal ids, as a search from the start finds it */
+		for (i = g->ntests; i-- > 0 && rc == 0;)
+			if (ut_map_put(&f.ids, g->tests[i].id, strlen(g->tests[i].id),
+				       (void *)(uintptr_t)(i + 1)) < 0)
+				rc = ut_error_set(UT_ENOMEM, "out of memory");
+		if (rc == 0)
+			rc = read_file(path, fill_one, &f);
+		ut_map_dispose(&f.ids);
 		if (rc < 0)
 			return rc;
 	}
