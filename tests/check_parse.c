@@ -110,6 +110,17 @@ static void refute(const char *test, const char *v)
 				      ut_action_kind_name(t->actions[i].kind), v);
 }
 
+/* The nth action of `kind` in t (from 0), or NULL. */
+static const ut_action *nth_of(const ut_test *t, ut_action_kind kind, size_t nth)
+{
+	size_t i;
+
+	for (i = 0; i < t->nactions; i++)
+		if (t->actions[i].kind == kind && nth-- == 0)
+			return &t->actions[i];
+	return NULL;
+}
+
 static size_t count_kind(const char *test, ut_action_kind kind)
 {
 	const ut_test *t = test_named(test);
@@ -697,6 +708,50 @@ START_TEST(hooks_walked_once_per_scope)
 }
 END_TEST
 
+/* Definitions that refer to each other in a circle end at the first one met again, and the
+ * cycle guard is given back after each: the same definition reached again, later in the test
+ * or in another test walked by the same lane or another, gives the same value, and an
+ * unrelated chain of definitions is followed as far as it goes. */
+START_TEST(cyclic_definitions_end_and_give_the_guard_back)
+{
+	static const char src[] = "from selenium.webdriver.common.by import By\n\n"
+				  "A = B + '-a'\n"
+				  "B = A + '-b'\n"
+				  "C = 'c-' + D\n"
+				  "D = 'd-' + E\n"
+				  "E = 'e'\n\n"
+				  "def test_one(driver):\n"
+				  "    driver.find_element(By.ID, 'one').send_keys(A)\n"
+				  "    driver.find_element(By.ID, 'two').send_keys(C)\n"
+				  "    driver.find_element(By.ID, 'three').send_keys(A)\n\n"
+				  "def test_two(driver):\n"
+				  "    driver.find_element(By.ID, 'four').send_keys(B + C)\n";
+	static const struct {
+		const char *test;
+		size_t nth;
+		const char *value, *unresolved;
+	} want[] = {{"test_one", 0, NULL, "B + '-a'"},
+		    {"test_one", 1, "c-d-e", NULL},
+		    {"test_one", 2, NULL, "B + '-a'"}, /* not "": A is not marked still */
+		    {"test_two", 0, NULL, "B + C"}};
+	size_t i;
+
+	parse(UT_LANG_PYTHON, "test_cyc.py", src);
+	ck_assert_uint_eq(suite->tests.n, 2);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const ut_action *a = nth_of(test_named(want[i].test), UT_ACT_SUBMIT, want[i].nth);
+
+		ck_assert_msg(a, "%s: no submit %zu", want[i].test, want[i].nth);
+		ck_assert_uint_eq(a->nvalues, want[i].value ? 1 : 0);
+		ck_assert_uint_eq(a->nunresolved, want[i].unresolved ? 1 : 0);
+		if (want[i].value)
+			ck_assert_str_eq(a->values[0], want[i].value);
+		if (want[i].unresolved)
+			ck_assert_str_eq(a->unresolved[0], want[i].unresolved);
+	}
+}
+END_TEST
+
 Suite *parse_suite(void)
 {
 	Suite *s = suite_create("parse");
@@ -717,6 +772,7 @@ Suite *parse_suite(void)
 	tcase_add_test(tc, mocharc_spec_entries);
 	tcase_add_test(tc, local_calls_give_no_values);
 	tcase_add_test(tc, hostile_input_never_crashes);
+	tcase_add_test(tc, cyclic_definitions_end_and_give_the_guard_back);
 	tcase_add_test(tc, syntax_error_has_its_kind);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("receivers");

@@ -1,43 +1,43 @@
 /* env.c: the evaluation context. Scopes (ut_env: the bindings of a body and of the
- * bodies around it) and the thread's cycle guard over the definitions being evaluated or
- * typed, taken and given back in one call (up_def_guarded). */
+ * bodies around it) and the cycle guard of an up_ctx over the definitions being evaluated
+ * or typed, taken and given back in one call (up_def_guarded). */
 #include <string.h>
 
 #include "parse/internal.h"
 #include "util/error.h"
 #include "util/banned.h"
 
-/* Bounds the chains of definitions followed: eval's depth limit is lower. */
-#define MAX_BUSY 256
+void up_ctx_init(up_ctx *ctx, ut_type_memo *types)
+{
+	ctx->nbusy = 0;
+	ctx->types = types;
+}
 
-static _Thread_local const ut_const_def *busy[MAX_BUSY];
-static _Thread_local size_t nbusy;
-
-static bool def_enter(const ut_const_def *def)
+static bool def_enter(up_ctx *ctx, const ut_const_def *def)
 {
 	size_t i;
 
-	if (def == &up_ambiguous || nbusy == MAX_BUSY)
+	if (def == &up_ambiguous || ctx->nbusy == UP_MAX_BUSY)
 		return false;
-	for (i = 0; i < nbusy; i++)
-		if (busy[i] == def)
+	for (i = 0; i < ctx->nbusy; i++)
+		if (ctx->busy[i] == def)
 			return false;
-	busy[nbusy++] = def;
+	ctx->busy[ctx->nbusy++] = def;
 	return true;
 }
 
-bool up_def_guarded(const ut_const_def *def, void (*run)(void *arg), void *arg)
+bool up_def_guarded(up_ctx *ctx, const ut_const_def *def, void (*run)(void *arg), void *arg)
 {
-	if (!def_enter(def))
+	if (!def_enter(ctx, def))
 		return false;
 	run(arg);
-	nbusy--;
+	ctx->nbusy--;
 	return true;
 }
 
-size_t up_def_busy(void)
+size_t up_def_busy(const up_ctx *ctx)
 {
-	return nbusy;
+	return ctx->nbusy;
 }
 
 void up_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls)

@@ -300,7 +300,7 @@ static ut_val eval_def(const ut_index *ix, ut_const_def *def, int depth)
 {
 	def_eval e = {ix, def, depth, {0}};
 
-	if (depth > UT_MAX_EVAL_DEPTH || !up_def_guarded(def, run_eval_def, &e)) {
+	if (depth > UT_MAX_EVAL_DEPTH || !up_def_guarded(ix->ctx, def, run_eval_def, &e)) {
 		e.v.kind = UT_V_UNRES;
 		e.v.s = "";
 		e.v.n = 0;

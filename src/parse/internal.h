@@ -14,7 +14,7 @@
  *   eval.c  resolve.c   an expression's value; a receiver's type and the function a call
  *                       runs (the two do not call each other)
  *   index.c             what the files define (functions, classes, constants)
- *   syntax.c env.c      a node's text and a call's parts; scopes and the cycle guard
+ *   syntax.c env.c      a node's text and a call's parts; scopes, the evaluation context
  *   load.c              reading and parsing the files on several threads
  *   treesitter.c        the role tree (tree-sitter's adapter, syntax.h), over query.c
  *
@@ -73,13 +73,36 @@ typedef struct {
 	const ut_cls *cls;   /* the class it belongs to, NULL for module level */
 } ut_const_def;
 
-/* Runs run(arg) with def marked as being evaluated or typed by this thread, and unmarks
- * it after: the one way to take the cycle guard (the walks of several tests run at once
- * over the same definitions), so every mark is given back. false, run not called, when def
- * is marked already (a cycle), when it is up_ambiguous or when too many are. */
-bool up_def_guarded(const ut_const_def *def, void (*run)(void *arg), void *arg);
-/* How many definitions this thread has marked. */
-size_t up_def_busy(void);
+/* The field types one walking lane found (resolve.c): (class, name) -> the type and the
+ * type steps finding it took. */
+typedef struct {
+	ut_map map;
+	ut_arena arena;
+} ut_type_memo;
+
+/* Bounds the chains of definitions followed: eval's depth limit is lower. */
+#define UP_MAX_BUSY 256
+
+/* The evaluation context (env.c): what an evaluation depends on besides its expression and
+ * scope. The definitions being evaluated or typed (the cycle guard) and the field types
+ * kept. Made by whoever evaluates, the driver for discovery and each walking lane for its
+ * tests (walks.c), and reached through the index they evaluate with (ut_index.ctx): one
+ * thread's own, never shared, so the walks of several tests run at once over the same
+ * definitions without a lock. */
+typedef struct {
+	const ut_const_def *busy[UP_MAX_BUSY];
+	size_t nbusy;
+	ut_type_memo *types; /* a walking lane's field types (resolve.c), else NULL: none kept */
+} up_ctx;
+
+/* An empty context keeping field types in types (NULL: none kept). */
+void up_ctx_init(up_ctx *ctx, ut_type_memo *types);
+/* Runs run(arg) with def marked in ctx as being evaluated or typed, and unmarks it after:
+ * the one way to take the cycle guard, so every mark is given back. false, run not called,
+ * when def is marked already (a cycle), when it is up_ambiguous or when too many are. */
+bool up_def_guarded(up_ctx *ctx, const ut_const_def *def, void (*run)(void *arg), void *arg);
+/* How many definitions ctx has marked. */
+size_t up_def_busy(const up_ctx *ctx);
 
 /* A function, method or constructor definition. */
 typedef struct ut_fn ut_fn;
@@ -107,13 +130,6 @@ struct ut_cls {
 	ut_cls *next_same_name;
 };
 
-/* The field types one walking lane found (resolve.c): (class, name) -> the type and the
- * type steps finding it took. */
-typedef struct {
-	ut_map map;
-	ut_arena arena;
-} ut_type_memo;
-
 typedef struct {
 	ut_arena *arena;       /* the suite's: strings that end up in the model */
 	ut_arena scratch;      /* index entries */
@@ -126,7 +142,7 @@ typedef struct {
 	ut_map globals;        /* name -> ut_const_def*, or &up_ambiguous when defined twice */
 	ut_diags *diags;
 	const char *root;
-	ut_type_memo *types;   /* a walking lane's (walks.c), else NULL: nothing kept */
+	up_ctx *ctx; /* the evaluating thread's: the driver's, or a walking lane's */
 } ut_index;
 
 extern ut_const_def up_ambiguous;

@@ -22,6 +22,7 @@ static bool accept_source(const char *name)
 typedef struct {
 	ut_index ix;
 	ut_arena temp; /* ix.temp */
+	up_ctx ctx;    /* ix.ctx: discovery's, keeping no field types */
 	ut_ts *ts;
 	unsigned jobs; /* threads for reading and parsing */
 	ut_diags *diags;
@@ -388,6 +389,8 @@ static int driver_init(driver *dr, ut_suite *suite, ut_diags *diags, const char 
 	ut_arena_init(&dr->ix.scratch);
 	ut_arena_init(&dr->temp);
 	dr->ix.temp = &dr->temp;
+	up_ctx_init(&dr->ctx, NULL);
+	dr->ix.ctx = &dr->ctx;
 	return up_ts_new(&dr->ts);
 }
 

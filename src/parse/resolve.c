@@ -142,7 +142,7 @@ static ut_ty def_type(rctx *r, ut_const_def *def)
 {
 	def_typing d = {r, def, {0}};
 
-	if (!def || !def->value || !up_def_guarded(def, run_def_type, &d))
+	if (!def || !def->value || !up_def_guarded(r->ix->ctx, def, run_def_type, &d))
 		return ty_of(UT_TY_UNKNOWN, NULL);
 	return d.t;
 }
@@ -184,14 +184,15 @@ typedef struct {
  * which are then taken, so that the rest of the question finds what it would have. */
 static ut_ty field_type(rctx *r, const ut_cls *cls, const char *name, size_t nlen)
 {
-	ut_type_memo *m = r->ix->types;
+	const up_ctx *ctx = r->ix->ctx;
+	ut_type_memo *m = ctx->types;
 	char buf[sizeof(cls) + 128], *key;
 	size_t klen = sizeof(cls) + nlen;
 	field_memo *fm;
 	int start = r->steps;
 	ut_ty t;
 
-	if (!m || !cls || klen > sizeof(buf) || up_def_busy())
+	if (!m || !cls || klen > sizeof(buf) || up_def_busy(ctx))
 		return field_type_found(r, cls, name, nlen);
 	memcpy(buf, &cls, sizeof(cls));
 	memcpy(buf + sizeof(cls), name, nlen);

@@ -1,10 +1,11 @@
 /* walks.c: walks the tests that discovery recorded, on several threads. Each thread walks
  * with a copy of the index whose arenas are its own (the actions' strings, the values the
- * analysis works with), so that the walks share only what they read, and which
- * definitions are being evaluated is the thread's own (up_def_guarded, env.c); the suite's arena
- * takes the threads' blocks at the end. Every test's walk is the same whichever thread
- * does it, and warnings are given in test order, so the output does not depend on the
- * number of threads. Discovery hands each test's recorded walk over here (up_suite_append). */
+ * analysis works with) and whose evaluation context is its own (ix.ctx: the cycle guard,
+ * the field types kept; up_ctx, env.c), so that the walks share only what they read; the
+ * suite's arena takes the threads' blocks at the end. Every test's walk is the same
+ * whichever thread does it, and warnings are given in test order, so the output does not
+ * depend on the number of threads. Discovery hands each test's recorded walk over here
+ * (up_suite_append). */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,7 +24,8 @@ typedef struct {
 	ut_arena temp;
 	ut_map memos; /* steps walked before: step_key -> memo, both in memo_arena */
 	ut_arena memo_arena;
-	ut_type_memo types; /* ix.types */
+	ut_type_memo types; /* ctx.types */
+	up_ctx ctx;	    /* ix.ctx */
 	size_t failed; /* the first plan whose walk failed here, or SIZE_MAX */
 	char error[256]; /* its error */
 } lane;
@@ -214,7 +216,8 @@ int up_walks_run(ut_discover *d)
 		q->lanes[k].failed = SIZE_MAX;
 		ut_arena_init(&q->lanes[k].memo_arena);
 		ut_arena_init(&q->lanes[k].types.arena);
-		q->lanes[k].ix.types = &q->lanes[k].types;
+		up_ctx_init(&q->lanes[k].ctx, &q->lanes[k].types);
+		q->lanes[k].ix.ctx = &q->lanes[k].ctx;
 	}
 	if (d->plans.n)
 		ut_workers_run(threads, worker, q);
