@@ -25,7 +25,7 @@ static const char *const locate_recv[] = {"By", "by", "webdriver.By", "selenium.
 static const char *const bare_ambiguous[] = {"fill", "type", "keys", "typeText", "setText", NULL};
 static const char *const key_objects[] = {"Keys", "Key", "webdriver.Key", NULL};
 
-void up_walker_init(ut_walker *w, ut_discover *d, const char *test_file)
+void up_walker_init(up_walker *w, up_discover *d, const char *test_file)
 {
 	memset(w, 0, sizeof(*w));
 	w->ix = d->ix;
@@ -33,7 +33,7 @@ void up_walker_init(ut_walker *w, ut_discover *d, const char *test_file)
 	w->test_file = test_file;
 }
 
-void up_walker_dispose(ut_walker *w)
+void up_walker_dispose(up_walker *w)
 {
 	size_t i;
 
@@ -47,10 +47,10 @@ void up_walker_dispose(ut_walker *w)
 
 /* The step of a recording walker: env with its own bindings copied, since the caller
  * gives its scope back once this returns. */
-static int record(ut_walker *w, const ut_env *env, const ut_file *f, const ut_syn *body)
+static int record(up_walker *w, const up_env *env, const up_file *f, const ut_syn *body)
 {
 	ut_arena *keep = &w->d->walk_arena;
-	ut_walk_step step;
+	up_walk_step step;
 	size_t i;
 
 	memset(&step, 0, sizeof(step));
@@ -60,8 +60,8 @@ static int record(ut_walker *w, const ut_env *env, const ut_file *f, const ut_sy
 	step.body = body;
 	step.setup = w->setup;
 	for (i = 0; i < env->locals.n; i++) {
-		ut_binding b = env->locals.v[i];
-		bool text = (b.val.kind == UT_V_STR || b.val.kind == UT_V_UNRES) && b.val.s;
+		up_binding b = env->locals.v[i];
+		bool text = (b.val.kind == UP_V_STR || b.val.kind == UP_V_UNRES) && b.val.s;
 
 		b.name = ut_arena_strndup(keep, b.name, b.nlen);
 		if (text)
@@ -86,7 +86,7 @@ static bool in_set(const char *s, const char *const *set)
 	return false;
 }
 
-static bool recv_has_call(const ut_file *f, const ut_syn *recv, const char *const *names)
+static bool recv_has_call(const up_file *f, const ut_syn *recv, const char *const *names)
 {
 	const ut_syn *c;
 
@@ -104,7 +104,7 @@ static bool recv_has_call(const ut_file *f, const ut_syn *recv, const char *cons
 	return false;
 }
 
-static bool is_by_member(const ut_file *f, const ut_syn *n)
+static bool is_by_member(const up_file *f, const ut_syn *n)
 {
 	const ut_syn *obj;
 
@@ -115,7 +115,7 @@ static bool is_by_member(const ut_file *f, const ut_syn *n)
 	return obj && (up_text_is(f, obj, "By") || up_text_is(f, obj, "AppiumBy"));
 }
 
-static bool is_key_member(const ut_index *ix, const ut_file *f, const ut_syn *n)
+static bool is_key_member(const up_index *ix, const up_file *f, const ut_syn *n)
 {
 	const ut_syn *obj;
 	char buf[64];
@@ -139,7 +139,7 @@ static const ut_syn *first_arg(const ut_syn *args)
 
 /* What a call does, from its name, its receiver (get(url) navigates only on a driver) and
  * its first argument. */
-static ut_action_kind classify(const ut_index *ix, const ut_env *env, const ut_file *f,
+static ut_action_kind classify(const up_index *ix, const up_env *env, const up_file *f,
 			       const ut_syn *call)
 {
 	static const char *const expect_names[] = {"expect", "assertThat", "assert_that", NULL};
@@ -170,18 +170,18 @@ static ut_action_kind classify(const ut_index *ix, const ut_env *env, const ut_f
 	if (r &&
 	    (in_set(name, nav_names) ||
 	     ((strcmp(name, "get") == 0 || strcmp(name, "url") == 0 || strcmp(name, "open") == 0) &&
-	      up_type_of(ix, env, f, recv).kind == UT_TY_DRIVER) ||
+	      up_type_of(ix, env, f, recv).kind == UP_TY_DRIVER) ||
 	     (strcmp(name, "to") == 0 && strstr(r, "navigate"))))
 		return UT_ACT_NAVIGATE;
 	return UT_ACT_OTHER;
 }
 
-static int emit(ut_walker *w, const ut_file *f, const ut_syn *n, ut_action_kind kind,
+static int emit(up_walker *w, const up_file *f, const ut_syn *n, ut_action_kind kind,
 		strvec *values, strvec *unres)
 {
 	ut_action a;
 	ut_arena *arena = w->ix->arena;
-	const ut_file *where = w->depth ? w->site_file : f;
+	const up_file *where = w->depth ? w->site_file : f;
 	size_t i;
 
 	memset(&a, 0, sizeof(a));
@@ -209,7 +209,7 @@ static int emit(ut_walker *w, const ut_file *f, const ut_syn *n, ut_action_kind 
 	return ut_vec_push(&w->actions, a) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }
 
-static int add_str(ut_walker *w, strvec *vec, const char *s, size_t n)
+static int add_str(up_walker *w, strvec *vec, const char *s, size_t n)
 {
 	size_t i;
 	const char *copy;
@@ -233,15 +233,15 @@ static bool all_digits(const char *s, size_t n)
 	return n > 0;
 }
 
-static int walk_node(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n);
-static int walk_children(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n);
-static int locate_from_node(ut_walker *w, const ut_val *v);
-static int locate_where_used(ut_walker *w, const ut_file *f, const ut_syn *n, strvec *values,
+static int walk_node(up_walker *w, up_env *env, const up_file *f, const ut_syn *n);
+static int walk_children(up_walker *w, up_env *env, const up_file *f, const ut_syn *n);
+static int locate_from_node(up_walker *w, const up_val *v);
+static int locate_where_used(up_walker *w, const up_file *f, const ut_syn *n, strvec *values,
 			     strvec *unres);
 
 /* Values an assertion compares against: strings in its operands, looking into helper
  * calls such as containsString("x") but not into calls that are actions of their own. */
-static int collect_assert(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n,
+static int collect_assert(up_walker *w, up_env *env, const up_file *f, const ut_syn *n,
 			  strvec *values, int depth)
 {
 	const ut_syn *c;
@@ -259,9 +259,9 @@ static int collect_assert(ut_walker *w, ut_env *env, const ut_file *f, const ut_
 			continue;
 		} else if (up_syn_is(c, UT_R_STR) || up_syn_is(c, UT_R_CONCAT) ||
 			   up_syn_is(c, UT_R_IDENT) || up_syn_is(c, UT_R_MEMBER)) {
-			ut_val v = up_eval(w->ix, env, f, c);
+			up_val v = up_eval(w->ix, env, f, c);
 
-			if (v.kind == UT_V_STR && !up_syn_is(c, UT_R_NUM))
+			if (v.kind == UP_V_STR && !up_syn_is(c, UT_R_NUM))
 				rc = add_str(w, values, v.s, v.n);
 		} else {
 			rc = collect_assert(w, env, f, c, values, depth + 1);
@@ -271,7 +271,7 @@ static int collect_assert(ut_walker *w, ut_env *env, const ut_file *f, const ut_
 }
 
 /* The values of a call's arguments, as the kind of action wants them. */
-static int collect_args(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *args,
+static int collect_args(up_walker *w, up_env *env, const up_file *f, const ut_syn *args,
 			ut_action_kind kind, strvec *values, strvec *unres)
 {
 	const ut_syn *c;
@@ -280,7 +280,7 @@ static int collect_args(ut_walker *w, ut_env *env, const ut_file *f, const ut_sy
 
 	for (c = args ? up_syn_first(args) : NULL; c && rc == 0; c = up_syn_next(c)) {
 		const ut_syn *e;
-		ut_val v;
+		up_val v;
 
 		if (!up_syn_is(c, UT_R_ARG) && !up_syn_is(c, UT_R_ELEM))
 			continue;
@@ -302,29 +302,29 @@ static int collect_args(ut_walker *w, ut_env *env, const ut_file *f, const ut_sy
 		    !up_syn_is(e, UT_R_IDENT) && !up_syn_is(e, UT_R_MEMBER))
 			continue;
 		v = up_eval(w->ix, env, f, e);
-		if (v.kind == UT_V_STR && kind == UT_ACT_OTHER && all_digits(v.s, v.n))
+		if (v.kind == UP_V_STR && kind == UT_ACT_OTHER && all_digits(v.s, v.n))
 			continue; /* timeouts and counts, not application data */
-		if (v.kind == UT_V_STR)
+		if (v.kind == UP_V_STR)
 			rc = add_str(w, values, v.s, v.n);
-		else if (v.kind == UT_V_UNRES && v.n && kind != UT_ACT_OTHER && kind != UT_ACT_CLICK)
+		else if (v.kind == UP_V_UNRES && v.n && kind != UT_ACT_OTHER && kind != UT_ACT_CLICK)
 			rc = add_str(w, unres, v.s, v.n);
-		else if (v.kind == UT_V_NODE && up_syn_is(v.node, UT_R_CALL) &&
+		else if (v.kind == UP_V_NODE && up_syn_is(v.node, UT_R_CALL) &&
 			 (kind == UT_ACT_SUBMIT || kind == UT_ACT_NAVIGATE))
 			/* a call's result, directly or through a name: unresolved, never dropped */
 			rc = add_str(w, unres, v.file->src.ptr + v.node->start,
 				     v.node->end - v.node->start > 200 ? 200
 								       : v.node->end - v.node->start);
-		else if (v.kind == UT_V_NODE && !up_syn_is(e, UT_R_CALL) && !up_syn_is(e, UT_R_SEQ))
+		else if (v.kind == UP_V_NODE && !up_syn_is(e, UT_R_CALL) && !up_syn_is(e, UT_R_SEQ))
 			rc = locate_from_node(w, &v); /* a locator kept in a field or constant */
 	}
 	return rc;
 }
 
 /* A locator defined elsewhere (a field, a constant) is reported where it is used. */
-static int locate_where_used(ut_walker *w, const ut_file *f, const ut_syn *n, strvec *values,
+static int locate_where_used(up_walker *w, const up_file *f, const ut_syn *n, strvec *values,
 			     strvec *unres)
 {
-	const ut_file *site = w->site_file;
+	const up_file *site = w->site_file;
 	unsigned line = w->site_line;
 	int rc;
 
@@ -343,7 +343,7 @@ static int locate_where_used(ut_walker *w, const ut_file *f, const ut_syn *n, st
 }
 
 /* The strings of an @FindBy/@FindAll annotation: id = "x", css = "...", using = "...". */
-static int findby_strings(ut_walker *w, const ut_file *f, const ut_cls *cls, const ut_syn *n,
+static int findby_strings(up_walker *w, const up_file *f, const up_cls *cls, const ut_syn *n,
 			  strvec *values, int depth)
 {
 	const ut_syn *c;
@@ -355,13 +355,13 @@ static int findby_strings(ut_walker *w, const ut_file *f, const ut_cls *cls, con
 			continue;
 		} else if (up_syn_is(c, UT_R_STR) || up_syn_is(c, UT_R_CONCAT) ||
 			   up_syn_is(c, UT_R_IDENT) || up_syn_is(c, UT_R_MEMBER)) {
-			ut_env scope;
-			ut_val v;
+			up_env scope;
+			up_val v;
 
 			up_env_init(&scope, NULL, f, cls);
 			v = up_eval(w->ix, &scope, f, c);
 			up_env_dispose(&scope);
-			if (v.kind == UT_V_STR)
+			if (v.kind == UP_V_STR)
 				rc = add_str(w, values, v.s, v.n);
 		} else {
 			rc = findby_strings(w, f, cls, c, values, depth + 1);
@@ -371,7 +371,7 @@ static int findby_strings(ut_walker *w, const ut_file *f, const ut_cls *cls, con
 }
 
 /* An @FindBy field used as an element: it locates what its annotation names. */
-static int locate_element(ut_walker *w, const ut_ty *t)
+static int locate_element(up_walker *w, const up_ty *t)
 {
 	strvec values = {0}, unres = {0};
 	const ut_syn *c;
@@ -389,10 +389,10 @@ static int locate_element(ut_walker *w, const ut_ty *t)
 }
 
 /* A By.* call or (By.ID, "x") tuple bound to a name becomes a locate action where used. */
-static int locate_from_node(ut_walker *w, const ut_val *v)
+static int locate_from_node(up_walker *w, const up_val *v)
 {
 	strvec values = {0}, unres = {0};
-	ut_env scope;
+	up_env scope;
 	int rc = 0;
 	const ut_syn *n = v->node;
 	const ut_syn *recv = up_syn_is(n, UT_R_CALL) ? up_call_recv(n) : NULL;
@@ -419,13 +419,13 @@ done:
 
 /* Binds a parameter of fn to an argument, with the argument's type or, when that is not
  * known, the parameter's declared type. */
-static int bind_param(ut_walker *w, ut_env *callee, const ut_fn *fn, size_t i, ut_env *env,
-		      const ut_file *f, const ut_syn *e)
+static int bind_param(up_walker *w, up_env *callee, const up_fn *fn, size_t i, up_env *env,
+		      const up_file *f, const ut_syn *e)
 {
 	const ut_syn *pn = fn->params[i];
-	ut_ty t = up_type_of(w->ix, env, f, e);
+	up_ty t = up_type_of(w->ix, env, f, e);
 
-	if (t.kind == UT_TY_UNKNOWN)
+	if (t.kind == UP_TY_UNKNOWN)
 		t = up_type_declared(w->ix, fn->file, pn);
 	return up_env_bind_typed(callee, fn->file->src.ptr + pn->start, pn->end - pn->start,
 				 up_eval(w->ix, env, f, e), t);
@@ -433,11 +433,11 @@ static int bind_param(ut_walker *w, ut_env *callee, const ut_fn *fn, size_t i, u
 
 /* Walks fn's body for the call, its parameters bound to the call's arguments and `this`
  * standing for self (the receiver's class). */
-static int inline_helper(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *call,
-			 const ut_fn *fn, const ut_cls *self)
+static int inline_helper(up_walker *w, up_env *env, const up_file *f, const ut_syn *call,
+			 const up_fn *fn, const up_cls *self)
 {
 	const ut_syn *args = up_call_args(call), *c;
-	ut_env callee;
+	up_env callee;
 	size_t i, p = up_fn_self_params(fn), saved_depth = w->depth;
 	const char *saved_via = w->via;
 	int rc = 0;
@@ -482,7 +482,7 @@ static int inline_helper(ut_walker *w, ut_env *env, const ut_file *f, const ut_s
 	return rc;
 }
 
-static bool on_stack(const ut_walker *w, const ut_fn *fn)
+static bool on_stack(const up_walker *w, const up_fn *fn)
 {
 	size_t i;
 
@@ -492,16 +492,16 @@ static bool on_stack(const ut_walker *w, const ut_fn *fn)
 	return false;
 }
 
-static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *call)
+static int walk_call(up_walker *w, up_env *env, const up_file *f, const ut_syn *call)
 {
 	ut_action_kind kind = classify(w->ix, env, f, call);
 	const ut_syn *recv = up_call_recv(call), *args = up_call_args(call);
 	bool saved = w->in_assert;
 	strvec values = {0}, unres = {0};
-	const ut_fn *fn;
-	const ut_cls *self = NULL;
+	const up_fn *fn;
+	const up_cls *self = NULL;
 	bool unknown = false;
-	ut_ty rt = {0};
+	up_ty rt = {0};
 	int rc = 0;
 
 	if (kind == UT_ACT_ASSERT)
@@ -518,8 +518,8 @@ static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 	if (recv && kind != UT_ACT_ASSERT && kind != UT_ACT_LOCATE && !up_syn_is(call, UT_R_NEW))
 		rt = up_type_of(w->ix, env, f, recv);
 	/* a page object's own fill() or click() is followed like any of its methods */
-	if ((kind == UT_ACT_OTHER || rt.kind == UT_TY_OBJECT || rt.kind == UT_TY_CLASS ||
-	     rt.kind == UT_TY_MODULE) &&
+	if ((kind == UT_ACT_OTHER || rt.kind == UP_TY_OBJECT || rt.kind == UP_TY_CLASS ||
+	     rt.kind == UP_TY_MODULE) &&
 	    !up_syn_is(call, UT_R_NEW)) {
 		fn = up_resolve_call(w->ix, env, f, call, up_call_nargs(call), recv ? &rt : NULL,
 				     &self, &unknown);
@@ -531,7 +531,7 @@ static int walk_call(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 	}
 	if (kind == UT_ACT_OTHER && up_call_stays_local(w->ix, env, f, call))
 		goto done; /* the environment, files, launch options: no application values */
-	if (rt.kind == UT_TY_ELEMENT && (kind == UT_ACT_SUBMIT || kind == UT_ACT_CLICK)) {
+	if (rt.kind == UP_TY_ELEMENT && (kind == UT_ACT_SUBMIT || kind == UT_ACT_CLICK)) {
 		rc = locate_element(w, &rt);
 		if (rc < 0)
 			goto done;
@@ -555,7 +555,7 @@ done:
 	return rc;
 }
 
-static int walk_assign(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
+static int walk_assign(up_walker *w, up_env *env, const up_file *f, const ut_syn *n)
 {
 	const ut_syn *target = up_syn_child(n, UT_R_ASSIGN_TARGET);
 	const ut_syn *value = up_syn_child(n, UT_R_ASSIGN_VALUE);
@@ -566,12 +566,12 @@ static int walk_assign(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn
 	rc = walk_node(w, env, f, value);
 	if (rc == 0 && target && up_syn_is(target, UT_R_IDENT)) {
 		/* what built the value tells more than a declared interface */
-		ut_ty t = up_type_of(w->ix, env, f, value);
+		up_ty t = up_type_of(w->ix, env, f, value);
 
-		if (t.kind == UT_TY_UNKNOWN || t.kind == UT_TY_FOREIGN) {
-			ut_ty declared = up_type_declared(w->ix, f, n);
+		if (t.kind == UP_TY_UNKNOWN || t.kind == UP_TY_FOREIGN) {
+			up_ty declared = up_type_declared(w->ix, f, n);
 
-			if (declared.kind != UT_TY_UNKNOWN)
+			if (declared.kind != UP_TY_UNKNOWN)
 				t = declared;
 		}
 		rc = up_env_bind_typed(env, f->src.ptr + target->start, target->end - target->start,
@@ -582,7 +582,7 @@ static int walk_assign(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn
 
 /* A branch that the bound values rule out does not run: invite(email, 'editor') does not
  * take `if (role === 'viewer') role = 'follower'`. Unknown conditions walk both. */
-static int walk_if(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
+static int walk_if(up_walker *w, up_env *env, const up_file *f, const ut_syn *n)
 {
 	const ut_syn *cond = up_syn_child(n, UT_R_IF_COND), *c;
 	int truth = up_cond(w->ix, env, f, cond), rc = 0;
@@ -603,14 +603,14 @@ static int walk_if(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
  * the body runs once for each of its first elements, each bound in turn; only in the
  * test's own code and for an innermost loop, so that nested loops cost no more than one.
  * Elsewhere the element is unresolved, with the source text of what is looped over. */
-static int walk_loop(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
+static int walk_loop(up_walker *w, up_env *env, const up_file *f, const ut_syn *n)
 {
 	const ut_syn *target = up_syn_child(n, UT_R_LOOP_VAR);
 	const ut_syn *value = up_syn_child(n, UT_R_LOOP_ITER);
 	const ut_syn *elems[MAX_LOOP_ELEMS], *c;
 	size_t nelems = 0, i;
-	ut_env scope;
-	ut_val seq = {0}, v;
+	up_env scope;
+	up_val seq = {0}, v;
 	int rc = 0;
 
 	if (!target || !value)
@@ -620,14 +620,14 @@ static int walk_loop(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 		seq = up_eval(w->ix, env, f, value);
 	v = seq;
 	up_env_init(&scope, NULL, seq.file, seq.cls);
-	if (seq.kind == UT_V_NODE && up_syn_is(seq.node, UT_R_SEQ)) {
+	if (seq.kind == UP_V_NODE && up_syn_is(seq.node, UT_R_SEQ)) {
 		if (w->depth == 0 && !up_syn_find(n, UT_R_LOOP, 0)) {
 			for (c = up_syn_first(seq.node); c && nelems < MAX_LOOP_ELEMS;
 			     c = up_syn_next(c))
 				if (up_syn_is(c, UT_R_ELEM))
 					elems[nelems++] = c;
 		} else {
-			v.kind = UT_V_UNRES;
+			v.kind = UP_V_UNRES;
 			v.s = f->src.ptr + value->start;
 			v.n = value->end - value->start > 200 ? 200 : value->end - value->start;
 		}
@@ -644,7 +644,7 @@ static int walk_loop(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *
 	return rc;
 }
 
-static int walk_node(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
+static int walk_node(up_walker *w, up_env *env, const up_file *f, const ut_syn *n)
 {
 	int rc = 0;
 
@@ -694,7 +694,7 @@ done:
 	return rc;
 }
 
-static int walk_children(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *n)
+static int walk_children(up_walker *w, up_env *env, const up_file *f, const ut_syn *n)
 {
 	const ut_syn *c;
 	int rc = 0;
@@ -704,7 +704,7 @@ static int walk_children(ut_walker *w, ut_env *env, const ut_file *f, const ut_s
 	return rc;
 }
 
-int up_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body)
+int up_walk_body(up_walker *w, up_env *env, const up_file *f, const ut_syn *body)
 {
 	if (!body)
 		return 0;
@@ -716,9 +716,9 @@ int up_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body
 	return walk_children(w, env, f, body);
 }
 
-int up_walk_fn_as(ut_walker *w, const ut_fn *fn, const ut_cls *self, ut_env *parent)
+int up_walk_fn_as(up_walker *w, const up_fn *fn, const up_cls *self, up_env *parent)
 {
-	ut_env env;
+	up_env env;
 	int rc;
 
 	up_env_init(&env, parent, fn->file, self ? self : fn->cls);

@@ -22,11 +22,11 @@ static const ut_syn *only_operand(const ut_syn *n, const ut_syn **second)
 	return count >= 1 ? first : NULL;
 }
 
-static int cond_depth(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n,
+static int cond_depth(const up_index *ix, const up_env *env, const up_file *f, const ut_syn *n,
 		      int depth)
 {
 	const ut_syn *a, *b;
-	ut_val va, vb;
+	up_val va, vb;
 
 	if (!n || depth > UT_MAX_EVAL_DEPTH)
 		return -1;
@@ -51,7 +51,7 @@ static int cond_depth(const ut_index *ix, const ut_env *env, const ut_file *f, c
 			return -1;
 		va = up_eval(ix, env, f, a);
 		vb = up_eval(ix, env, f, b);
-		if (va.kind != UT_V_STR || vb.kind != UT_V_STR)
+		if (va.kind != UP_V_STR || vb.kind != UP_V_STR)
 			return -1;
 		/* a number and a string that read the same are not === in JavaScript */
 		if (up_syn_is(a, UT_R_NUM) != up_syn_is(b, UT_R_NUM) &&
@@ -68,7 +68,7 @@ static int cond_depth(const ut_index *ix, const ut_env *env, const ut_file *f, c
 	    up_syn_is(n, UT_R_CONCAT)) {
 		/* a value that resolves to a string: only '' is false */
 		va = up_eval(ix, env, f, n);
-		if (va.kind != UT_V_STR)
+		if (va.kind != UP_V_STR)
 			return -1;
 		/* a name bound to the number 0 is false, to the string '0' true: not known */
 		if (!up_syn_is(n, UT_R_STR) && va.n == 1 && va.s[0] == '0')
@@ -78,7 +78,7 @@ static int cond_depth(const ut_index *ix, const ut_env *env, const ut_file *f, c
 	return -1;
 }
 
-int up_cond(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n)
+int up_cond(const up_index *ix, const up_env *env, const up_file *f, const ut_syn *n)
 {
 	return cond_depth(ix, env, f, n, 0);
 }

@@ -1,4 +1,4 @@
-/* env.c: the evaluation context. Scopes (ut_env: the bindings of a body and of the
+/* env.c: the evaluation context. Scopes (up_env: the bindings of a body and of the
  * bodies around it) and the cycle guard of an up_ctx over the definitions being evaluated
  * or typed, taken and given back in one call (up_def_guarded). */
 #include <string.h>
@@ -7,13 +7,13 @@
 #include "util/error.h"
 #include "util/banned.h"
 
-void up_ctx_init(up_ctx *ctx, ut_type_memo *types)
+void up_ctx_init(up_ctx *ctx, up_type_memo *types)
 {
 	ctx->nbusy = 0;
 	ctx->types = types;
 }
 
-static bool def_enter(up_ctx *ctx, const ut_const_def *def)
+static bool def_enter(up_ctx *ctx, const up_const_def *def)
 {
 	size_t i;
 
@@ -26,7 +26,7 @@ static bool def_enter(up_ctx *ctx, const ut_const_def *def)
 	return true;
 }
 
-bool up_def_guarded(up_ctx *ctx, const ut_const_def *def, void (*run)(void *arg), void *arg)
+bool up_def_guarded(up_ctx *ctx, const up_const_def *def, void (*run)(void *arg), void *arg)
 {
 	if (!def_enter(ctx, def))
 		return false;
@@ -40,7 +40,7 @@ size_t up_def_busy(const up_ctx *ctx)
 	return ctx->nbusy;
 }
 
-void up_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls)
+void up_env_init(up_env *env, up_env *parent, const up_file *file, const up_cls *cls)
 {
 	memset(env, 0, sizeof(*env));
 	env->parent = parent;
@@ -49,15 +49,15 @@ void up_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls 
 	env->cls = cls;
 }
 
-void up_env_dispose(ut_env *env)
+void up_env_dispose(up_env *env)
 {
 	if (env)
 		ut_vec_free(&env->locals);
 }
 
-int up_env_bind_typed(ut_env *env, const char *name, size_t nlen, ut_val val, ut_ty ty)
+int up_env_bind_typed(up_env *env, const char *name, size_t nlen, up_val val, up_ty ty)
 {
-	ut_binding b;
+	up_binding b;
 
 	b.name = name;
 	b.nlen = nlen;
@@ -66,20 +66,20 @@ int up_env_bind_typed(ut_env *env, const char *name, size_t nlen, ut_val val, ut
 	return ut_vec_push(&env->locals, b) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }
 
-int up_env_bind(ut_env *env, const char *name, size_t nlen, ut_val val)
+int up_env_bind(up_env *env, const char *name, size_t nlen, up_val val)
 {
-	ut_ty unknown = {0};
+	up_ty unknown = {0};
 
 	return up_env_bind_typed(env, name, nlen, val, unknown);
 }
 
-const ut_binding *up_env_find(const ut_env *env, const char *name, size_t nlen)
+const up_binding *up_env_find(const up_env *env, const char *name, size_t nlen)
 {
 	size_t i;
 
 	for (; env; env = env->parent)
 		for (i = env->locals.n; i-- > 0;) {
-			const ut_binding *b = &env->locals.v[i];
+			const up_binding *b = &env->locals.v[i];
 
 			if (b->nlen == nlen && memcmp(b->name, name, nlen) == 0)
 				return b;
@@ -87,7 +87,7 @@ const ut_binding *up_env_find(const ut_env *env, const char *name, size_t nlen)
 	return NULL;
 }
 
-const ut_cls *up_env_class(const ut_env *env)
+const up_cls *up_env_class(const up_env *env)
 {
 	for (; env; env = env->parent)
 		if (env->cls)

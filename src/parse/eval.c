@@ -9,11 +9,11 @@
 #include "util/error.h"
 #include "util/banned.h"
 
-static ut_val unresolved(const ut_file *f, const ut_syn *n)
+static up_val unresolved(const up_file *f, const ut_syn *n)
 {
-	ut_val v = {0};
+	up_val v = {0};
 
-	v.kind = UT_V_UNRES;
+	v.kind = UP_V_UNRES;
 	v.s = f->src.ptr + n->start;
 	v.n = n->end - n->start;
 	if (v.n > 200)
@@ -21,11 +21,11 @@ static ut_val unresolved(const ut_file *f, const ut_syn *n)
 	return v;
 }
 
-static ut_val node_val(const ut_file *f, const ut_syn *n, const ut_cls *cls)
+static up_val node_val(const up_file *f, const ut_syn *n, const up_cls *cls)
 {
-	ut_val v = {0};
+	up_val v = {0};
 
-	v.kind = UT_V_NODE;
+	v.kind = UP_V_NODE;
 	v.file = f;
 	v.node = n;
 	v.cls = cls;
@@ -132,7 +132,7 @@ static void decode_escapes(ut_buf *b, const char *s, size_t n)
 	}
 }
 
-static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f,
+static up_val eval_depth(const up_index *ix, const up_env *env, const up_file *f,
 			 const ut_syn *n, int depth);
 
 /* Appends at most what still fits in a value; longer values are cut, not dropped. */
@@ -143,16 +143,16 @@ static void put_capped(ut_buf *b, const char *s, size_t n)
 	ut_buf_put(b, s, n < room ? n : room);
 }
 
-static ut_val str_val(const ut_index *ix, ut_buf *b)
+static up_val str_val(const up_index *ix, ut_buf *b)
 {
-	ut_val v = {0};
+	up_val v = {0};
 	size_t len = b->len > UT_MAX_VALUE_LEN ? UT_MAX_VALUE_LEN : b->len;
 
-	v.kind = UT_V_STR;
+	v.kind = UP_V_STR;
 	v.s = ut_arena_strndup(ix->temp, b->ptr, len);
 	v.n = len;
 	if (!v.s)
-		v.kind = UT_V_NONE;
+		v.kind = UP_V_NONE;
 	return v;
 }
 
@@ -182,7 +182,7 @@ static void bare_literal(ut_buf *b, const char *s, size_t n, bool raw)
 		decode_escapes(b, s + i + q, n - i - 2 * q);
 }
 
-static ut_val eval_str(const ut_index *ix, const ut_env *env, const ut_file *f,
+static up_val eval_str(const up_index *ix, const up_env *env, const up_file *f,
 		       const ut_syn *n, int depth)
 {
 	ut_buf b = UT_BUF_INIT;
@@ -190,7 +190,7 @@ static ut_val eval_str(const ut_index *ix, const ut_env *env, const ut_file *f,
 	const char *s = f->src.ptr + n->start;
 	bool raw = false, fstring = false, parts = false;
 	size_t i;
-	ut_val v;
+	up_val v;
 
 	ut_buf_init(&b, UT_MAX_VALUE_LEN * 2);
 	if (f->lang == UT_LANG_PYTHON) {
@@ -231,10 +231,10 @@ static ut_val eval_str(const ut_index *ix, const ut_env *env, const ut_file *f,
 			parts = true;
 			decode_escapes(&b, f->src.ptr + c->start, c->end - c->start);
 		} else if (up_syn_is(c, UT_R_STR_INTERP)) {
-			ut_val part = eval_depth(ix, env, f, c, depth + 1);
+			up_val part = eval_depth(ix, env, f, c, depth + 1);
 
 			parts = true;
-			if (part.kind != UT_V_STR) {
+			if (part.kind != UP_V_STR) {
 				ut_buf_dispose(&b);
 				return unresolved(f, n);
 			}
@@ -248,22 +248,22 @@ static ut_val eval_str(const ut_index *ix, const ut_env *env, const ut_file *f,
 	return v;
 }
 
-static ut_val eval_concat(const ut_index *ix, const ut_env *env, const ut_file *f,
+static up_val eval_concat(const up_index *ix, const up_env *env, const up_file *f,
 			  const ut_syn *n, int depth)
 {
 	ut_buf b = UT_BUF_INIT;
 	const ut_syn *c;
 	bool any_str = false;
-	ut_val v;
+	up_val v;
 
 	ut_buf_init(&b, UT_MAX_VALUE_LEN * 2);
 	for (c = up_syn_first(n); c; c = up_syn_next(c)) {
-		ut_val part;
+		up_val part;
 
 		if (!up_syn_is(c, UT_R_CONCAT_PART))
 			continue;
 		part = eval_depth(ix, env, f, c, depth + 1);
-		if (part.kind != UT_V_STR) {
+		if (part.kind != UP_V_STR) {
 			ut_buf_dispose(&b);
 			return unresolved(f, n);
 		}
@@ -280,41 +280,41 @@ static ut_val eval_concat(const ut_index *ix, const ut_env *env, const ut_file *
 }
 
 typedef struct {
-	const ut_index *ix;
-	const ut_const_def *def;
+	const up_index *ix;
+	const up_const_def *def;
 	int depth;
-	ut_val v;
+	up_val v;
 } def_eval;
 
 static void run_eval_def(void *arg)
 {
 	def_eval *e = arg;
-	ut_env scope;
+	up_env scope;
 
 	up_env_init(&scope, NULL, e->def->file, e->def->cls);
 	e->v = eval_depth(e->ix, &scope, e->def->file, e->def->value, e->depth + 1);
 	up_env_dispose(&scope);
 }
 
-static ut_val eval_def(const ut_index *ix, ut_const_def *def, int depth)
+static up_val eval_def(const up_index *ix, up_const_def *def, int depth)
 {
 	def_eval e = {ix, def, depth, {0}};
 
 	if (depth > UT_MAX_EVAL_DEPTH || !up_def_guarded(ix->ctx, def, run_eval_def, &e)) {
-		e.v.kind = UT_V_UNRES;
+		e.v.kind = UP_V_UNRES;
 		e.v.s = "";
 		e.v.n = 0;
 	}
 	return e.v;
 }
 
-ut_const_def *up_class_const(const ut_index *ix, const ut_cls *cls, const char *name, size_t nlen)
+up_const_def *up_class_const(const up_index *ix, const up_cls *cls, const char *name, size_t nlen)
 {
 	int guard = 0;
 
 	while (cls && guard++ < 16) {
-		ut_const_def *def = ut_map_get(&cls->constants, name, nlen);
-		const ut_cls *k;
+		up_const_def *def = ut_map_get(&cls->constants, name, nlen);
+		const up_cls *k;
 
 		if (def)
 			return def;
@@ -327,14 +327,14 @@ ut_const_def *up_class_const(const ut_index *ix, const ut_cls *cls, const char *
 	return NULL;
 }
 
-static ut_val lookup_depth(const ut_index *ix, const ut_env *env, const char *name,
+static up_val lookup_depth(const up_index *ix, const up_env *env, const char *name,
 			   size_t nlen, int depth)
 {
-	const ut_env *e;
-	const ut_binding *b = up_env_find(env, name, nlen);
-	const ut_file *file = NULL;
-	ut_const_def *def = NULL;
-	ut_val none = {0};
+	const up_env *e;
+	const up_binding *b = up_env_find(env, name, nlen);
+	const up_file *file = NULL;
+	up_const_def *def = NULL;
+	up_val none = {0};
 
 	if (b)
 		return b->val;
@@ -350,14 +350,14 @@ static ut_val lookup_depth(const ut_index *ix, const ut_env *env, const char *na
 	return eval_def(ix, def, depth);
 }
 
-ut_val up_lookup(const ut_index *ix, const ut_env *env, const char *name, size_t nlen)
+up_val up_lookup(const up_index *ix, const up_env *env, const char *name, size_t nlen)
 {
 	return lookup_depth(ix, env, name, nlen, 0);
 }
 
 /* s.name where s is bound to an object literal ({name: 'a'}): that field's value. */
-static ut_val object_field(const ut_index *ix, const ut_val *obj, const char *pname,
-			   size_t plen, const ut_syn *n, const ut_file *f, int depth)
+static up_val object_field(const up_index *ix, const up_val *obj, const char *pname,
+			   size_t plen, const ut_syn *n, const up_file *f, int depth)
 {
 	const ut_syn *c;
 
@@ -366,8 +366,8 @@ static ut_val object_field(const ut_index *ix, const ut_val *obj, const char *pn
 
 		if (up_syn_is(c, UT_R_ASSIGN) && t && t->end - t->start == plen &&
 		    memcmp(obj->file->src.ptr + t->start, pname, plen) == 0) {
-			ut_env scope;
-			ut_val v;
+			up_env scope;
+			up_val v;
 
 			up_env_init(&scope, NULL, obj->file, NULL);
 			v = eval_depth(ix, &scope, obj->file, up_syn_child(c, UT_R_ASSIGN_VALUE),
@@ -379,14 +379,14 @@ static ut_val object_field(const ut_index *ix, const ut_val *obj, const char *pn
 	return unresolved(f, n);
 }
 
-static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *f,
+static up_val eval_member(const up_index *ix, const up_env *env, const up_file *f,
 			  const ut_syn *n, int depth)
 {
 	const ut_syn *obj = up_syn_child(n, UT_R_MEMBER_OBJ);
 	const ut_syn *prop = up_syn_child(n, UT_R_MEMBER_PROP);
 	const char *pname;
 	size_t plen;
-	ut_const_def *def = NULL;
+	up_const_def *def = NULL;
 
 	if (!obj || !prop)
 		return unresolved(f, n);
@@ -395,8 +395,8 @@ static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *
 	if (up_is_self(f, obj)) {
 		def = up_class_const(ix, up_env_class(env), pname, plen);
 	} else if (up_syn_is(obj, UT_R_IDENT)) {
-		const ut_cls *k = up_index_class(ix, f->src.ptr + obj->start, obj->end - obj->start);
-		ut_val local;
+		const up_cls *k = up_index_class(ix, f->src.ptr + obj->start, obj->end - obj->start);
+		up_val local;
 
 		if (k) {
 			def = up_class_const(ix, k, pname, plen);
@@ -404,15 +404,15 @@ static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *
 			/* a module alias (import config; config.ADMIN) */
 			local = lookup_depth(ix, env, f->src.ptr + obj->start,
 					     obj->end - obj->start, depth + 1);
-			if (local.kind == UT_V_NONE)
+			if (local.kind == UP_V_NONE)
 				def = ut_map_get(&ix->globals, pname, plen);
-			else if (local.kind == UT_V_NODE && local.node)
+			else if (local.kind == UP_V_NODE && local.node)
 				return object_field(ix, &local, pname, plen, n, f, depth);
 		}
 	} else if (up_syn_is(obj, UT_R_MEMBER)) {
 		/* Outer.Inner.NAME or package.Class.NAME: the last class wins */
 		const ut_syn *inner = up_syn_child(obj, UT_R_MEMBER_PROP);
-		const ut_cls *k = inner ? up_index_class(ix, f->src.ptr + inner->start,
+		const up_cls *k = inner ? up_index_class(ix, f->src.ptr + inner->start,
 							 inner->end - inner->start) : NULL;
 
 		if (k)
@@ -427,13 +427,13 @@ static ut_val eval_member(const ut_index *ix, const ut_env *env, const ut_file *
  * (exports.newEmail = (n) => n + Date.now() + '@example.com'), with the arguments bound:
  * a string, or unresolved with the expression's text. Functions of classes are left to
  * the walker, which knows the receiver; NONE when there is no such function. */
-static ut_val call_result(const ut_index *ix, const ut_env *env, const ut_file *f,
+static up_val call_result(const up_index *ix, const up_env *env, const up_file *f,
 			  const ut_syn *call, int depth)
 {
 	const ut_syn *nm = up_call_name(call), *args = up_call_args(call), *a, *body = NULL;
-	const ut_fn *fn, *only = NULL;
-	ut_val none = {0}, v;
-	ut_env scope;
+	const up_fn *fn, *only = NULL;
+	up_val none = {0}, v;
+	up_env scope;
 	size_t p = 0;
 
 	if (!nm || !ut_lang_is_js(f->lang))
@@ -463,16 +463,16 @@ static ut_val call_result(const ut_index *ix, const ut_env *env, const ut_file *
 	}
 	v = eval_depth(ix, &scope, only->file, body, depth + 1);
 	up_env_dispose(&scope);
-	if (v.kind == UT_V_UNRES)
+	if (v.kind == UP_V_UNRES)
 		return unresolved(only->file, body);
-	return v.kind == UT_V_STR ? v : none;
+	return v.kind == UP_V_STR ? v : none;
 }
 
-static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f,
+static up_val eval_depth(const up_index *ix, const up_env *env, const up_file *f,
 			 const ut_syn *n, int depth);
 
 /* Is `return` the only word in body before expr ("{ return expr; }")? */
-static bool returns(const ut_file *f, const ut_syn *body, const ut_syn *expr)
+static bool returns(const up_file *f, const ut_syn *body, const ut_syn *expr)
 {
 	const char *s = f->src.ptr + body->start, *end = f->src.ptr + expr->start;
 
@@ -489,14 +489,14 @@ static bool returns(const ut_file *f, const ut_syn *body, const ut_syn *expr)
 /* A call without arguments on `this` (or on nothing), in a test's object, of a method that
  * only returns an expression (`String user() { return "admin"; }`): that expression's
  * value, the method found from the test's class first (an override). */
-static ut_val eval_returned(const ut_index *ix, const ut_env *env, const ut_file *f,
+static up_val eval_returned(const up_index *ix, const up_env *env, const up_file *f,
 			    const ut_syn *call, int depth)
 {
 	const ut_syn *nm = up_call_name(call), *recv = up_call_recv(call);
 	const ut_syn *args = up_call_args(call), *stmt;
-	const ut_fn *fn;
-	ut_val v = {0};
-	ut_env scope;
+	const up_fn *fn;
+	up_val v = {0};
+	up_env scope;
 
 	if (!env || !env->self || !nm || (recv && !up_is_self(f, recv)) ||
 	    (args && up_syn_find(args, UT_R_ARG, 0)))
@@ -514,10 +514,10 @@ static ut_val eval_returned(const ut_index *ix, const ut_env *env, const ut_file
 	return v;
 }
 
-static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f,
+static up_val eval_depth(const up_index *ix, const up_env *env, const up_file *f,
 			 const ut_syn *n, int depth)
 {
-	ut_val none = {0};
+	up_val none = {0};
 
 	if (!n)
 		return none;
@@ -528,27 +528,27 @@ static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f
 	if (up_syn_is(n, UT_R_CONCAT))
 		return eval_concat(ix, env, f, n, depth);
 	if (up_syn_is(n, UT_R_NUM)) {
-		ut_val v = {0};
+		up_val v = {0};
 
-		v.kind = UT_V_STR;
+		v.kind = UP_V_STR;
 		v.s = f->src.ptr + n->start;
 		v.n = n->end - n->start;
 		return v;
 	}
 	if (up_syn_is(n, UT_R_IDENT)) {
-		ut_val v = lookup_depth(ix, env, f->src.ptr + n->start, n->end - n->start, depth);
+		up_val v = lookup_depth(ix, env, f->src.ptr + n->start, n->end - n->start, depth);
 
-		return v.kind == UT_V_NONE ? unresolved(f, n) : v;
+		return v.kind == UP_V_NONE ? unresolved(f, n) : v;
 	}
 	if (up_syn_is(n, UT_R_MEMBER))
 		return eval_member(ix, env, f, n, depth);
 	if (up_syn_is(n, UT_R_CALL) && !up_syn_is(n, UT_R_NEW)) {
-		ut_val r = call_result(ix, env, f, n, depth);
+		up_val r = call_result(ix, env, f, n, depth);
 
-		if (r.kind == UT_V_STR || r.kind == UT_V_UNRES)
+		if (r.kind == UP_V_STR || r.kind == UP_V_UNRES)
 			return r;
 		r = eval_returned(ix, env, f, n, depth);
-		if (r.kind == UT_V_STR)
+		if (r.kind == UP_V_STR)
 			return r;
 	}
 	if (up_syn_is(n, UT_R_SEQ) || up_syn_is(n, UT_R_CALL) || up_syn_is(n, UT_R_FUNC))
@@ -571,7 +571,7 @@ static ut_val eval_depth(const ut_index *ix, const ut_env *env, const ut_file *f
 	return unresolved(f, n);
 }
 
-ut_val up_eval(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n)
+up_val up_eval(const up_index *ix, const up_env *env, const up_file *f, const ut_syn *n)
 {
 	return eval_depth(ix, env, f, n, 0);
 }

@@ -7,17 +7,17 @@
 #include "util/error.h"
 #include "util/banned.h"
 
-ut_const_def up_ambiguous;
+up_const_def up_ambiguous;
 
-static const char *text_dup(ut_index *ix, const ut_file *f, const ut_syn *n)
+static const char *text_dup(up_index *ix, const up_file *f, const ut_syn *n)
 {
 	return ut_arena_strndup(&ix->scratch, f->src.ptr + n->start, n->end - n->start);
 }
 
-static int add_const(ut_index *ix, ut_map *scope, ut_file *f, ut_cls *cls, const char *name,
+static int add_const(up_index *ix, ut_map *scope, up_file *f, up_cls *cls, const char *name,
 		     const ut_syn *value, bool global)
 {
-	ut_const_def *def = ut_arena_alloc(&ix->scratch, sizeof(*def));
+	up_const_def *def = ut_arena_alloc(&ix->scratch, sizeof(*def));
 	void *prev = NULL;
 
 	if (!def || !name)
@@ -36,7 +36,7 @@ static int add_const(ut_index *ix, ut_map *scope, ut_file *f, ut_cls *cls, const
 	return 0;
 }
 
-static void collect_params(ut_fn *fn, const ut_syn *n, int depth)
+static void collect_params(up_fn *fn, const ut_syn *n, int depth)
 {
 	const ut_syn *c;
 
@@ -50,10 +50,10 @@ static void collect_params(ut_fn *fn, const ut_syn *n, int depth)
 	}
 }
 
-static int add_fn(ut_index *ix, ut_file *f, ut_cls *cls, const ut_syn *node, const char *name,
-		  ut_fn **out)
+static int add_fn(up_index *ix, up_file *f, up_cls *cls, const ut_syn *node, const char *name,
+		  up_fn **out)
 {
-	ut_fn *fn = ut_arena_alloc(&ix->scratch, sizeof(*fn));
+	up_fn *fn = ut_arena_alloc(&ix->scratch, sizeof(*fn));
 	const ut_syn *params;
 
 	*out = fn;
@@ -66,7 +66,7 @@ static int add_fn(ut_index *ix, ut_file *f, ut_cls *cls, const ut_syn *node, con
 	fn->body = up_syn_child(node, UT_R_FUNC_BODY);
 	params = up_syn_child(node, UT_R_FUNC_PARAMS);
 	collect_params(fn, params ? params : node, 0);
-	/* by node too, so that discovery finds the ut_fn of a syntax node */
+	/* by node too, so that discovery finds the up_fn of a syntax node */
 	if (ut_map_put(&ix->fns, (const char *)&fn->node, sizeof(fn->node), fn) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	if (!name)
@@ -77,12 +77,12 @@ static int add_fn(ut_index *ix, ut_file *f, ut_cls *cls, const ut_syn *node, con
 	return 0;
 }
 
-static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut_fn *fn,
+static int index_node(up_index *ix, up_file *f, const ut_syn *n, up_cls *cls, up_fn *fn,
 		      int depth);
 
-static int index_class(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *outer, int depth)
+static int index_class(up_index *ix, up_file *f, const ut_syn *c, up_cls *outer, int depth)
 {
-	ut_cls *k = ut_arena_alloc(&ix->scratch, sizeof(*k));
+	up_cls *k = ut_arena_alloc(&ix->scratch, sizeof(*k));
 	const ut_syn *name = up_syn_child(c, UT_R_CLASS_NAME);
 	const ut_syn *super = up_syn_find(c, UT_R_CLASS_SUPER, UT_ROLE(UT_R_FUNC) | UT_ROLE(UT_R_CLASS));
 
@@ -108,7 +108,7 @@ static int index_class(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *outer,
 
 /* Python's A, B = "a", "b" at module or class level: the k-th name is a constant of the
  * k-th value (only when the counts agree: A, B = pair() binds nothing). 1 when c is one. */
-static int index_unpacking(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls)
+static int index_unpacking(up_index *ix, up_file *f, const ut_syn *c, up_cls *cls)
 {
 	const ut_syn *targets[16], *values[16], *k;
 	size_t nt = 0, nv = 0;
@@ -130,7 +130,7 @@ static int index_unpacking(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cl
 	return rc < 0 ? rc : 1;
 }
 
-static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, ut_fn *fn,
+static int index_assign(up_index *ix, up_file *f, const ut_syn *c, up_cls *cls, up_fn *fn,
 			int depth)
 {
 	const ut_syn *target = up_syn_child(c, UT_R_ASSIGN_TARGET);
@@ -143,7 +143,7 @@ static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, 
 		return rc < 0 ? rc : index_node(ix, f, c, cls, fn, depth + 1);
 	if (up_syn_is(value, UT_R_FUNC) && up_syn_is(target, UT_R_IDENT)) {
 		/* const login = async (page, user) => { ... } */
-		ut_fn *named;
+		up_fn *named;
 
 		rc = add_fn(ix, f, cls, value, text_dup(ix, f, target), &named);
 		return rc < 0 ? rc : index_node(ix, f, value, cls, named, depth + 1);
@@ -153,7 +153,7 @@ static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, 
 		/* exports.newEmail = (n) => ... and module.exports.x = function () {} */
 		const ut_syn *obj = up_syn_child(target, UT_R_MEMBER_OBJ);
 		const ut_syn *prop = up_syn_child(target, UT_R_MEMBER_PROP);
-		ut_fn *named;
+		up_fn *named;
 
 		if (obj && prop &&
 		    (up_text_is(f, obj, "exports") || up_text_is(f, obj, "module.exports"))) {
@@ -184,7 +184,7 @@ static int index_assign(ut_index *ix, ut_file *f, const ut_syn *c, ut_cls *cls, 
 }
 
 /* TypeScript's constructor(private page: LoginPage) declares the field this.page. */
-static bool param_property(const ut_file *f, const ut_fn *fn, const ut_syn *decl)
+static bool param_property(const up_file *f, const up_fn *fn, const ut_syn *decl)
 {
 	static const char *const modifiers[] = {"private", "public", "protected", "readonly"};
 	const char *s = f->src.ptr + decl->start;
@@ -199,7 +199,7 @@ static bool param_property(const ut_file *f, const ut_fn *fn, const ut_syn *decl
 }
 
 /* A declared field: its type and annotations tell what calls on it do. */
-static int index_field(const ut_file *f, const ut_syn *decl, ut_cls *cls)
+static int index_field(const up_file *f, const ut_syn *decl, up_cls *cls)
 {
 	const ut_syn *c;
 
@@ -210,7 +210,7 @@ static int index_field(const ut_file *f, const ut_syn *decl, ut_cls *cls)
 	return 0;
 }
 
-static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut_fn *fn,
+static int index_node(up_index *ix, up_file *f, const ut_syn *n, up_cls *cls, up_fn *fn,
 		      int depth)
 {
 	const ut_syn *c;
@@ -226,7 +226,7 @@ static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut
 			rc = index_class(ix, f, c, cls, depth);
 		} else if (up_syn_is(c, UT_R_FUNC)) {
 			const ut_syn *name = up_syn_child(c, UT_R_FUNC_NAME);
-			ut_fn *def = NULL;
+			up_fn *def = NULL;
 
 			rc = add_fn(ix, f, cls, c, name ? text_dup(ix, f, name) : NULL, &def);
 			if (rc == 0)
@@ -253,7 +253,7 @@ static int index_node(ut_index *ix, ut_file *f, const ut_syn *n, ut_cls *cls, ut
 
 /* Where a JavaScript file says require(: every call of its tests asks what a name was
  * required from (local.c), and a scan of the file per call made them quadratic. */
-static int index_requires(ut_index *ix, ut_file *f)
+static int index_requires(up_index *ix, up_file *f)
 {
 	const char *s = f->src.ptr, *end = s + f->src.len, *p;
 	size_t n = 0, *at;
@@ -274,7 +274,7 @@ static int index_requires(ut_index *ix, ut_file *f)
 	return 0;
 }
 
-int up_index_add_file(ut_index *ix, ut_file *f)
+int up_index_add_file(up_index *ix, up_file *f)
 {
 	int rc;
 
@@ -286,28 +286,28 @@ int up_index_add_file(ut_index *ix, ut_file *f)
 	return rc < 0 ? rc : index_node(ix, f, f->tree->root, NULL, NULL, 0);
 }
 
-ut_fn *up_index_fn(const ut_index *ix, const char *name, size_t nlen)
+up_fn *up_index_fn(const up_index *ix, const char *name, size_t nlen)
 {
 	return ut_map_get(&ix->fns, name, nlen);
 }
 
-ut_cls *up_index_class(const ut_index *ix, const char *name, size_t nlen)
+up_cls *up_index_class(const up_index *ix, const char *name, size_t nlen)
 {
 	return ut_map_get(&ix->classes, name, nlen);
 }
 
-ut_cls *up_index_super(const ut_index *ix, const ut_cls *k)
+up_cls *up_index_super(const up_index *ix, const up_cls *k)
 {
-	ut_cls *s = k && k->super ? up_index_class(ix, k->super, strlen(k->super)) : NULL;
+	up_cls *s = k && k->super ? up_index_class(ix, k->super, strlen(k->super)) : NULL;
 
 	return s == k ? NULL : s;
 }
 
-const ut_fn *up_index_dispatch(const ut_index *ix, const ut_cls *self, const ut_cls *from,
+const up_fn *up_index_dispatch(const up_index *ix, const up_cls *self, const up_cls *from,
 			       const char *name, size_t nlen, size_t nargs)
 {
-	const ut_cls *k, *chain[UT_MAX_SUPER];
-	const ut_fn *fn;
+	const up_cls *k, *chain[UT_MAX_SUPER];
+	const up_fn *fn;
 	size_t n = 0, i;
 	bool inside = false;
 
@@ -326,13 +326,13 @@ const ut_fn *up_index_dispatch(const ut_index *ix, const ut_cls *self, const ut_
 	return NULL;
 }
 
-ut_cls *up_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node)
+up_cls *up_index_class_of(const up_index *ix, const up_file *f, const ut_syn *node)
 {
 	(void)f;
 	return ut_map_get(&ix->classes, (const char *)&node, sizeof(node));
 }
 
-ut_fn *up_index_fn_of(const ut_index *ix, const ut_file *f, const ut_syn *node)
+up_fn *up_index_fn_of(const up_index *ix, const up_file *f, const ut_syn *node)
 {
 	(void)f;
 	return ut_map_get(&ix->fns, (const char *)&node, sizeof(node));

@@ -46,7 +46,7 @@
 #define UT_MAX_VALUE_LEN 4096   /* longer resolved strings are cut */
 #define UT_MAX_SUPER 16         /* superclass levels followed */
 
-typedef struct ut_cls ut_cls;
+typedef struct up_cls up_cls;
 
 /* One analysed source file. */
 typedef struct {
@@ -61,24 +61,24 @@ typedef struct {
 	ut_map constants;    /* module-level name -> const_def* */
 	const size_t *requires; /* JavaScript: where each "require(" of src starts (index) */
 	size_t nrequires;
-	ut_map assigned;     /* JavaScript: name -> ut_const_def* of the first `name = value`
+	ut_map assigned;     /* JavaScript: name -> up_const_def* of the first `name = value`
 				inside a function (a describe's `let page` set in a hook), and
 				"this.name" of mocha's shared context */
-} ut_file;
+} up_file;
 
 /* A named binding whose value is an expression in some file. */
 typedef struct {
-	const ut_file *file;
+	const up_file *file;
 	const ut_syn *value;
-	const ut_cls *cls;   /* the class it belongs to, NULL for module level */
-} ut_const_def;
+	const up_cls *cls;   /* the class it belongs to, NULL for module level */
+} up_const_def;
 
 /* The field types one walking lane found (resolve.c): (class, name) -> the type and the
  * type steps finding it took. */
 typedef struct {
 	ut_map map;
 	ut_arena arena;
-} ut_type_memo;
+} up_type_memo;
 
 /* Bounds the chains of definitions followed: eval's depth limit is lower. */
 #define UP_MAX_BUSY 256
@@ -86,48 +86,48 @@ typedef struct {
 /* The evaluation context (env.c): what an evaluation depends on besides its expression and
  * scope. The definitions being evaluated or typed (the cycle guard) and the field types
  * kept. Made by whoever evaluates, the driver for discovery and each walking lane for its
- * tests (walks.c), and reached through the index they evaluate with (ut_index.ctx): one
+ * tests (walks.c), and reached through the index they evaluate with (up_index.ctx): one
  * thread's own, never shared, so the walks of several tests run at once over the same
  * definitions without a lock. */
 typedef struct {
-	const ut_const_def *busy[UP_MAX_BUSY];
+	const up_const_def *busy[UP_MAX_BUSY];
 	size_t nbusy;
-	ut_type_memo *types; /* a walking lane's field types (resolve.c), else NULL: none kept */
+	up_type_memo *types; /* a walking lane's field types (resolve.c), else NULL: none kept */
 } up_ctx;
 
 /* An empty context keeping field types in types (NULL: none kept). */
-void up_ctx_init(up_ctx *ctx, ut_type_memo *types);
+void up_ctx_init(up_ctx *ctx, up_type_memo *types);
 /* Runs run(arg) with def marked in ctx as being evaluated or typed, and unmarks it after:
  * the one way to take the cycle guard, so every mark is given back. false, run not called,
  * when def is marked already (a cycle), when it is up_ambiguous or when too many are. */
-bool up_def_guarded(up_ctx *ctx, const ut_const_def *def, void (*run)(void *arg), void *arg);
+bool up_def_guarded(up_ctx *ctx, const up_const_def *def, void (*run)(void *arg), void *arg);
 /* How many definitions ctx has marked. */
 size_t up_def_busy(const up_ctx *ctx);
 
 /* A function, method or constructor definition. */
-typedef struct ut_fn ut_fn;
-struct ut_fn {
-	const ut_file *file;
+typedef struct up_fn up_fn;
+struct up_fn {
+	const up_file *file;
 	const ut_syn *node;
 	const char *name;
-	ut_cls *cls;          /* enclosing class, or NULL */
+	up_cls *cls;          /* enclosing class, or NULL */
 	const ut_syn *params[16];
 	size_t nparams;
 	const ut_syn *body;
-	ut_fn *next_same_name;
+	up_fn *next_same_name;
 	bool is_test;         /* a test or setup hook: never inlined as a helper */
 	bool is_fixture;      /* a pytest fixture: a parameter of its name is what it returns */
 };
 
-struct ut_cls {
-	const ut_file *file;
+struct up_cls {
+	const up_file *file;
 	const ut_syn *node;
 	const char *name;
 	const char *super;    /* name of the superclass, or NULL */
-	ut_cls *outer;        /* enclosing class, or NULL */
-	ut_map constants;     /* name -> ut_const_def* (fields, class attributes, this.x = ...) */
+	up_cls *outer;        /* enclosing class, or NULL */
+	ut_map constants;     /* name -> up_const_def* (fields, class attributes, this.x = ...) */
 	ut_map fields;	      /* name -> const ut_syn* UT_R_DECL: declared fields (resolve.c) */
-	ut_cls *next_same_name;
+	up_cls *next_same_name;
 };
 
 typedef struct {
@@ -135,17 +135,17 @@ typedef struct {
 	ut_arena scratch;      /* index entries */
 	ut_arena *temp;        /* strings the analysis works with (compact text, values):
 				  what one test adds is given back once it is in the model */
-	UT_VEC(ut_file *) files;
-	ut_map fns;            /* name -> ut_fn* chain */
-	ut_map classes;        /* name -> ut_cls* chain, and node -> ut_cls* */
-	UT_VEC(ut_cls *) all_classes; /* every class, to release their constant maps */
-	ut_map globals;        /* name -> ut_const_def*, or &up_ambiguous when defined twice */
+	UT_VEC(up_file *) files;
+	ut_map fns;            /* name -> up_fn* chain */
+	ut_map classes;        /* name -> up_cls* chain, and node -> up_cls* */
+	UT_VEC(up_cls *) all_classes; /* every class, to release their constant maps */
+	ut_map globals;        /* name -> up_const_def*, or &up_ambiguous when defined twice */
 	ut_diags *diags;
 	const char *root;
 	up_ctx *ctx; /* the evaluating thread's: the driver's, or a walking lane's */
-} ut_index;
+} up_index;
 
-extern ut_const_def up_ambiguous;
+extern up_const_def up_ambiguous;
 
 /* Syntax helpers (syntax.c): a node's text and the parts of a call. */
 
@@ -156,9 +156,9 @@ extern ut_const_def up_ambiguous;
 	 UT_ROLE(UT_R_FUNC))
 
 /* Text of n with whitespace removed, in ix->temp (dotted names, callee names). */
-const char *up_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n);
+const char *up_compact_text(const up_index *ix, const up_file *f, const ut_syn *n);
 /* The same in buf when it fits (names to compare and forget), else in ix->temp. */
-const char *up_compact_text_buf(const ut_index *ix, const ut_file *f, const ut_syn *n, char *buf,
+const char *up_compact_text_buf(const up_index *ix, const up_file *f, const ut_syn *n, char *buf,
 				size_t size);
 /* Name of a call: the text of its UT_R_CALL_NAME, or "" */
 const ut_syn *up_call_name(const ut_syn *call);
@@ -167,217 +167,217 @@ const ut_syn *up_call_args(const ut_syn *call);
 /* The value-bearing node of an argument (skips wrappers such as spreads). */
 const ut_syn *up_arg_expr(const ut_syn *arg);
 /* Text equality helpers. */
-bool up_text_is(const ut_file *f, const ut_syn *n, const char *s);
-bool up_text_in(const ut_file *f, const ut_syn *n, const char *const *set);
+bool up_text_is(const up_file *f, const ut_syn *n, const char *s);
+bool up_text_in(const up_file *f, const ut_syn *n, const char *const *set);
 /* The receiver names an object's own members: self, this, cls. */
-bool up_is_self(const ut_file *f, const ut_syn *n);
+bool up_is_self(const up_file *f, const ut_syn *n);
 /* 1 when fn's first parameter is Python's explicit self or cls, which callers do not
  * pass; else 0. */
-size_t up_fn_self_params(const ut_fn *fn);
+size_t up_fn_self_params(const up_fn *fn);
 /* How many positional arguments a call passes. */
 size_t up_call_nargs(const ut_syn *call);
 
 /* Values of expressions. */
 typedef enum {
-	UT_V_NONE,  /* not a value (a call result, an object) */
-	UT_V_STR,   /* a resolved string */
-	UT_V_UNRES, /* meant as a value but not resolvable: s holds the source text */
-	UT_V_NODE   /* bound to a non-string expression (a locator such as By.id("x")) */
-} ut_val_kind;
+	UP_V_NONE,  /* not a value (a call result, an object) */
+	UP_V_STR,   /* a resolved string */
+	UP_V_UNRES, /* meant as a value but not resolvable: s holds the source text */
+	UP_V_NODE   /* bound to a non-string expression (a locator such as By.id("x")) */
+} up_val_kind;
 
 typedef struct {
-	ut_val_kind kind;
-	const char *s; /* UT_V_STR: value; UT_V_UNRES: source text */
+	up_val_kind kind;
+	const char *s; /* UP_V_STR: value; UP_V_UNRES: source text */
 	size_t n;
-	const ut_file *file;   /* UT_V_NODE */
+	const up_file *file;   /* UP_V_NODE */
 	const ut_syn *node;
-	const ut_cls *cls;
-} ut_val;
+	const up_cls *cls;
+} up_val;
 
 /* What an expression refers to, for resolving the methods called on it (resolve.c). */
 typedef enum {
-	UT_TY_UNKNOWN, /* nothing known: a method called on it resolves to nothing */
-	UT_TY_OBJECT,  /* an instance of cls, a class of the analysed sources */
-	UT_TY_CLASS,   /* the class cls itself: Helper.m(), a page exported as its class name */
-	UT_TY_MODULE,  /* a module or object literal: its functions (within node of file, or
+	UP_TY_UNKNOWN, /* nothing known: a method called on it resolves to nothing */
+	UP_TY_OBJECT,  /* an instance of cls, a class of the analysed sources */
+	UP_TY_CLASS,   /* the class cls itself: Helper.m(), a page exported as its class name */
+	UP_TY_MODULE,  /* a module or object literal: its functions (within node of file, or
 			  any module-level function when file is NULL) */
-	UT_TY_FOREIGN, /* a value of a type outside the sources: Map, dict, Properties, String */
-	UT_TY_DRIVER,  /* a WebDriver: its get(url) is a navigation */
-	UT_TY_ELEMENT  /* an @FindBy/@FindAll field: node is its declaration */
-} ut_ty_kind;
+	UP_TY_FOREIGN, /* a value of a type outside the sources: Map, dict, Properties, String */
+	UP_TY_DRIVER,  /* a WebDriver: its get(url) is a navigation */
+	UP_TY_ELEMENT  /* an @FindBy/@FindAll field: node is its declaration */
+} up_ty_kind;
 
 typedef struct {
-	ut_ty_kind kind;
-	const ut_cls *cls;
-	const ut_file *file;
+	up_ty_kind kind;
+	const up_cls *cls;
+	const up_file *file;
 	const ut_syn *node;
-} ut_ty;
+} up_ty;
 
 typedef struct {
 	const char *name;
 	size_t nlen;
-	ut_val val;
-	ut_ty ty; /* its type when it was bound; UT_TY_UNKNOWN when not known */
-} ut_binding;
+	up_val val;
+	up_ty ty; /* its type when it was bound; UP_TY_UNKNOWN when not known */
+} up_binding;
 
 /* Lexical environment: local bindings, then the enclosing scopes. */
-typedef struct ut_env ut_env;
-struct ut_env {
-	ut_env *parent;        /* describe blocks and other enclosing scopes */
-	const ut_file *file;
-	const ut_cls *cls;
-	const ut_cls *self;    /* the test's object (ut_walker.self), inherited from parent */
-	UT_VEC(ut_binding) locals;
+typedef struct up_env up_env;
+struct up_env {
+	up_env *parent;        /* describe blocks and other enclosing scopes */
+	const up_file *file;
+	const up_cls *cls;
+	const up_cls *self;    /* the test's object (up_walker.self), inherited from parent */
+	UT_VEC(up_binding) locals;
 };
 
-void up_env_init(ut_env *env, ut_env *parent, const ut_file *file, const ut_cls *cls);
-void up_env_dispose(ut_env *env);
-int up_env_bind(ut_env *env, const char *name, size_t nlen, ut_val val);
-int up_env_bind_typed(ut_env *env, const char *name, size_t nlen, ut_val val, ut_ty ty);
+void up_env_init(up_env *env, up_env *parent, const up_file *file, const up_cls *cls);
+void up_env_dispose(up_env *env);
+int up_env_bind(up_env *env, const char *name, size_t nlen, up_val val);
+int up_env_bind_typed(up_env *env, const char *name, size_t nlen, up_val val, up_ty ty);
 /* The innermost binding of name in env and its enclosing scopes, or NULL. */
-const ut_binding *up_env_find(const ut_env *env, const char *name, size_t nlen);
+const up_binding *up_env_find(const up_env *env, const char *name, size_t nlen);
 /* The innermost class of env's scopes, or NULL. */
-const ut_cls *up_env_class(const ut_env *env);
+const up_cls *up_env_class(const up_env *env);
 
 /* Types of receivers (resolve.c). The type of expression n in env. */
-ut_ty up_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
+up_ty up_type_of(const up_index *ix, const up_env *env, const up_file *f, const ut_syn *n);
 /* The type a declaration node (UT_R_DECL, or a node inside one) declares; unknown when
  * it declares none. */
-ut_ty up_type_declared(const ut_index *ix, const ut_file *f, const ut_syn *n);
+up_ty up_type_declared(const up_index *ix, const up_file *f, const ut_syn *n);
 /* The function a call runs, resolved by its receiver's type (recv_ty when known, else
  * computed; for a bare call, the enclosing class chain, a static import or module-level
  * functions); NULL when none. *self gets the class
  * `this` stands for inside it (the receiver's, which may be a subclass of the method's).
  * *unknown is set when the receiver's type is unknown while functions of that name exist:
  * the call is then resolved to nothing rather than to a same-named method. */
-const ut_fn *up_resolve_call(const ut_index *ix, const ut_env *env, const ut_file *f,
-			     const ut_syn *call, size_t nargs, const ut_ty *recv_ty,
-			     const ut_cls **self, bool *unknown);
+const up_fn *up_resolve_call(const up_index *ix, const up_env *env, const up_file *f,
+			     const ut_syn *call, size_t nargs, const up_ty *recv_ty,
+			     const up_cls **self, bool *unknown);
 
 /* Index building. */
-int up_index_add_file(ut_index *ix, ut_file *f);
-ut_fn *up_index_fn(const ut_index *ix, const char *name, size_t nlen);
-ut_cls *up_index_class(const ut_index *ix, const char *name, size_t nlen);
+int up_index_add_file(up_index *ix, up_file *f);
+up_fn *up_index_fn(const up_index *ix, const char *name, size_t nlen);
+up_cls *up_index_class(const up_index *ix, const char *name, size_t nlen);
 /* The superclass of k among the analysed sources (by its simple name), or NULL. */
-ut_cls *up_index_super(const ut_index *ix, const ut_cls *k);
+up_cls *up_index_super(const up_index *ix, const up_cls *k);
 /* The method a call `name(...)` with nargs arguments on `this` (or on nothing) runs from
  * a method of `from` when the object is a `self`: the most derived of self's chain when
  * from is in it (an override), else of from's chain; NULL when none has a body. */
-const ut_fn *up_index_dispatch(const ut_index *ix, const ut_cls *self, const ut_cls *from,
+const up_fn *up_index_dispatch(const up_index *ix, const up_cls *self, const up_cls *from,
 			       const char *name, size_t nlen, size_t nargs);
-/* The class node's ut_cls, or NULL. */
-ut_cls *up_index_class_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
-ut_fn *up_index_fn_of(const ut_index *ix, const ut_file *f, const ut_syn *node);
+/* The class node's up_cls, or NULL. */
+up_cls *up_index_class_of(const up_index *ix, const up_file *f, const ut_syn *node);
+up_fn *up_index_fn_of(const up_index *ix, const up_file *f, const ut_syn *node);
 
 /* The constant or field `name` of cls, its outer classes and superclasses, or NULL. */
-ut_const_def *up_class_const(const ut_index *ix, const ut_cls *cls, const char *name, size_t nlen);
+up_const_def *up_class_const(const up_index *ix, const up_cls *cls, const char *name, size_t nlen);
 
 /* Evaluation of an expression node to a value. Strings are allocated in ix->temp. */
-ut_val up_eval(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
+up_val up_eval(const up_index *ix, const up_env *env, const up_file *f, const ut_syn *n);
 /* A condition's truth when it is static (cond.c): 1 true, 0 false, -1 not known. */
-int up_cond(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n);
+int up_cond(const up_index *ix, const up_env *env, const up_file *f, const ut_syn *n);
 /* The value a name has in env (locals, enclosing scopes, class, module, globals). */
-ut_val up_lookup(const ut_index *ix, const ut_env *env, const char *name, size_t nlen);
+up_val up_lookup(const up_index *ix, const up_env *env, const char *name, size_t nlen);
 
 /* Whether a call stays on the test machine (environment, files, processes, the browser's
  * launch options, DevTools commands, an exception's message): its strings are no values of
  * the application (local.c). */
-bool up_call_stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
+bool up_call_stays_local(const up_index *ix, const up_env *env, const up_file *f,
 			 const ut_syn *call);
 
-typedef struct ut_discover ut_discover;
+typedef struct up_discover up_discover;
 
 /* A body to walk for a test, recorded while its suite is discovered: the scope it was
  * given with its own bindings copied (their strings in the discovery's arena); its
  * enclosing scopes (env.parent and up) are the caller's, which must stay alive and
  * unchanged until up_walks_run. */
 typedef struct {
-	ut_env env;
-	const ut_file *file;
+	up_env env;
+	const up_file *file;
 	const ut_syn *body;
 	bool setup;
-} ut_walk_step;
+} up_walk_step;
 
-typedef UT_VEC(ut_walk_step) ut_walk_steps;
+typedef UT_VEC(up_walk_step) up_walk_steps;
 
 /* The action walker. Discovery's walkers (up_walker_init) record what they are asked to
  * walk; up_walks_run walks it for every test at once, on the parse threads. */
 typedef struct {
-	const ut_index *ix;
-	ut_discover *d;         /* recording for d; NULL while walking */
-	ut_walk_steps steps;    /* recorded */
+	const up_index *ix;
+	up_discover *d;         /* recording for d; NULL while walking */
+	up_walk_steps steps;    /* recorded */
 	UT_VEC(ut_action) actions;
 	bool setup;             /* actions being recorded come from setup code */
 	const char *test_file;  /* rel path of the test: actions elsewhere get `file` */
 	/* where inlined actions are reported: the outermost call site */
-	const ut_file *site_file;
+	const up_file *site_file;
 	unsigned site_line;
 	const char *via;
-	const ut_fn *stack[UT_MAX_INLINE_DEPTH];
+	const up_fn *stack[UT_MAX_INLINE_DEPTH];
 	size_t depth;
 	int walk_depth;
 	bool truncated;         /* a depth limit was hit */
 	bool in_assert;         /* inside an assertion: helper calls give it their values */
-	const ut_cls *self;     /* the test's own class: calls on `this` (or on nothing) from
+	const up_cls *self;     /* the test's own class: calls on `this` (or on nothing) from
 				   its methods and inherited ones dispatch from it, overrides first */
-	const ut_file *cur_file; /* the call being handled, for locators used through names */
+	const up_file *cur_file; /* the call being handled, for locators used through names */
 	unsigned cur_line;
-} ut_walker;
+} up_walker;
 
 /* A walker that records for d (discovery): up_suite_append hands what it recorded to the
  * test it appends. */
-void up_walker_init(ut_walker *w, ut_discover *d, const char *test_file);
-void up_walker_dispose(ut_walker *w);
+void up_walker_init(up_walker *w, up_discover *d, const char *test_file);
+void up_walker_dispose(up_walker *w);
 /* Walks a function body (or any subtree) in evaluation order, appending actions; a
  * recording walker records it (env's own bindings copied) and returns 0. */
-int up_walk_body(ut_walker *w, ut_env *env, const ut_file *f, const ut_syn *body);
+int up_walk_body(up_walker *w, up_env *env, const up_file *f, const ut_syn *body);
 /* Walks a method run on an object of class self (a subclass of fn's class: an inherited
  * test or hook; NULL: fn's class), so that this.m(), self.m() and bare m() take self's
  * overrides and fields. Binds nothing. */
-int up_walk_fn_as(ut_walker *w, const ut_fn *fn, const ut_cls *self, ut_env *parent);
+int up_walk_fn_as(up_walker *w, const up_fn *fn, const up_cls *self, up_env *parent);
 
 /* A test's recorded walk (up_suite_append), walked by up_walks_run. */
 typedef struct {
 	size_t test;            /* its index in the suite */
 	const char *test_file;
-	const ut_cls *self;
-	ut_walk_step *steps;    /* in the discovery's arena; their scopes' bindings not */
+	const up_cls *self;
+	up_walk_step *steps;    /* in the discovery's arena; their scopes' bindings not */
 	size_t nsteps;
 	bool truncated;         /* walked: a depth limit was hit */
 	int rc;                 /* walked: 0, or < 0 (the walks' first failure says why) */
-} ut_walk_plan;
+} up_walk_plan;
 
 /* Walks the steps of every test recorded in d (walks.c), the tests on d->jobs threads at
  * once, and gives each test its actions (in the suite's arena); warns, in test order, of
  * walks cut by a depth limit. To be called before the suite's tests move (a plan names its
  * test by index) and while the scopes the steps refer to are alive. 0, or < 0 with the
  * error of the earliest test whose walk failed; every plan is released either way. */
-int up_walks_run(ut_discover *d);
+int up_walks_run(up_discover *d);
 /* Releases the plans not walked (a discovery that failed). Accepts none. */
-void up_walks_dispose(ut_discover *d);
+void up_walks_dispose(up_discover *d);
 
 /* One file to read and parse (load.c). */
 typedef struct {
-	ut_file *f;      /* path, rel, lang, test_file set; src too unless `read` */
+	up_file *f;      /* path, rel, lang, test_file set; src too unless `read` */
 	bool read;       /* read f->path from disk into f->src */
 	size_t max;      /* a larger file is skipped */
 	ut_diags diags;  /* what reading and parsing it said, in order */
 	int rc;          /* 1 parsed, 0 skipped (diags say why), < 0 failed; 2 while
 			    it waits for the other threads to end (up_ts_forks) */
 	char error[256]; /* the message of a failure */
-} ut_load;
+} up_load;
 
 /* Reads and parses every job's file, on `threads` threads (0: one per CPU this process
  * may run on): the calling one with ts, the others with parsers of their own. Files whose
  * parse forks (up_ts_forks) are parsed by the calling thread once the others have ended:
  * a child forked while another thread holds a lock inside malloc (the sanitizers'
  * allocators have no fork handlers) would wait for it forever. */
-void up_load_files(ut_load *jobs, size_t n, unsigned threads, ut_ts *ts);
+void up_load_files(up_load *jobs, size_t n, unsigned threads, ut_ts *ts);
 
 /* Per-language discovery: appends the tests of the files of `lang` to the suite, in that
  * framework's execution order. */
-struct ut_discover {
-	ut_index *ix;
+struct up_discover {
+	up_index *ix;
 	ut_suite *suite;
 	ut_diags *diags;
 	const char *framework; /* preset from the configuration, or NULL */
@@ -386,17 +386,17 @@ struct ut_discover {
 	const char *testng_xml; /* suite.testng_xml, or NULL to look for one */
 	const struct ut_pytest_ini *pytest; /* the project's pytest options, or NULL: defaults */
 	unsigned jobs;         /* threads for the walks (ut_workers_count) */
-	UT_VEC(ut_walk_plan) plans; /* recorded, not walked yet */
+	UT_VEC(up_walk_plan) plans; /* recorded, not walked yet */
 	ut_arena walk_arena;   /* the steps' copied strings */
 };
 
-int up_java_discover(ut_discover *d);
-int up_python_discover(ut_discover *d);
-int up_js_discover(ut_discover *d);
+int up_java_discover(up_discover *d);
+int up_python_discover(up_discover *d);
+int up_js_discover(up_discover *d);
 
 /* Appends a test to the suite, copying strings into the suite's arena, with the walk w
  * recorded for it as its plan (walks.c). */
-int up_suite_append(ut_discover *d, const ut_file *f, const char *id, const char *name,
-		    const ut_syn *node, const char *framework, ut_walker *w);
+int up_suite_append(up_discover *d, const up_file *f, const char *id, const char *name,
+		    const ut_syn *node, const char *framework, up_walker *w);
 
 #endif

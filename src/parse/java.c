@@ -16,8 +16,8 @@
 	"build.gradle's test framework)"
 
 typedef struct {
-	ut_cls *cls;
-	const ut_file *file;
+	up_cls *cls;
+	const up_file *file;
 	const char *framework;
 	ut_jmethods methods;
 	bool emitted;
@@ -79,7 +79,7 @@ static int cmp_order(const void *a, const void *b)
 }
 
 /* The body that runs for fn, a method of chain[l]: the most derived one of its name. */
-static ut_fn *most_derived(ut_discover *d, ut_cls *const *chain, size_t l, ut_fn *fn)
+static up_fn *most_derived(up_discover *d, up_cls *const *chain, size_t l, up_fn *fn)
 {
 	size_t i;
 
@@ -87,7 +87,7 @@ static ut_fn *most_derived(ut_discover *d, ut_cls *const *chain, size_t l, ut_fn
 		const ut_syn *o;
 
 		for (o = up_syn_first(chain[i]->node); o; o = up_syn_next(o)) {
-			ut_fn *ofn = up_java_method(d->ix, chain[i], o);
+			up_fn *ofn = up_java_method(d->ix, chain[i], o);
 
 			if (ofn && ofn->name && ofn->body && strcmp(ofn->name, fn->name) == 0)
 				return ofn;
@@ -98,7 +98,7 @@ static ut_fn *most_derived(ut_discover *d, ut_cls *const *chain, size_t l, ut_fn
 
 /* Jupiter's order of all of k's tests: the class's @TestMethodOrder (or a JUnit 4
  * @FixMethodOrder), else by hash per class. */
-static void sort_jupiter(ut_discover *d, ut_cls *k, ut_jmethods *out)
+static void sort_jupiter(up_discover *d, up_cls *k, ut_jmethods *out)
 {
 	const char *sorter = up_java_annotation_args(
 	    d->ix, k->file, up_java_cls_annotation(d->ix, k, "TestMethodOrder"));
@@ -124,7 +124,7 @@ static void sort_jupiter(ut_discover *d, ut_cls *k, ut_jmethods *out)
 }
 
 /* JUnit 4: each class's methods (of the n classes of chain) by that class's sorter. */
-static void sort_junit4(ut_discover *d, ut_cls *const *chain, size_t n, ut_jmethods *out)
+static void sort_junit4(up_discover *d, up_cls *const *chain, size_t n, ut_jmethods *out)
 {
 	size_t l, i;
 
@@ -149,9 +149,9 @@ static void sort_junit4(ut_discover *d, ut_cls *const *chain, size_t n, ut_jmeth
  * without one); JUnit 5 the superclasses' first, sorted by the class's @TestMethodOrder
  * (each class's by hash without one, as Jupiter 5.9 does). An override runs the most derived body;
  * in JUnit 4 it stays a test when the overridden method is one. */
-static int junit_methods(ut_discover *d, ut_cls *k, bool jupiter, ut_jmethods *out)
+static int junit_methods(up_discover *d, up_cls *k, bool jupiter, ut_jmethods *out)
 {
-	ut_cls *chain[UT_MAX_SUPER];
+	up_cls *chain[UT_MAX_SUPER];
 	size_t n, l, i, pos = 0;
 	int rc = 0;
 
@@ -160,7 +160,7 @@ static int junit_methods(ut_discover *d, ut_cls *k, bool jupiter, ut_jmethods *o
 		const ut_syn *m;
 
 		for (m = up_syn_first(chain[l]->node); m && rc == 0; m = up_syn_next(m)) {
-			ut_fn *fn = up_java_method(d->ix, chain[l], m);
+			up_fn *fn = up_java_method(d->ix, chain[l], m);
 			const ut_syn *t;
 			ut_jmethod jm;
 			bool seen = false;
@@ -202,7 +202,7 @@ static int junit_methods(ut_discover *d, ut_cls *k, bool jupiter, ut_jmethods *o
 	return 0;
 }
 
-static int collect_class(ut_discover *d, const ut_file *f, ut_cls *k, jclasses *out)
+static int collect_class(up_discover *d, const up_file *f, up_cls *k, jclasses *out)
 {
 	const char *fw = up_java_framework(d->ix, k);
 	jclass jc;
@@ -227,14 +227,14 @@ static int collect_class(ut_discover *d, const ut_file *f, ut_cls *k, jclasses *
 	return 0;
 }
 
-static int collect_file(ut_discover *d, const ut_file *f, const ut_syn *n, jclasses *out, int depth)
+static int collect_file(up_discover *d, const up_file *f, const ut_syn *n, jclasses *out, int depth)
 {
 	const ut_syn *c;
 	int rc = 0;
 
 	for (c = up_syn_first(n); c && rc == 0 && depth < 32; c = up_syn_next(c)) {
 		if (up_syn_is(c, UT_R_CLASS)) {
-			ut_cls *k = up_index_class_of(d->ix, f, c);
+			up_cls *k = up_index_class_of(d->ix, f, c);
 
 			if (k)
 				rc = collect_class(d, f, k, out);
@@ -248,11 +248,11 @@ static int collect_file(ut_discover *d, const ut_file *f, const ut_syn *n, jclas
 }
 
 /* Surefire's class name: package.Outer$Inner, in buf (cut when it does not fit). */
-static const char *cls_id(const ut_cls *cls, ut_buf *b)
+static const char *cls_id(const up_cls *cls, ut_buf *b)
 {
-	const ut_cls *chain[16];
+	const up_cls *chain[16];
 	size_t n = 0;
-	const ut_cls *k;
+	const up_cls *k;
 
 	for (k = cls; k && n < 16; k = k->outer)
 		chain[n++] = k;
@@ -269,7 +269,7 @@ static const char *class_id(const jclass *jc, ut_buf *b)
 }
 
 /* Appends a root for the list command (ut_suite.roots), once. */
-static int add_root(ut_discover *d, const char *root)
+static int add_root(up_discover *d, const char *root)
 {
 	const char *copy;
 	size_t i;
@@ -283,7 +283,7 @@ static int add_root(ut_discover *d, const char *root)
 		   : ut_error_set(UT_ENOMEM, "out of memory");
 }
 
-static int add_class_root(ut_discover *d, const ut_cls *k)
+static int add_class_root(up_discover *d, const up_cls *k)
 {
 	ut_buf b = UT_BUF_INIT;
 	const char *id = cls_id(k, &b);
@@ -294,7 +294,7 @@ static int add_class_root(ut_discover *d, const ut_cls *k)
 }
 
 /* Surefire's form: package.Outer$Inner#method, in the index's temp arena. */
-static const char *test_id(ut_discover *d, const jclass *jc, const char *method)
+static const char *test_id(up_discover *d, const jclass *jc, const char *method)
 {
 	ut_buf b = UT_BUF_INIT;
 	const char *id;
@@ -318,15 +318,15 @@ static jclass *find_jclass(jclasses *all, const char *name)
 /* The methods of a class with hook annotations, in member order: found once a class,
  * used for each of its tests. Kept in the index's arena, found through `hooks`. */
 typedef struct {
-	const ut_cls *cls; /* the key */
+	const up_cls *cls; /* the key */
 	size_t n;
 	struct {
-		ut_fn *fn;
+		up_fn *fn;
 		unsigned kinds;
 	} v[];
 } jhooks;
 
-static const jhooks *hooks_of(ut_discover *d, ut_map *hooks, const ut_cls *k)
+static const jhooks *hooks_of(up_discover *d, ut_map *hooks, const up_cls *k)
 {
 	jhooks *h = ut_map_get(hooks, (const char *)&k, sizeof(k));
 	const ut_syn *c;
@@ -341,7 +341,7 @@ static const jhooks *hooks_of(ut_discover *d, ut_map *hooks, const ut_cls *k)
 		return NULL;
 	h->cls = k;
 	for (c = up_syn_first(k->node); c; c = up_syn_next(c)) {
-		ut_fn *fn = up_syn_is(c, UT_R_FUNC) ? up_index_fn_of(d->ix, k->file, c) : NULL;
+		up_fn *fn = up_syn_is(c, UT_R_FUNC) ? up_index_fn_of(d->ix, k->file, c) : NULL;
 		unsigned kinds = fn ? up_java_hook_kinds(d->ix, fn) : 0;
 
 		if (kinds) {
@@ -354,10 +354,10 @@ static const jhooks *hooks_of(ut_discover *d, ut_map *hooks, const ut_cls *k)
 }
 
 /* Hooks of the class chain: superclass first for before, the class first for after. */
-static int walk_hooks(ut_discover *d, ut_map *hooks, ut_walker *w, const ut_cls *k,
+static int walk_hooks(up_discover *d, ut_map *hooks, up_walker *w, const up_cls *k,
 		      const int *kinds, bool super_first, int depth)
 {
-	const ut_cls *super;
+	const up_cls *super;
 	const jhooks *h;
 	size_t i;
 	int rc = 0, kind;
@@ -381,7 +381,7 @@ static int walk_hooks(ut_discover *d, ut_map *hooks, ut_walker *w, const ut_cls 
 
 /* The ids a TestNG test declares it depends on: its dependsOnMethods in its own class,
  * and every test of the groups of its dependsOnGroups. In the suite's arena. */
-static int declared(ut_discover *d, const jclasses *all, const jclass *jc, const ut_jmethod *m,
+static int declared(up_discover *d, const jclasses *all, const jclass *jc, const ut_jmethod *m,
 		    ut_test *t)
 {
 	UT_VEC(const char *) ids = {0};
@@ -433,12 +433,12 @@ static int declared(ut_discover *d, const jclasses *all, const jclass *jc, const
 	return rc;
 }
 
-static int emit_method(ut_discover *d, ut_map *hooks, const jclasses *all, const jclass *jc,
+static int emit_method(up_discover *d, ut_map *hooks, const jclasses *all, const jclass *jc,
 		       const ut_jmethod *m)
 {
 	ut_arena_mark mark = ut_arena_save(d->ix->temp);
 	size_t before = d->suite->tests.n;
-	ut_walker w;
+	up_walker w;
 	int rc;
 
 	up_walker_init(&w, d, m->fn->file->rel);
@@ -461,7 +461,7 @@ static int emit_method(ut_discover *d, ut_map *hooks, const jclasses *all, const
 	return rc;
 }
 
-static int emit_class(ut_discover *d, ut_map *hooks, const jclasses *all, jclass *jc)
+static int emit_class(up_discover *d, ut_map *hooks, const jclasses *all, jclass *jc)
 {
 	size_t i;
 	int rc = 0;
@@ -481,7 +481,7 @@ static bool is_testng(const jclass *jc)
 
 /* One warning naming the classes of one framework side (TestNG's or JUnit's) that were
  * not emitted: `why` says what left them out. */
-static void warn_left_out(ut_discover *d, const char *file, unsigned line, const jclasses *all,
+static void warn_left_out(up_discover *d, const char *file, unsigned line, const jclasses *all,
 			  bool testng, const char *why)
 {
 	ut_buf b = UT_BUF_INIT;
@@ -520,7 +520,7 @@ static size_t listed_at(const jclass *jc, const ut_testng_classes *listed)
 	return i;
 }
 
-static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
+static int emit_testng(up_discover *d, ut_map *hooks, jclasses *all)
 {
 	ut_testng_classes listed = {0};
 	ut_jstrings paths = {0};
@@ -584,7 +584,7 @@ static int emit_testng(ut_discover *d, ut_map *hooks, jclasses *all)
 }
 
 /* The class list of a suite: @Suite.SuiteClasses, @SuiteClasses or @SelectClasses. */
-static const ut_syn *suite_list(const ut_index *ix, const ut_cls *suite)
+static const ut_syn *suite_list(const up_index *ix, const up_cls *suite)
 {
 	const ut_syn *a = up_java_cls_annotation(ix, suite, "SuiteClasses");
 
@@ -592,7 +592,7 @@ static const ut_syn *suite_list(const ut_index *ix, const ut_cls *suite)
 }
 
 /* The simple name a class reference of a suite list names (Foo.class, a.b.Foo.class). */
-static const char *ref_name(const ut_index *ix, const ut_file *f, const ut_syn *ref, char *buf,
+static const char *ref_name(const up_index *ix, const up_file *f, const ut_syn *ref, char *buf,
 			    size_t size)
 {
 	const char *t = up_compact_text(ix, f, ref), *dot;
@@ -609,11 +609,11 @@ static const char *ref_name(const ut_index *ix, const ut_file *f, const ut_syn *
 }
 
 /* The classes a suite lists, in order, nested suites expanded. */
-static int emit_suite(ut_discover *d, ut_map *hooks, ut_map *expanded, const ut_cls *suite,
+static int emit_suite(up_discover *d, ut_map *hooks, ut_map *expanded, const up_cls *suite,
 		      jclasses *all, int depth)
 {
 	const ut_syn *a = suite_list(d->ix, suite), *c;
-	const ut_cls **key;
+	const up_cls **key;
 	int rc = 0;
 
 	/* each suite is expanded once: a suite listed again adds nothing new, and hostile
@@ -628,7 +628,7 @@ static int emit_suite(ut_discover *d, ut_map *hooks, ut_map *expanded, const ut_
 	for (c = up_syn_find(a, UT_R_CLASSREF, 0); c && rc == 0; c = up_syn_next(c)) {
 		const char *name;
 		jclass *jc;
-		ut_cls *k;
+		up_cls *k;
 		char buf[256];
 
 		if (!up_syn_is(c, UT_R_CLASSREF) ||
@@ -648,16 +648,16 @@ static int emit_suite(ut_discover *d, ut_map *hooks, ut_map *expanded, const ut_
 	return rc;
 }
 
-typedef UT_VEC(ut_cls *) suites;
+typedef UT_VEC(up_cls *) suites;
 
 /* Does the suite list, itself or through the suites it lists, one of the test classes? */
-static bool reaches(const ut_index *ix, const ut_cls *suite, jclasses *all, int depth)
+static bool reaches(const up_index *ix, const up_cls *suite, jclasses *all, int depth)
 {
 	const ut_syn *a = suite_list(ix, suite), *c;
 
 	for (c = a && depth < 16 ? up_syn_find(a, UT_R_CLASSREF, 0) : NULL; c; c = up_syn_next(c)) {
 		const char *name;
-		const ut_cls *k;
+		const up_cls *k;
 		char buf[256];
 
 		if (!up_syn_is(c, UT_R_CLASSREF) ||
@@ -675,19 +675,19 @@ static bool reaches(const ut_index *ix, const ut_cls *suite, jclasses *all, int 
 /* The suite classes of the Java sources, in file order, and the names they list. A suite
  * outside the test files (the root suite in another folder of the source root than the
  * tests) counts when it leads to one of the test classes. */
-static int find_suites(ut_discover *d, jclasses *all, suites *out, ut_map *listed)
+static int find_suites(up_discover *d, jclasses *all, suites *out, ut_map *listed)
 {
 	size_t i;
 	int rc = 0;
 
 	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
-		const ut_file *f = d->ix->files.v[i];
+		const up_file *f = d->ix->files.v[i];
 		const ut_syn *c, *r;
 
 		if (f->lang != UT_LANG_JAVA)
 			continue;
 		for (c = up_syn_first(f->tree->root); c && rc == 0; c = up_syn_next(c)) {
-			ut_cls *k =
+			up_cls *k =
 			    up_syn_is(c, UT_R_CLASS) ? up_index_class_of(d->ix, f, c) : NULL;
 			const ut_syn *a = k ? suite_list(d->ix, k) : NULL;
 
@@ -716,7 +716,7 @@ static int find_suites(ut_discover *d, jclasses *all, suites *out, ut_map *liste
 }
 
 /* Marks the classes Maven would not run (pom.xml's Surefire/Failsafe patterns). */
-static int maven_patterns(ut_discover *d, jclasses *all)
+static int maven_patterns(up_discover *d, jclasses *all)
 {
 	ut_jstrings inc = {0}, exc = {0};
 	ut_buf b = UT_BUF_INIT;
@@ -724,7 +724,7 @@ static int maven_patterns(ut_discover *d, jclasses *all)
 	int rc = up_java_build_patterns(d, &inc, &exc);
 
 	for (i = 0; i < all->n && rc > 0; i++) {
-		const ut_cls *k = all->v[i].cls;
+		const up_cls *k = all->v[i].cls;
 		char *c;
 
 		while (k->outer) /* a nested class runs through its outermost one */
@@ -747,7 +747,7 @@ static int maven_patterns(ut_discover *d, jclasses *all)
 
 /* Marks the classes of the frameworks Gradle's test task does not run (useTestNG: no
  * JUnit; useJUnitPlatform: no TestNG; useJUnit: JUnit 4 only). */
-static int gradle_engine(ut_discover *d, jclasses *all)
+static int gradle_engine(up_discover *d, jclasses *all)
 {
 	const char *engine = NULL;
 	size_t i;
@@ -772,17 +772,17 @@ static int cmp_jclass(const void *a, const void *b)
 	return c ? c : (x->cls->node->start < y->cls->node->start ? -1 : 1);
 }
 
-int up_java_discover(ut_discover *d)
+int up_java_discover(up_discover *d)
 {
 	jclasses all = {0};
 	suites found = {0};
 	ut_map hooks = UT_MAP_INIT, listed = UT_MAP_INIT, expanded = UT_MAP_INIT;
-	const ut_cls *root = NULL;
+	const up_cls *root = NULL;
 	size_t i;
 	int rc = 0;
 
 	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
-		const ut_file *f = d->ix->files.v[i];
+		const up_file *f = d->ix->files.v[i];
 
 		if (f->lang == UT_LANG_JAVA && f->test_file)
 			rc = collect_file(d, f, f->tree->root, &all, 0);

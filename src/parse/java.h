@@ -13,7 +13,7 @@ typedef UT_VEC(const char *) ut_jstrings;
 
 /* One test method of a class: `fn` is the body that runs (the most derived one). */
 typedef struct {
-	ut_fn *fn;
+	up_fn *fn;
 	const char *name;
 	long order;		/* @Order or TestNG priority */
 	long level;		/* TestNG: 0 without dependencies, else 1 + its dependencies' */
@@ -28,40 +28,40 @@ typedef UT_VEC(ut_jmethod) ut_jmethods;
 
 /* Annotation `name` (simple or qualified) on n before `before` (a member's own
  * annotations, not those of its children), or NULL. */
-const ut_syn *up_java_annotation(const ut_index *ix, const ut_file *f, const ut_syn *n,
+const ut_syn *up_java_annotation(const up_index *ix, const up_file *f, const ut_syn *n,
 				 const char *name, uint32_t before);
 /* The same on a method or a class, before its name. */
-const ut_syn *up_java_fn_annotation(const ut_index *ix, const ut_fn *fn, const char *name);
-const ut_syn *up_java_cls_annotation(const ut_index *ix, const ut_cls *k, const char *name);
+const ut_syn *up_java_fn_annotation(const up_index *ix, const up_fn *fn, const char *name);
+const ut_syn *up_java_cls_annotation(const up_index *ix, const up_cls *k, const char *name);
 /* The text of the annotation's arguments, compacted ("enabled=false"); "" for NULL. */
-const char *up_java_annotation_args(const ut_index *ix, const ut_file *f, const ut_syn *a);
+const char *up_java_annotation_args(const up_index *ix, const up_file *f, const ut_syn *a);
 /* The integer argument `key` of an annotation (the first positional one for NULL), or dflt. */
-long up_java_number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
+long up_java_number_arg(const up_index *ix, const up_file *f, const ut_syn *a, const char *key,
 			long dflt);
 /* The string values of argument `key` (a string or a {...} list of strings), appended to
  * out (strings in ix->scratch). */
-int up_java_strings_arg(ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
+int up_java_strings_arg(up_index *ix, const up_file *f, const ut_syn *a, const char *key,
 			ut_jstrings *out);
 /* The order the kinds of setup hooks run in: bits of up_java_hook_kinds, -1 ends. */
 extern const int ut_java_before_hooks[];
 extern const int ut_java_after_hooks[];
 /* The framework of a class: its file's imports', else its nearest superclass's (a
  * subclass that imports nothing), else "junit4". */
-const char *up_java_framework(const ut_index *ix, ut_cls *k);
+const char *up_java_framework(const up_index *ix, up_cls *k);
 /* Is the class declared abstract? */
-bool up_java_is_abstract(const ut_cls *k);
+bool up_java_is_abstract(const up_cls *k);
 /* Bit h set for each hook annotation (BeforeClass, Before, BeforeMethod...) of the method. */
-unsigned up_java_hook_kinds(const ut_index *ix, const ut_fn *fn);
+unsigned up_java_hook_kinds(const up_index *ix, const up_fn *fn);
 
 /* k and its superclasses among the sources, k first (UT_MAX_SUPER at most); how many. */
-size_t up_java_chain(const ut_index *ix, ut_cls *k, ut_cls *chain[UT_MAX_SUPER]);
+size_t up_java_chain(const up_index *ix, up_cls *k, up_cls *chain[UT_MAX_SUPER]);
 /* Member node m of class k as an indexed method, or NULL when it is none. */
-ut_fn *up_java_method(const ut_index *ix, const ut_cls *k, const ut_syn *m);
+up_fn *up_java_method(const up_index *ix, const up_cls *k, const ut_syn *m);
 
 /* TestNG (testng.c): the test methods of k and its superclasses in TestNG's order inside
  * a class (priority, then dependencies, then name). A class whose class-level @Test says
  * `enabled = false` has none. */
-int up_testng_methods(ut_discover *d, ut_cls *k, ut_jmethods *out);
+int up_testng_methods(up_discover *d, up_cls *k, ut_jmethods *out);
 /* The classes the suite's TestNG suite files run, in their order (the files one after
  * another), appended to out (names in ix->scratch): suite.testng_xml, else the files the
  * build names (up_java_build_suites), else a testng.xml at the root or in
@@ -82,7 +82,7 @@ typedef struct {
 	size_t ngroups_out;
 } ut_testng_class;
 typedef UT_VEC(ut_testng_class) ut_testng_classes;
-int up_testng_xml(ut_discover *d, ut_testng_classes *out, ut_jstrings *paths);
+int up_testng_xml(up_discover *d, ut_testng_classes *out, ut_jstrings *paths);
 /* Whether the suite file runs method `name` (of `groups`) of class c: none of an excluded
  * group, one of an included group when the <run> includes some; with <include>s, those they match
  * (*pos: 1 + the place of the include naming it exactly, 0 for a pattern), else all but
@@ -94,16 +94,16 @@ bool up_testng_runs(const ut_testng_class *c, const char *name, const ut_jstring
  * only when the build itself names none), else build.gradle(.kts)'s useTestNG { suites
  * ... }. Appended to out (relative to the root, in ix->scratch); *from the build file's
  * name, NULL when it names none. A build file that cannot be read is a warning. */
-int up_java_build_suites(ut_discover *d, ut_jstrings *out, const char **from);
+int up_java_build_suites(up_discover *d, ut_jstrings *out, const char **from);
 /* The include and exclude patterns Maven runs test classes by (pom.xml at the root: its
  * Surefire's, Failsafe's when declared; their defaults when they name none), appended to
  * includes and excludes (in ix->scratch). 1 when a pom.xml was read, 0 when there is none
  * (nothing decides then), UT_ENOMEM. */
-int up_java_build_patterns(ut_discover *d, ut_jstrings *includes, ut_jstrings *excludes);
+int up_java_build_patterns(up_discover *d, ut_jstrings *includes, ut_jstrings *excludes);
 /* The test framework build.gradle(.kts) at the root runs: "testng" (useTestNG),
  * "junit5" (useJUnitPlatform), "junit4" (useJUnit); NULL when there is no such file or it
  * names none or several. 0 or UT_ENOMEM. */
-int up_java_build_engine(ut_discover *d, const char **engine);
+int up_java_build_engine(up_discover *d, const char **engine);
 /* Whether Maven runs the class at `path` (package folders and class name, "a/b/FooTest")
  * by those patterns (Foo, Foo.java and Foo.class alike; a %regex[] pattern matches). */
 bool up_java_build_runs(const ut_jstrings *includes, const ut_jstrings *excludes, const char *path);

@@ -18,7 +18,7 @@
 #define MAX_SUITES 256
 
 typedef struct {
-	ut_index *ix;
+	up_index *ix;
 	ut_xml *xml;
 	const char *stack[MAX_DEPTH]; /* element names from <project> down (in scratch) */
 	size_t depth;
@@ -184,7 +184,7 @@ static const char *expand(pom_reader *r, const char *s)
 
 /* Reads pom.xml at path into r (r->rc: the failure); 1 when it could be read, 0 when not
  * (a warning says why). */
-static int parse_pom(ut_discover *d, const char *path, pom_reader *r)
+static int parse_pom(up_discover *d, const char *path, pom_reader *r)
 {
 	ut_buf src = UT_BUF_INIT;
 	int rc = 0;
@@ -229,7 +229,7 @@ static void pom_dispose(pom_reader *r)
 	ut_vec_free(&r->excludes);
 }
 
-static int read_pom(ut_discover *d, const char *path, ut_jstrings *out)
+static int read_pom(up_discover *d, const char *path, ut_jstrings *out)
 {
 	pom_reader r;
 	const ut_jstrings *found;
@@ -259,7 +259,7 @@ static int push_all(ut_jstrings *out, const char *const *v)
 	return 0;
 }
 
-int up_java_build_patterns(ut_discover *d, ut_jstrings *includes, ut_jstrings *excludes)
+int up_java_build_patterns(up_discover *d, ut_jstrings *includes, ut_jstrings *excludes)
 {
 	char *path = ut_path_join(d->ix->root ? d->ix->root : ".", "pom.xml");
 	pom_reader r;
@@ -353,7 +353,7 @@ static bool word_at(const char *p, const char *s, const char *word)
 
 /* The string literals of the `suites` statement starting at s (until the end of its
  * line, lines ending in ',' or inside parentheses continued), appended to out. */
-static int gradle_suites(ut_index *ix, const char *s, const char *end, ut_jstrings *out)
+static int gradle_suites(up_index *ix, const char *s, const char *end, ut_jstrings *out)
 {
 	const char *start = s;
 	int parens = 0;
@@ -397,7 +397,7 @@ static void gradle_engine(const char **engine, const char *name)
 		*engine = name;
 }
 
-static int read_gradle(ut_discover *d, const char *path, const char *rel, ut_jstrings *out,
+static int read_gradle(up_discover *d, const char *path, const char *rel, ut_jstrings *out,
 		       const char **engine)
 {
 	ut_buf src = UT_BUF_INIT;
@@ -454,7 +454,7 @@ static int read_gradle(ut_discover *d, const char *path, const char *rel, ut_jst
 	return rc;
 }
 
-int up_java_build_engine(ut_discover *d, const char **engine)
+int up_java_build_engine(up_discover *d, const char **engine)
 {
 	static const char *const files[] = {"build.gradle", "build.gradle.kts", NULL};
 	const char *root = d->ix->root ? d->ix->root : ".";
@@ -478,7 +478,7 @@ int up_java_build_engine(ut_discover *d, const char **engine)
 	return rc;
 }
 
-int up_java_build_suites(ut_discover *d, ut_jstrings *out, const char **from)
+int up_java_build_suites(up_discover *d, ut_jstrings *out, const char **from)
 {
 	const char *engine = NULL;
 	static const char *const files[] = {"pom.xml", "build.gradle", "build.gradle.kts", NULL};

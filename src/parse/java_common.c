@@ -9,7 +9,7 @@
 #include "util/banned.h"
 
 /* The annotation's name without blanks, in buf when it fits. */
-static const char *deco_name(const ut_index *ix, const ut_file *f, const ut_syn *deco, char *buf,
+static const char *deco_name(const up_index *ix, const up_file *f, const ut_syn *deco, char *buf,
 			     size_t size)
 {
 	const ut_syn *n = up_syn_child(deco, UT_R_DECO_NAME);
@@ -26,7 +26,7 @@ static bool deco_is(const char *dn, const char *name)
 	       (dl > len && dn[dl - len - 1] == '.' && strcmp(dn + dl - len, name) == 0);
 }
 
-const ut_syn *up_java_annotation(const ut_index *ix, const ut_file *f, const ut_syn *n,
+const ut_syn *up_java_annotation(const up_index *ix, const up_file *f, const ut_syn *n,
 				 const char *name, uint32_t before)
 {
 	const ut_syn *c;
@@ -46,13 +46,13 @@ static uint32_t name_start(const ut_syn *n, ut_role role)
 	return nm ? nm->start : n->end;
 }
 
-const ut_syn *up_java_fn_annotation(const ut_index *ix, const ut_fn *fn, const char *name)
+const ut_syn *up_java_fn_annotation(const up_index *ix, const up_fn *fn, const char *name)
 {
 	return up_java_annotation(ix, fn->file, fn->node, name,
 				  name_start(fn->node, UT_R_FUNC_NAME));
 }
 
-const ut_syn *up_java_cls_annotation(const ut_index *ix, const ut_cls *k, const char *name)
+const ut_syn *up_java_cls_annotation(const up_index *ix, const up_cls *k, const char *name)
 {
 	return up_java_annotation(ix, k->file, k->node, name, name_start(k->node, UT_R_CLASS_NAME));
 }
@@ -65,7 +65,7 @@ static const char *const hook_names[] = {"BeforeClass",	 "BeforeAll", "Before",	
 const int ut_java_before_hooks[] = {0, 1, 2, 3, 4, -1};
 const int ut_java_after_hooks[] = {5, 6, 7, 8, 9, -1};
 
-unsigned up_java_hook_kinds(const ut_index *ix, const ut_fn *fn)
+unsigned up_java_hook_kinds(const up_index *ix, const up_fn *fn)
 {
 	uint32_t before = name_start(fn->node, UT_R_FUNC_NAME);
 	const ut_syn *c;
@@ -85,7 +85,7 @@ unsigned up_java_hook_kinds(const ut_index *ix, const ut_fn *fn)
 	return kinds;
 }
 
-const char *up_java_annotation_args(const ut_index *ix, const ut_file *f, const ut_syn *a)
+const char *up_java_annotation_args(const up_index *ix, const up_file *f, const ut_syn *a)
 {
 	const ut_syn *args = a ? up_syn_child(a, UT_R_DECO_ARGS) : NULL;
 
@@ -93,7 +93,7 @@ const char *up_java_annotation_args(const ut_index *ix, const ut_file *f, const 
 }
 
 /* The value node of argument `key` (the first positional one for NULL), or NULL. */
-static const ut_syn *arg_value(const ut_file *f, const ut_syn *a, const char *key)
+static const ut_syn *arg_value(const up_file *f, const ut_syn *a, const char *key)
 {
 	const ut_syn *args = a ? up_syn_child(a, UT_R_DECO_ARGS) : NULL, *c;
 
@@ -110,10 +110,10 @@ static const ut_syn *arg_value(const ut_file *f, const ut_syn *a, const char *ke
 	return NULL;
 }
 
-static ut_val eval_const(const ut_index *ix, const ut_file *f, const ut_syn *v)
+static up_val eval_const(const up_index *ix, const up_file *f, const ut_syn *v)
 {
-	ut_env env;
-	ut_val val;
+	up_env env;
+	up_val val;
 
 	up_env_init(&env, NULL, f, NULL);
 	val = up_eval(ix, &env, f, v);
@@ -121,11 +121,11 @@ static ut_val eval_const(const ut_index *ix, const ut_file *f, const ut_syn *v)
 	return val;
 }
 
-long up_java_number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
+long up_java_number_arg(const up_index *ix, const up_file *f, const ut_syn *a, const char *key,
 			long dflt)
 {
 	const ut_syn *v = arg_value(f, a, key);
-	ut_val val;
+	up_val val;
 	char buf[32];
 	char *end;
 	long n;
@@ -137,7 +137,7 @@ long up_java_number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, c
 	if (val.s[0] && *end == '\0')
 		return n;
 	val = eval_const(ix, f, v);
-	if (val.kind != UT_V_STR || val.n == 0 || val.n >= sizeof(buf))
+	if (val.kind != UP_V_STR || val.n == 0 || val.n >= sizeof(buf))
 		return dflt;
 	memcpy(buf, val.s, val.n);
 	buf[val.n] = '\0';
@@ -145,11 +145,11 @@ long up_java_number_arg(const ut_index *ix, const ut_file *f, const ut_syn *a, c
 	return *end == '\0' ? n : dflt;
 }
 
-int up_java_strings_arg(ut_index *ix, const ut_file *f, const ut_syn *a, const char *key,
+int up_java_strings_arg(up_index *ix, const up_file *f, const ut_syn *a, const char *key,
 			ut_jstrings *out)
 {
 	const ut_syn *v = arg_value(f, a, key), *c, *end;
-	ut_val val;
+	up_val val;
 
 	if (!v)
 		return 0;
@@ -161,20 +161,20 @@ int up_java_strings_arg(ut_index *ix, const ut_file *f, const ut_syn *a, const c
 
 		if (c != v && leaf)
 			val = eval_const(ix, f, c);
-		if (leaf && val.kind == UT_V_STR) {
+		if (leaf && val.kind == UP_V_STR) {
 			const char *s = ut_arena_strndup(&ix->scratch, val.s, val.n);
 
 			if (!s || ut_vec_push(out, s) < 0)
 				return ut_error_set(UT_ENOMEM, "out of memory");
 		}
 		/* a leaf's own parts are not elements; the list's node is looked into */
-		c = leaf && (c != v || val.kind == UT_V_STR) ? c + c->size : c + 1;
-		val.kind = UT_V_NONE;
+		c = leaf && (c != v || val.kind == UP_V_STR) ? c + c->size : c + 1;
+		val.kind = UP_V_NONE;
 	}
 	return 0;
 }
 
-size_t up_java_chain(const ut_index *ix, ut_cls *k, ut_cls *chain[UT_MAX_SUPER])
+size_t up_java_chain(const up_index *ix, up_cls *k, up_cls *chain[UT_MAX_SUPER])
 {
 	size_t n = 0;
 
@@ -183,7 +183,7 @@ size_t up_java_chain(const ut_index *ix, ut_cls *k, ut_cls *chain[UT_MAX_SUPER])
 	return n;
 }
 
-ut_fn *up_java_method(const ut_index *ix, const ut_cls *k, const ut_syn *m)
+up_fn *up_java_method(const up_index *ix, const up_cls *k, const ut_syn *m)
 {
 	return up_syn_is(m, UT_R_FUNC) ? up_index_fn_of(ix, k->file, m) : NULL;
 }
@@ -201,7 +201,7 @@ void up_jmethods_free(ut_jmethods *v)
 }
 
 /* The framework a file's imports name, or NULL. */
-static const char *framework_of(const ut_index *ix, const ut_file *f)
+static const char *framework_of(const up_index *ix, const up_file *f)
 {
 	const ut_syn *c;
 
@@ -219,9 +219,9 @@ static const char *framework_of(const ut_index *ix, const ut_file *f)
 	return NULL;
 }
 
-const char *up_java_framework(const ut_index *ix, ut_cls *k)
+const char *up_java_framework(const up_index *ix, up_cls *k)
 {
-	ut_cls *chain[UT_MAX_SUPER];
+	up_cls *chain[UT_MAX_SUPER];
 	size_t n = up_java_chain(ix, k, chain), i;
 	const char *fw = NULL;
 
@@ -230,7 +230,7 @@ const char *up_java_framework(const ut_index *ix, ut_cls *k)
 	return fw ? fw : "junit4";
 }
 
-bool up_java_is_abstract(const ut_cls *k)
+bool up_java_is_abstract(const up_cls *k)
 {
 	uint32_t end = name_start(k->node, UT_R_CLASS_NAME);
 	const char *s = k->file->src.ptr + k->node->start;

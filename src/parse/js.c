@@ -15,14 +15,14 @@ static int nomem(void)
 	return ut_error_set(UT_ENOMEM, "out of memory");
 }
 
-static int walk_suite_hooks(ut_walker *w, const jsuite *cur, hook_kind k)
+static int walk_suite_hooks(up_walker *w, const jsuite *cur, hook_kind k)
 {
 	size_t h;
 	int rc = 0;
 
 	for (h = 0; h < cur->hooks.n && rc == 0; h++) {
 		const ut_syn *body;
-		ut_env env;
+		up_env env;
 
 		if (cur->hooks.v[h].kind != k)
 			continue;
@@ -36,7 +36,7 @@ static int walk_suite_hooks(ut_walker *w, const jsuite *cur, hook_kind k)
 
 /* The hooks of the test's suites, outermost first or last. mocha's root suite holds the
  * hooks at the top of every file: they run around every test of the run. */
-static int walk_hooks(const jsctx *c, ut_walker *w, const jsuite *s, hook_kind k, bool outer_first)
+static int walk_hooks(const jsctx *c, up_walker *w, const jsuite *s, hook_kind k, bool outer_first)
 {
 	const jsuite *chain[64];
 	size_t n = 0, i, r;
@@ -76,8 +76,8 @@ static int emit(jsctx *c, const jtest *t)
 	const jsuite *chain[64];
 	const jsuite *s;
 	size_t n = 0;
-	ut_walker w;
-	ut_env env;
+	up_walker w;
+	up_env env;
 	int rc = 0;
 	const char *id;
 
@@ -204,7 +204,7 @@ static bool filter_only(jsuite *const *roots, size_t n, int depth)
 	return kept;
 }
 
-static const char *framework_of(const ut_discover *d, const ut_file *f)
+static const char *framework_of(const up_discover *d, const up_file *f)
 {
 	const ut_syn *c;
 
@@ -288,7 +288,7 @@ static int ctx_cmp(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-int up_js_discover(ut_discover *d)
+int up_js_discover(up_discover *d)
 {
 	UT_VEC(jsctx) ctxs = {0};
 	UT_VEC(jsuite *) mocha_roots = {0};
@@ -297,7 +297,7 @@ int up_js_discover(ut_discover *d)
 
 	/* every file first: mocha's .only in one file leaves out the tests of the others */
 	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
-		ut_file *f = d->ix->files.v[i];
+		up_file *f = d->ix->files.v[i];
 		jsctx c;
 
 		if (!ut_lang_is_js(f->lang) || !f->test_file)

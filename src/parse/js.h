@@ -14,8 +14,8 @@ typedef struct {
 	const ut_syn *body; /* its function */
 	const char *title;
 	jsuite *suite;
-	ut_env *env;	    /* the scope it was registered in (describe, factory, loop) */
-	const ut_file *src; /* the file its code is in: the spec's, or a factory's */
+	up_env *env;	    /* the scope it was registered in (describe, factory, loop) */
+	const up_file *src; /* the file its code is in: the spec's, or a factory's */
 	size_t pos;	    /* declaration position among the suite's children */
 	bool only;	    /* it.only */
 	bool dropped;	    /* left out by mocha's .only rules */
@@ -24,14 +24,14 @@ typedef struct {
 typedef struct {
 	hook_kind kind;
 	const ut_syn *body;
-	ut_env *env;
-	const ut_file *src;
+	up_env *env;
+	const up_file *src;
 } jhook;
 
 struct jsuite {
 	jsuite *parent;
 	const char *title; /* NULL for the file's root */
-	ut_env env;	   /* describe-level bindings */
+	up_env env;	   /* describe-level bindings */
 	UT_VEC(jtest) tests;
 	UT_VEC(jsuite *) suites;
 	UT_VEC(jhook) hooks;
@@ -44,19 +44,19 @@ struct jsuite {
 /* An async function's body, read after the rest of its file (see up_js_awaits). */
 typedef struct {
 	jsuite *suite;
-	ut_env *env;
-	const ut_file *file;
+	up_env *env;
+	const up_file *file;
 	const ut_syn *body;
 } jlater;
 
 typedef struct {
-	ut_discover *d;
-	const ut_file *file; /* the spec: ids are made of its path */
-	const ut_file *cur;  /* the file being read: the spec, or a factory's */
+	up_discover *d;
+	const up_file *file; /* the spec: ids are made of its path */
+	const up_file *cur;  /* the file being read: the spec, or a factory's */
 	const char *framework;
 	ut_arena arena; /* suites and scopes of this file */
 	UT_VEC(jsuite *) all;
-	UT_VEC(ut_env *) scopes; /* factory calls and loop iterations */
+	UT_VEC(up_env *) scopes; /* factory calls and loop iterations */
 	UT_VEC(jlater) later;	 /* async functions at the top that await, in order */
 	jsuite *root;
 	UT_VEC(const char *) aliases; /* names bound to selenium-webdriver/testing */
@@ -70,7 +70,7 @@ typedef struct {
 
 /* A suite of c's file under parent (NULL: the file's root), its describe-level scope
  * inside `scope` (NULL: the file). In c's arena; NULL when out of memory. */
-jsuite *up_js_suite_new(jsctx *c, jsuite *parent, ut_env *scope, const char *title);
+jsuite *up_js_suite_new(jsctx *c, jsuite *parent, up_env *scope, const char *title);
 /* Reads what c's file registers into c->root (created here): describes, tests, hooks,
  * factories, loops, conditions. 0, or a negative code (out of memory). */
 int up_js_scan_file(jsctx *c);
@@ -78,18 +78,18 @@ int up_js_scan_file(jsctx *c);
 /* js_names.c. The title expr gives when the spec loads: its value, or the parts of a
  * template or a `+` that have one with ${expression} (its source text) for each part only
  * the run knows: `Suite on ${ENV}`. In the index's arena; "" when out of memory. */
-const char *up_js_title(jsctx *c, ut_env *env, const ut_syn *expr);
+const char *up_js_title(jsctx *c, up_env *env, const ut_syn *expr);
 /* The function that `var` (bound by `var = require('./module')` at the top of the file
  * being read) exports: module.exports itself when prop is NULL, else its member prop
  * (exports.prop = function, or a function of the module named prop). NULL when none. */
-const ut_fn *up_js_required_fn(jsctx *c, const ut_syn *var, const ut_syn *prop);
+const up_fn *up_js_required_fn(jsctx *c, const ut_syn *var, const ut_syn *prop);
 /* That function for a call: suite(x) or suites.editor(x). */
-const ut_fn *up_js_required_factory(jsctx *c, const ut_syn *call);
+const up_fn *up_js_required_factory(jsctx *c, const ut_syn *call);
 /* The body of the function that `paren` holds when it is called right there:
  * (async () => { ... })(). NULL otherwise. */
-const ut_syn *up_js_iife_body(const ut_file *f, const ut_syn *paren);
+const ut_syn *up_js_iife_body(const up_file *f, const ut_syn *paren);
 /* Whether that function is async and awaits: what it registers comes after the file's
  * other registrations (mocha's loader awaits the file). */
-bool up_js_awaits(const ut_file *f, const ut_syn *paren);
+bool up_js_awaits(const up_file *f, const ut_syn *paren);
 
 #endif

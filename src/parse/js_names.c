@@ -32,20 +32,20 @@ static void put_escape(ut_buf *b, const char *s, size_t n)
 
 /* Appends the title part n: its value when it has one, the parts of a template or a `+`
  * that have one and ${text} for each that does not. Counts the parts of each kind. */
-static void put_part(jsctx *c, ut_env *env, const ut_syn *n, ut_buf *b, int *known,
+static void put_part(jsctx *c, up_env *env, const ut_syn *n, ut_buf *b, int *known,
 		     int *unknown, int depth)
 {
-	const ut_file *f = c->cur;
+	const up_file *f = c->cur;
 	const ut_syn *ch;
 	const char *text;
-	ut_val v;
+	up_val v;
 
 	while (n && up_syn_is(n, UT_R_PAREN) && up_syn_first(n) && !up_syn_next(up_syn_first(n)))
 		n = up_syn_first(n);
 	if (!n)
 		return;
 	v = up_eval(c->d->ix, env, f, n);
-	if (v.kind == UT_V_STR) {
+	if (v.kind == UP_V_STR) {
 		ut_buf_put(b, v.s, v.n);
 		(*known)++;
 		return;
@@ -81,7 +81,7 @@ static void put_part(jsctx *c, ut_env *env, const ut_syn *n, ut_buf *b, int *kno
 	ut_buf_putc(b, '}');
 }
 
-const char *up_js_title(jsctx *c, ut_env *env, const ut_syn *expr)
+const char *up_js_title(jsctx *c, up_env *env, const ut_syn *expr)
 {
 	ut_buf b = UT_BUF_INIT;
 	int known = 0, unknown = 0;
@@ -95,7 +95,7 @@ const char *up_js_title(jsctx *c, ut_env *env, const ut_syn *expr)
 }
 
 /* The module path of `name = require('path')` at the top of f, or NULL (length in *n). */
-static const char *required_path(const ut_file *f, const ut_syn *name, size_t *n)
+static const char *required_path(const up_file *f, const ut_syn *name, size_t *n)
 {
 	const ut_syn *a;
 
@@ -155,13 +155,13 @@ static void join_path(ut_buf *b, const char *from, const char *path, size_t n)
 
 /* The suite's file a relative require names, as node resolves it: the path, with .js,
  * .ts, .mjs, .cjs, or a folder's index. */
-static const ut_file *module_file(const ut_index *ix, const ut_file *from, const char *path,
+static const up_file *module_file(const up_index *ix, const up_file *from, const char *path,
 				  size_t n)
 {
 	static const char *const tails[] = {"", ".js", ".ts", ".cjs", ".mjs", "/index.js",
 					    "/index.ts", NULL};
 	ut_buf b = UT_BUF_INIT;
-	const ut_file *found = NULL;
+	const up_file *found = NULL;
 	size_t k, i, base;
 
 	ut_buf_init(&b, 4096);
@@ -182,9 +182,9 @@ static const ut_file *module_file(const ut_index *ix, const ut_file *from, const
 
 /* The function `node` of m, which the index keeps no name for (module.exports =
  * function ...), in c's arena. */
-static const ut_fn *fn_at(jsctx *c, const ut_file *m, const ut_syn *node)
+static const up_fn *fn_at(jsctx *c, const up_file *m, const ut_syn *node)
 {
-	ut_fn *fn = ut_arena_alloc(&c->arena, sizeof(*fn));
+	up_fn *fn = ut_arena_alloc(&c->arena, sizeof(*fn));
 	const ut_syn *params = up_syn_child(node, UT_R_FUNC_PARAMS), *p;
 
 	if (!fn)
@@ -203,11 +203,11 @@ static const ut_fn *fn_at(jsctx *c, const ut_file *m, const ut_syn *node)
 /* What module m exports as a function: module.exports = function (...) {...} (or = a
  * function of m by name) when `prop` is NULL, else exports.prop / module.exports.prop /
  * a function of m named prop. */
-static const ut_fn *exported_fn(jsctx *c, const ut_file *m, const char *prop, size_t plen)
+static const up_fn *exported_fn(jsctx *c, const up_file *m, const char *prop, size_t plen)
 {
-	const ut_index *ix = c->d->ix;
+	const up_index *ix = c->d->ix;
 	const ut_syn *a;
-	const ut_fn *fn;
+	const up_fn *fn;
 
 	if (prop) {
 		for (fn = up_index_fn(ix, prop, plen); fn; fn = fn->next_same_name)
@@ -229,11 +229,11 @@ static const ut_fn *exported_fn(jsctx *c, const ut_file *m, const char *prop, si
 	return NULL;
 }
 
-const ut_fn *up_js_required_fn(jsctx *c, const ut_syn *var, const ut_syn *prop)
+const up_fn *up_js_required_fn(jsctx *c, const ut_syn *var, const ut_syn *prop)
 {
-	const ut_index *ix = c->d->ix;
-	const ut_file *m;
-	const ut_fn *fn;
+	const up_index *ix = c->d->ix;
+	const up_file *m;
+	const up_fn *fn;
 	const char *path;
 	size_t n = 0;
 
@@ -248,7 +248,7 @@ const ut_fn *up_js_required_fn(jsctx *c, const ut_syn *var, const ut_syn *prop)
 	return fn && fn->body && ut_lang_is_js(fn->file->lang) ? fn : NULL;
 }
 
-const ut_fn *up_js_required_factory(jsctx *c, const ut_syn *call)
+const up_fn *up_js_required_factory(jsctx *c, const ut_syn *call)
 {
 	const ut_syn *nm = up_call_name(call), *recv = up_call_recv(call);
 
@@ -257,7 +257,7 @@ const ut_fn *up_js_required_factory(jsctx *c, const ut_syn *call)
 	return recv ? up_js_required_fn(c, recv, nm) : up_js_required_fn(c, nm, NULL);
 }
 
-bool up_js_awaits(const ut_file *f, const ut_syn *paren)
+bool up_js_awaits(const up_file *f, const ut_syn *paren)
 {
 	const ut_syn *fn = up_syn_first(paren), *body = fn ? up_syn_child(fn, UT_R_FUNC_BODY) : NULL;
 	const char *s = fn ? f->src.ptr + fn->start : NULL;
@@ -266,7 +266,7 @@ bool up_js_awaits(const ut_file *f, const ut_syn *paren)
 	       memmem(f->src.ptr + body->start, body->end - body->start, "await", 5);
 }
 
-const ut_syn *up_js_iife_body(const ut_file *f, const ut_syn *paren)
+const ut_syn *up_js_iife_body(const up_file *f, const ut_syn *paren)
 {
 	const ut_syn *fn = paren ? up_syn_first(paren) : NULL;
 	const char *p, *end = f->src.ptr + f->src.len;

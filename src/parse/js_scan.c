@@ -19,7 +19,7 @@ static const char *const skip_it[] = {"xit", "xtest", "xspecify", "xstep", NULL}
 #define MAX_SCOPES 20000 /* factory calls and loop iterations of a file, nested ones multiplied */
 
 /* A suite whose describe-level scope is inside `scope` (NULL: the file). */
-jsuite *up_js_suite_new(jsctx *c, jsuite *parent, ut_env *scope, const char *title)
+jsuite *up_js_suite_new(jsctx *c, jsuite *parent, up_env *scope, const char *title)
 {
 	jsuite *s = ut_arena_alloc(&c->arena, sizeof(*s));
 
@@ -48,9 +48,9 @@ static bool scope_room(jsctx *c, const ut_syn *n)
 	return false;
 }
 
-static ut_env *scope_new(jsctx *c, ut_env *parent)
+static up_env *scope_new(jsctx *c, up_env *parent)
 {
-	ut_env *e = ut_arena_alloc(&c->arena, sizeof(*e));
+	up_env *e = ut_arena_alloc(&c->arena, sizeof(*e));
 
 	if (!e)
 		return NULL;
@@ -74,20 +74,20 @@ static const ut_syn *func_arg(const ut_syn *call)
 	return last;
 }
 
-static const char *title_of(jsctx *c, ut_env *env, const ut_syn *call)
+static const char *title_of(jsctx *c, up_env *env, const ut_syn *call)
 {
 	const ut_syn *args = up_call_args(call), *a;
 
 	for (a = args ? up_syn_first(args) : NULL; a; a = up_syn_next(a)) {
-		ut_val v;
+		up_val v;
 
 		if (!up_syn_is(a, UT_R_ARG))
 			continue;
 		v = up_eval(c->d->ix, env, c->cur, up_arg_expr(a));
-		if (v.kind == UT_V_STR)
+		if (v.kind == UP_V_STR)
 			return ut_arena_strndup(c->d->ix->arena, v.s, v.n);
 		/* a part only the run knows is ${its text}: `Suite on ${ENV}` */
-		if (v.kind == UT_V_UNRES)
+		if (v.kind == UP_V_UNRES)
 			return up_js_title(c, env, up_arg_expr(a));
 		return up_compact_text(c->d->ix, c->cur, a);
 	}
@@ -147,14 +147,14 @@ static void call_shape(jsctx *c, const ut_syn *call, const char **name, const ch
 	}
 }
 
-static int scan(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth);
+static int scan(jsctx *c, jsuite *s, up_env *env, const ut_syn *n, int depth);
 
 /* Whether code makes a call: a function body or an arrow's expression (x => it(x, ...)). */
 static bool has_call(const ut_syn *n)
 {
 	return n && (up_syn_is(n, UT_R_CALL) || up_syn_find(n, UT_R_CALL, 0));
 }
-static int find_aliases(jsctx *c, const ut_file *f);
+static int find_aliases(jsctx *c, const up_file *f);
 
 static int nomem(void)
 {
@@ -164,9 +164,9 @@ static int nomem(void)
 /* The function a factory call registers with: one defined at the top of the file being
  * read, else the only such function of the suite's other JavaScript files (an imported
  * `function editorSuite(name) { describe(...) }`). */
-static const ut_fn *factory_named(jsctx *c, const ut_syn *nm)
+static const up_fn *factory_named(jsctx *c, const ut_syn *nm)
 {
-	const ut_fn *fn, *other = NULL;
+	const up_fn *fn, *other = NULL;
 	size_t others = 0;
 
 	for (fn = up_index_fn(c->d->ix, c->cur->src.ptr + nm->start, nm->end - nm->start); fn;
@@ -181,7 +181,7 @@ static const ut_fn *factory_named(jsctx *c, const ut_syn *nm)
 	return others == 1 ? other : NULL;
 }
 
-static const ut_fn *factory_of(jsctx *c, const ut_syn *call)
+static const up_fn *factory_of(jsctx *c, const ut_syn *call)
 {
 	const ut_syn *nm = up_call_name(call);
 
@@ -191,11 +191,11 @@ static const ut_fn *factory_of(jsctx *c, const ut_syn *call)
 }
 
 /* Binds the call's arguments to the function's parameters in a new scope. */
-static ut_env *bind_args(jsctx *c, ut_env *env, const ut_syn *call, const ut_file *pf,
+static up_env *bind_args(jsctx *c, up_env *env, const ut_syn *call, const up_file *pf,
 			 const ut_syn *const *params, size_t nparams)
 {
 	const ut_syn *args = up_call_args(call), *a;
-	ut_env *scope = scope_new(c, env);
+	up_env *scope = scope_new(c, env);
 	size_t p = 0;
 
 	if (!scope)
@@ -215,10 +215,10 @@ static ut_env *bind_args(jsctx *c, ut_env *env, const ut_syn *call, const ut_fil
 /* A function called at registration time with its arguments: describe('Suite ' + name)
  * inside it registers one suite per call, titled from the arguments. */
 /* Reads `body` of file `f` (a factory's, or the file being read) in `scope`. */
-static int scan_in(jsctx *c, jsuite *s, ut_env *scope, const ut_file *f, const ut_syn *body,
+static int scan_in(jsctx *c, jsuite *s, up_env *scope, const up_file *f, const ut_syn *body,
 		   int depth)
 {
-	const ut_file *saved = c->cur;
+	const up_file *saved = c->cur;
 	int rc = 0;
 
 	c->cur = f;
@@ -230,10 +230,10 @@ static int scan_in(jsctx *c, jsuite *s, ut_env *scope, const ut_file *f, const u
 	return rc;
 }
 
-static int scan_factory(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, const ut_fn *fn,
+static int scan_factory(jsctx *c, jsuite *s, up_env *env, const ut_syn *call, const up_fn *fn,
 			int depth)
 {
-	ut_env *scope;
+	up_env *scope;
 	int rc;
 
 	if (c->expanding >= MAX_FACTORY_DEPTH || !scope_room(c, call))
@@ -249,9 +249,9 @@ static int scan_factory(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, co
 }
 
 /* The elements of a literal list, directly or through a name bound to one. */
-static const ut_syn *literal_list(jsctx *c, ut_env *env, const ut_syn *n, const ut_file **lf)
+static const ut_syn *literal_list(jsctx *c, up_env *env, const ut_syn *n, const up_file **lf)
 {
-	ut_val v;
+	up_val v;
 
 	*lf = c->cur;
 	while (n && up_syn_is(n, UT_R_PAREN) && up_syn_first(n) && !up_syn_next(up_syn_first(n)))
@@ -261,7 +261,7 @@ static const ut_syn *literal_list(jsctx *c, ut_env *env, const ut_syn *n, const 
 	if (up_syn_is(n, UT_R_SEQ))
 		return n;
 	v = up_eval(c->d->ix, env, c->cur, n);
-	if (v.kind == UT_V_NODE && v.node && up_syn_is(v.node, UT_R_SEQ)) {
+	if (v.kind == UP_V_NODE && v.node && up_syn_is(v.node, UT_R_SEQ)) {
 		*lf = v.file;
 		return v.node;
 	}
@@ -269,13 +269,13 @@ static const ut_syn *literal_list(jsctx *c, ut_env *env, const ut_syn *n, const 
 }
 
 /* A list element's value; an object literal stays a node, for its fields (s.name). */
-static ut_val element(jsctx *c, ut_env *env, const ut_file *lf, const ut_syn *e)
+static up_val element(jsctx *c, up_env *env, const up_file *lf, const ut_syn *e)
 {
-	ut_val v = up_eval(c->d->ix, env, lf, e);
+	up_val v = up_eval(c->d->ix, env, lf, e);
 
-	if (v.kind == UT_V_UNRES && up_syn_child(e, UT_R_ASSIGN)) {
+	if (v.kind == UP_V_UNRES && up_syn_child(e, UT_R_ASSIGN)) {
 		memset(&v, 0, sizeof(v));
-		v.kind = UT_V_NODE;
+		v.kind = UP_V_NODE;
 		v.file = lf;
 		v.node = e;
 	}
@@ -284,14 +284,14 @@ static ut_val element(jsctx *c, ut_env *env, const ut_file *lf, const ut_syn *e)
 
 /* What a loop registers with: the body, the names it binds, and their file. */
 typedef struct {
-	const ut_file *file;
+	const up_file *file;
 	const ut_syn *var;   /* bound to the element, or NULL */
 	const ut_syn *index; /* bound to its position, or NULL */
 	const ut_syn *body;
 } jloop;
 
 /* Registers the loop's body once per element of `list`. */
-static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const ut_file *lf,
+static int scan_each(jsctx *c, jsuite *s, up_env *env, const ut_syn *list, const up_file *lf,
 		     const jloop *l, int depth)
 {
 	const ut_syn *e;
@@ -299,7 +299,7 @@ static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const
 	int rc = 0;
 
 	for (e = up_syn_first(list); e && rc == 0 && i < MAX_LOOP_ITEMS; e = up_syn_next(e)) {
-		ut_env *scope;
+		up_env *scope;
 
 		if (!up_syn_is(e, UT_R_ELEM))
 			continue;
@@ -313,9 +313,9 @@ static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const
 					  l->var->end - l->var->start, element(c, env, lf, e)) < 0)
 			return nomem();
 		if (l->index) {
-			ut_val iv = {0};
+			up_val iv = {0};
 
-			iv.kind = UT_V_STR;
+			iv.kind = UP_V_STR;
 			iv.s = ut_arena_printf(c->d->ix->temp, "%zu", i);
 			iv.n = iv.s ? strlen(iv.s) : 0;
 			if (!iv.s || up_env_bind(scope, l->file->src.ptr + l->index->start,
@@ -334,11 +334,11 @@ static int scan_each(jsctx *c, jsuite *s, ut_env *env, const ut_syn *list, const
 
 /* A loop over a list that cannot be read: its body once, and a warning when that
  * registers anything (mocha may register it any number of times). */
-static int scan_unread(jsctx *c, jsuite *s, ut_env *env, const ut_syn *at, const jloop *l,
+static int scan_unread(jsctx *c, jsuite *s, up_env *env, const ut_syn *at, const jloop *l,
 		       int depth)
 {
 	size_t before = c->registered;
-	ut_env *scope = scope_new(c, env);
+	up_env *scope = scope_new(c, env);
 	int rc;
 
 	if (!scope)
@@ -354,11 +354,11 @@ static int scan_unread(jsctx *c, jsuite *s, ut_env *env, const ut_syn *at, const
 
 /* list.forEach(x => describe(...)), list.map(...), and list.forEach(suiteFor) with a
  * factory's name. */
-static int scan_foreach(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int depth)
+static int scan_foreach(jsctx *c, jsuite *s, up_env *env, const ut_syn *call, int depth)
 {
 	const ut_syn *fn = func_arg(call), *list, *params, *p, *first;
-	const ut_fn *named = NULL;
-	const ut_file *lf;
+	const up_fn *named = NULL;
+	const up_file *lf;
 	jloop l;
 
 	memset(&l, 0, sizeof(l));
@@ -396,11 +396,11 @@ static int scan_foreach(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, in
 	return scan_each(c, s, env, list, lf, &l, depth);
 }
 
-static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int depth)
+static int scan_call(jsctx *c, jsuite *s, up_env *env, const ut_syn *call, int depth)
 {
 	const char *name, *mod;
 	const ut_syn *body = func_arg(call);
-	const ut_fn *factory;
+	const up_fn *factory;
 	static const struct {
 		const char *name;
 		hook_kind kind;
@@ -465,10 +465,10 @@ static int scan_call(jsctx *c, jsuite *s, ut_env *env, const ut_syn *call, int d
 }
 
 /* for (const x of ['a', 'b']) describe(...) */
-static int scan_loop(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
+static int scan_loop(jsctx *c, jsuite *s, up_env *env, const ut_syn *n, int depth)
 {
 	const ut_syn *iter = up_syn_child(n, UT_R_LOOP_ITER), *list;
-	const ut_file *lf;
+	const up_file *lf;
 	jloop l;
 
 	memset(&l, 0, sizeof(l));
@@ -483,9 +483,9 @@ static int scan_loop(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int dept
 
 /* (async () => { ... })(): the function runs as mocha loads the file, its registrations
  * with it; what an await holds back is read too (a loop over it once, with a warning). */
-static int scan_iife(jsctx *c, jsuite *s, ut_env *env, const ut_syn *paren, int depth)
+static int scan_iife(jsctx *c, jsuite *s, up_env *env, const ut_syn *paren, int depth)
 {
-	ut_env *scope;
+	up_env *scope;
 
 	if (!scope_room(c, paren))
 		return 0;
@@ -505,7 +505,7 @@ static int scan_iife(jsctx *c, jsuite *s, ut_env *env, const ut_syn *paren, int 
 }
 
 /* Code under a condition that is false whatever happens registers nothing. */
-static int scan_if(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
+static int scan_if(jsctx *c, jsuite *s, up_env *env, const ut_syn *n, int depth)
 {
 	int truth = up_cond(c->d->ix, env, c->cur, up_syn_child(n, UT_R_IF_COND)), rc = 0;
 	const ut_syn *ch;
@@ -519,7 +519,7 @@ static int scan_if(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
 	return rc;
 }
 
-static int scan(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
+static int scan(jsctx *c, jsuite *s, up_env *env, const ut_syn *n, int depth)
 {
 	const ut_syn *ch;
 	int rc = 0;
@@ -553,7 +553,7 @@ static int scan(jsctx *c, jsuite *s, ut_env *env, const ut_syn *n, int depth)
 }
 
 /* Names the file binds to selenium-webdriver/testing's module object. */
-static int find_aliases(jsctx *c, const ut_file *f)
+static int find_aliases(jsctx *c, const up_file *f)
 {
 	static const char mod[] = "selenium-webdriver/testing";
 	const ut_syn *n, *id;

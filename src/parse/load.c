@@ -12,10 +12,10 @@
 #include "util/workers.h"
 #include "util/banned.h"
 
-#define DEFERRED 2 /* ut_load.rc of a file left for when the thread is alone */
+#define DEFERRED 2 /* up_load.rc of a file left for when the thread is alone */
 
 typedef struct {
-	ut_load *jobs;
+	up_load *jobs;
 	size_t n;
 	atomic_size_t next; /* the next job nobody has taken */
 	bool alone;         /* no other thread runs: a parse may fork */
@@ -36,9 +36,9 @@ static bool binary(const ut_buf *b, unsigned *line)
 	return true;
 }
 
-static int load(ut_ts *ts, ut_load *job, bool alone)
+static int load(ut_ts *ts, up_load *job, bool alone)
 {
-	ut_file *f = job->f;
+	up_file *f = job->f;
 	unsigned line;
 	size_t ndiags;
 	int rc;
@@ -78,7 +78,7 @@ static int load(ut_ts *ts, ut_load *job, bool alone)
 	return rc < 0 ? rc : 1;
 }
 
-static void run(ut_ts *ts, ut_load *job, bool alone)
+static void run(ut_ts *ts, up_load *job, bool alone)
 {
 	job->rc = load(ts, job, alone);
 	if (job->rc < 0)
@@ -112,7 +112,7 @@ static void worker(void *arg, unsigned k)
 	up_ts_free(ts);
 }
 
-void up_load_files(ut_load *jobs, size_t n, unsigned threads, ut_ts *ts)
+void up_load_files(up_load *jobs, size_t n, unsigned threads, ut_ts *ts)
 {
 	size_t k;
 	queue q;

@@ -116,7 +116,7 @@ static size_t quoted_module(const char *s, const char *end, const char **mod)
 /* A JavaScript `name = require('m')` (or `require('m').x`): what binds a name to a module
  * beside import. Only the value's start is read: a top-level describe, class or
  * module.exports holds the whole file, and every call asks. */
-static bool js_require_binding(const ut_file *f, const ut_syn *c)
+static bool js_require_binding(const up_file *f, const ut_syn *c)
 {
 	const ut_syn *v = up_syn_is(c, UT_R_ASSIGN) ? up_syn_child(c, UT_R_ASSIGN_VALUE) : NULL;
 	const char *p = v ? f->src.ptr + v->start : NULL;
@@ -130,7 +130,7 @@ static bool js_require_binding(const ut_file *f, const ut_syn *c)
 
 /* The module a top-level import (or JavaScript require) binds `name` from: 'fs',
  * os.path, java.nio.file.Files. Empty when name is not imported. */
-static size_t module_of(const ut_file *f, const char *name, size_t nlen, const char **mod)
+static size_t module_of(const up_file *f, const char *name, size_t nlen, const char **mod)
 {
 	const ut_syn *c;
 
@@ -169,7 +169,7 @@ static size_t module_of(const ut_file *f, const char *name, size_t nlen, const c
 }
 
 /* The module of a JavaScript require('fs') call, empty for any other call. */
-static size_t required_module(const ut_file *f, const ut_syn *call, const char **mod)
+static size_t required_module(const up_file *f, const ut_syn *call, const char **mod)
 {
 	const ut_syn *nm = up_call_name(call), *args = up_call_args(call);
 
@@ -180,7 +180,7 @@ static size_t required_module(const ut_file *f, const ut_syn *call, const char *
 
 /* const { Builder } = require('selenium-webdriver'): a destructuring declaration has no
  * syntax node of its own, so its line is read: the name as a word before require( . */
-static size_t js_required_by_line(const ut_file *f, const char *name, size_t nlen,
+static size_t js_required_by_line(const up_file *f, const char *name, size_t nlen,
 				  const char **mod)
 {
 	const char *s = f->src.ptr, *end = s + f->src.len, *line;
@@ -221,15 +221,15 @@ static bool module_is_webdriver(const char *mod, size_t n)
 	       (n >= 11 && memcmp(mod, "webdriverio", 11) == 0);
 }
 
-static bool stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
+static bool stays_local(const up_index *ix, const up_env *env, const up_file *f,
 			const ut_syn *call, int follow);
 
 /* The dotted names of a call: its receiver's, the root's and the method's
  * (webdriver.ChromeOptions(), new Builder().forBrowser('chrome')), written out only when a
  * WebDriver module's launch classes are looked for in them: every call gets here. */
 typedef struct {
-	const ut_index *ix;
-	const ut_file *f;
+	const up_index *ix;
+	const up_file *f;
 	const ut_syn *recv;
 	const char *root, *name;
 } call_names;
@@ -255,18 +255,18 @@ static bool module_is_local_for(ut_lang lang, const char *mod, size_t m, const c
 /* Whether the object a chain starts from (root, the name of its leftmost object) is
  * local: imported from such a module, a global of that kind, or a name bound to what a
  * local call made. */
-static bool root_is_local(const ut_index *ix, const ut_env *env, const ut_file *f,
+static bool root_is_local(const up_index *ix, const up_env *env, const up_file *f,
 			  const char *root, const call_names *chain, bool bare, int follow)
 {
 	const char *mod = NULL;
 	size_t n = strlen(root), m;
-	ut_val v;
+	up_val v;
 
 	if (!n || up_index_class(ix, root, n) || up_index_fn(ix, root, n))
 		return false;
 	v = up_lookup(ix, env, root, n);
-	if (v.kind == UT_V_NODE && v.node && up_syn_is(v.node, UT_R_CALL)) {
-		ut_env scope;
+	if (v.kind == UP_V_NODE && v.node && up_syn_is(v.node, UT_R_CALL)) {
+		up_env scope;
 		bool local;
 
 		if ((m = required_module(v.file, v.node, &mod)) != 0)
@@ -280,7 +280,7 @@ static bool root_is_local(const ut_index *ix, const ut_env *env, const ut_file *
 		up_env_dispose(&scope);
 		return local;
 	}
-	if (v.kind != UT_V_NONE)
+	if (v.kind != UP_V_NONE)
 		return false;
 	if ((m = module_of(f, root, n, &mod)) != 0 || (m = js_required_by_line(f, root, n, &mod)) != 0)
 		return module_is_local_for(f->lang, mod, m, chain);
@@ -308,7 +308,7 @@ static const ut_syn *chain_root(const ut_syn *n)
 	return NULL;
 }
 
-static bool stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
+static bool stays_local(const up_index *ix, const up_env *env, const up_file *f,
 			const ut_syn *call, int follow)
 {
 	const ut_syn *nm = up_call_name(call), *recv = up_call_recv(call), *root;
@@ -343,7 +343,7 @@ static bool stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
 	return root_is_local(ix, env, f, r, &chain, !recv, follow);
 }
 
-bool up_call_stays_local(const ut_index *ix, const ut_env *env, const ut_file *f,
+bool up_call_stays_local(const up_index *ix, const up_env *env, const up_file *f,
 			 const ut_syn *call)
 {
 	return stays_local(ix, env, f, call, 0);

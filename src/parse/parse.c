@@ -20,7 +20,7 @@ static bool accept_source(const char *name)
 }
 
 typedef struct {
-	ut_index ix;
+	up_index ix;
 	ut_arena temp; /* ix.temp */
 	up_ctx ctx;    /* ix.ctx: discovery's, keeping no field types */
 	ut_ts *ts;
@@ -29,14 +29,14 @@ typedef struct {
 	size_t parsed;
 } driver;
 
-typedef UT_VEC(ut_load) ut_loads;
+typedef UT_VEC(up_load) ut_loads;
 
 static void driver_dispose(driver *dr)
 {
 	size_t i;
 
 	for (i = 0; i < dr->ix.files.n; i++) {
-		ut_file *f = dr->ix.files.v[i];
+		up_file *f = dr->ix.files.v[i];
 
 		up_syn_tree_free(f->tree);
 		ut_buf_dispose(&f->src);
@@ -59,7 +59,7 @@ static void driver_dispose(driver *dr)
 	up_ts_free(dr->ts);
 }
 
-static void file_free(ut_file *f)
+static void file_free(up_file *f)
 {
 	if (!f)
 		return;
@@ -73,8 +73,8 @@ static void file_free(ut_file *f)
 static int add_job(driver *dr, ut_loads *jobs, const char *path, const char *rel,
 		   ut_lang lang, bool test_file, const char *data, size_t len, size_t max)
 {
-	ut_load job;
-	ut_file *f = calloc(1, sizeof(*f));
+	up_load job;
+	up_file *f = calloc(1, sizeof(*f));
 
 	memset(&job, 0, sizeof(job));
 	ut_diags_init(&job.diags);
@@ -106,7 +106,7 @@ static int load_all(driver *dr, ut_loads *jobs)
 
 	up_load_files(jobs->v, jobs->n, dr->jobs, dr->ts);
 	for (i = 0; i < jobs->n; i++) {
-		ut_load *job = &jobs->v[i];
+		up_load *job = &jobs->v[i];
 
 		for (k = 0; rc == 0 && k < job->diags.items.n; k++)
 			ut_diags_copy(dr->diags, &job->diags.items.v[k]);
@@ -128,7 +128,7 @@ static int load_all(driver *dr, ut_loads *jobs)
 static int discover(driver *dr, ut_suite *suite, const ut_parse_opts *opts,
 		    const ut_pytest_ini *pytest)
 {
-	ut_discover d;
+	up_discover d;
 	int rc;
 
 	d.ix = &dr->ix;
@@ -162,7 +162,7 @@ static int nothing_found(const driver *dr, const ut_parse_opts *opts)
 	size_t used = 0;
 
 	for (i = 0; i < dr->ix.files.n; i++) {
-		const ut_file *f = dr->ix.files.v[i];
+		const up_file *f = dr->ix.files.v[i];
 
 		if (!f->test_file)
 			continue;

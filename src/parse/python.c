@@ -15,12 +15,12 @@ static const char *key_text(const ut_py_ctx *p, size_t id)
 	return p->key_texts.v[id];
 }
 
-static ut_fn *module_fn(const ut_py_ctx *p, const ut_file *f, const char *name)
+static up_fn *module_fn(const ut_py_ctx *p, const up_file *f, const char *name)
 {
 	const ut_syn *c;
 
 	for (c = up_syn_first(f->tree->root); c; c = up_syn_next(c)) {
-		ut_fn *fn;
+		up_fn *fn;
 
 		if (up_syn_is(c, UT_R_FUNC) && (fn = up_index_fn_of(p->d->ix, f, c)) && fn->name &&
 		    strcmp(fn->name, name) == 0)
@@ -49,9 +49,9 @@ static bool test_class(const ut_py_ctx *p, const char *name, size_t n)
 /* The class `self` is in a method run for a test of class cls: cls itself when its chain
  * of bases (as values look them up) passes through the method's class, so that what cls
  * overrides is found (self.USER of the concrete class); else the method's own class. */
-static const ut_cls *self_class(const ut_py_ctx *p, const ut_fn *fn, const ut_cls *cls)
+static const up_cls *self_class(const ut_py_ctx *p, const up_fn *fn, const up_cls *cls)
 {
-	const ut_cls *k = cls;
+	const up_cls *k = cls;
 	int guard = 0;
 
 	for (; k && fn->cls && guard < 16; guard++) {
@@ -63,10 +63,10 @@ static const ut_cls *self_class(const ut_py_ctx *p, const ut_fn *fn, const ut_cl
 }
 
 /* Walks a test, fixture or setup function with its fixtures' values bound. */
-static int walk_bound(ut_py_ctx *p, ut_walker *w, ut_fn *fn, const ut_file *f, const ut_cls *cls,
+static int walk_bound(ut_py_ctx *p, up_walker *w, up_fn *fn, const up_file *f, const up_cls *cls,
 		      const ut_py_case *c, const ut_py_cases *cs)
 {
-	ut_env env;
+	up_env env;
 	int rc;
 
 	if (!fn)
@@ -81,14 +81,14 @@ static int walk_bound(ut_py_ctx *p, ut_walker *w, ut_fn *fn, const ut_file *f, c
 }
 
 typedef struct {
-	const ut_file *f;	  /* the module that collects the test */
-	const ut_cls *const *mro; /* the collecting class's order, cls first; none for functions */
+	const up_file *f;	  /* the module that collects the test */
+	const up_cls *const *mro; /* the collecting class's order, cls first; none for functions */
 	size_t nmro;
 	const char *prefix; /* node id up to the test's name */
 	bool unittest;
 } where;
 
-static ut_fn *mro_method(const ut_py_ctx *p, const where *at, const char *name)
+static up_fn *mro_method(const ut_py_ctx *p, const where *at, const char *name)
 {
 	return up_py_method(p->d->ix, at->mro, at->nmro, name);
 }
@@ -113,7 +113,7 @@ static int add_keys(ut_py_ctx *p, const where *at, const ut_py_case *c, const ut
 	size_t i, j, start = p->keys.n;
 
 	for (i = 0; i < cs->nfx && i < c->n; i++) {
-		const ut_binding *b = &cs->bindings.v[c->first + i];
+		const up_binding *b = &cs->bindings.v[c->first + i];
 		int scope = cs->fx[i]->scope;
 		const char *loc = key_place(p, at, scope);
 		const char *key;
@@ -151,15 +151,15 @@ static int add_keys(ut_py_ctx *p, const where *at, const ut_py_case *c, const ut
 	return 0;
 }
 
-static int emit_case(ut_py_ctx *p, const where *at, ut_fn *fn, const ut_py_case *c,
+static int emit_case(ut_py_ctx *p, const where *at, up_fn *fn, const ut_py_case *c,
 		     const ut_py_cases *cs)
 {
-	const ut_file *f = at->f;
-	const ut_cls *cls = at->nmro ? at->mro[0] : NULL;
+	const up_file *f = at->f;
+	const up_cls *cls = at->nmro ? at->mro[0] : NULL;
 	bool unittest = at->unittest;
 	ut_py_fxlist fx = {0};
 	ut_arena_mark mark = ut_arena_save(p->d->ix->temp);
-	ut_walker w;
+	up_walker w;
 	size_t i;
 	int rc = 0;
 	const char *id, *framework;
@@ -233,7 +233,7 @@ static int emit_case(ut_py_ctx *p, const where *at, ut_fn *fn, const ut_py_case 
 }
 
 /* One test function or method: a test for each of its parametrized cases. */
-static int emit_test(ut_py_ctx *p, const where *at, ut_fn *fn)
+static int emit_test(ut_py_ctx *p, const where *at, up_fn *fn)
 {
 	ut_arena_mark mark = ut_arena_save(p->d->ix->temp);
 	ut_py_fxparam fxp[UT_PY_MAX_MARKS];
@@ -258,7 +258,7 @@ static int emit_test(ut_py_ctx *p, const where *at, ut_fn *fn)
 
 static int cmp_fn_name(const void *a, const void *b)
 {
-	const ut_fn *x = *(ut_fn *const *)a, *y = *(ut_fn *const *)b;
+	const up_fn *x = *(up_fn *const *)a, *y = *(up_fn *const *)b;
 
 	return strcmp(x->name, y->name);
 }
@@ -266,8 +266,8 @@ static int cmp_fn_name(const void *a, const void *b)
 /* What a class body defines, in order: methods, nested classes, and other names. */
 typedef struct {
 	const char *name;
-	ut_fn *fn;	   /* a method */
-	const ut_cls *cls; /* a nested class */
+	up_fn *fn;	   /* a method */
+	const up_cls *cls; /* a nested class */
 	size_t level;	   /* index in the order of the class defining it */
 } member;
 
@@ -284,13 +284,13 @@ static bool seen(const members *m, const char *name)
 }
 
 /* The names along the order, the first definition of each (as attribute lookup finds it). */
-static int class_members(const ut_py_ctx *p, const ut_cls *const *mro, size_t n, members *out)
+static int class_members(const ut_py_ctx *p, const up_cls *const *mro, size_t n, members *out)
 {
 	size_t i;
 	const ut_syn *c;
 
 	for (i = 0; i < n; i++) {
-		const ut_cls *k = mro[i];
+		const up_cls *k = mro[i];
 
 		for (c = up_syn_first(k->node); c; c = up_syn_next(c)) {
 			member m;
@@ -317,12 +317,12 @@ static int class_members(const ut_py_ctx *p, const ut_cls *const *mro, size_t n,
 }
 
 /* `__test__ = False`, as attribute lookup along the order finds it */
-static bool not_a_test(const ut_cls *const *mro, size_t n)
+static bool not_a_test(const up_cls *const *mro, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		ut_const_def *def = ut_map_get(&mro[i]->constants, "__test__", 8);
+		up_const_def *def = ut_map_get(&mro[i]->constants, "__test__", 8);
 
 		if (def && def != &up_ambiguous && def->value)
 			return up_text_is(def->file, def->value, "False");
@@ -330,7 +330,7 @@ static bool not_a_test(const ut_cls *const *mro, size_t n)
 	return false;
 }
 
-static int collect_class(ut_py_ctx *p, const ut_file *f, const ut_cls *k, const char *name,
+static int collect_class(ut_py_ctx *p, const up_file *f, const up_cls *k, const char *name,
 			 size_t nlen, const char *prefix, int depth);
 
 /* pytest's Class.collect: each class's own names in definition order, base classes
@@ -338,7 +338,7 @@ static int collect_class(ut_py_ctx *p, const ut_file *f, const ut_cls *k, const 
 static int collect_members(ut_py_ctx *p, const where *at, int depth)
 {
 	members m = {0};
-	UT_VEC(ut_fn *) sorted = {0};
+	UT_VEC(up_fn *) sorted = {0};
 	size_t i, level;
 	int rc = class_members(p, at->mro, at->nmro, &m);
 
@@ -349,7 +349,7 @@ static int collect_members(ut_py_ctx *p, const where *at, int depth)
 					 ? ut_error_set(UT_ENOMEM, "out of memory")
 					 : 0;
 		if (sorted.n)
-			qsort(sorted.v, sorted.n, sizeof(ut_fn *), cmp_fn_name);
+			qsort(sorted.v, sorted.n, sizeof(up_fn *), cmp_fn_name);
 		else if (rc == 0 && mro_method(p, at, "runTest"))
 			rc = ut_vec_push(&sorted, mro_method(p, at, "runTest")) < 0
 				 ? ut_error_set(UT_ENOMEM, "out of memory")
@@ -377,10 +377,10 @@ static int collect_members(ut_py_ctx *p, const where *at, int depth)
 }
 
 /* A class found under `name` in module f (its own, a nested one, or one imported). */
-static int collect_class(ut_py_ctx *p, const ut_file *f, const ut_cls *k, const char *name,
+static int collect_class(ut_py_ctx *p, const up_file *f, const up_cls *k, const char *name,
 			 size_t nlen, const char *prefix, int depth)
 {
-	const ut_cls *mro[UT_PY_MAX_MRO];
+	const up_cls *mro[UT_PY_MAX_MRO];
 	where at;
 	int rc;
 
@@ -411,7 +411,7 @@ static int collect_class(ut_py_ctx *p, const ut_file *f, const ut_cls *k, const 
 
 /* pytest's Module.collect: the module's names in the order they are bound, imported
  * test classes included (pytest collects them again where they are imported). */
-static int discover_file(ut_py_ctx *p, const ut_file *f)
+static int discover_file(ut_py_ctx *p, const up_file *f)
 {
 	const ut_syn *c;
 	int rc = 0;
@@ -422,13 +422,13 @@ static int discover_file(ut_py_ctx *p, const ut_file *f)
 	at.prefix = f->rel;
 	for (c = up_syn_first(f->tree->root); c && rc == 0; c = up_syn_next(c)) {
 		if (up_syn_is(c, UT_R_FUNC)) {
-			ut_fn *fn = up_index_fn_of(p->d->ix, f, c);
+			up_fn *fn = up_index_fn_of(p->d->ix, f, c);
 
 			if (fn && fn->name && test_function(p, fn->name) &&
 			    !up_py_is_fixture(p->d->ix, f, c, NULL))
 				rc = emit_test(p, &at, fn);
 		} else if (up_syn_is(c, UT_R_CLASS)) {
-			ut_cls *k = up_index_class_of(p->d->ix, f, c);
+			up_cls *k = up_index_class_of(p->d->ix, f, c);
 
 			if (k)
 				rc = collect_class(p, f, k, k->name, strlen(k->name), f->rel, 0);
@@ -437,7 +437,7 @@ static int discover_file(ut_py_ctx *p, const ut_file *f)
 			int n = up_py_imports(p->d->ix, f, c, imps, UT_PY_MAX_IMPORTS), i;
 
 			for (i = 0; i < n && rc == 0; i++) {
-				ut_fn *fn = imps[i].fn;
+				up_fn *fn = imps[i].fn;
 
 				if (imps[i].cls)
 					rc = collect_class(p, f, imps[i].cls, imps[i].name,
@@ -454,13 +454,13 @@ static int discover_file(ut_py_ctx *p, const ut_file *f)
 	return rc;
 }
 
-static void mark_tests(ut_py_ctx *p, const ut_file *f)
+static void mark_tests(ut_py_ctx *p, const up_file *f)
 {
 	const ut_syn *c, *m;
 
 	/* test functions must never be inlined as helpers, whatever the order */
 	for (c = up_syn_first(f->tree->root); c; c = up_syn_next(c)) {
-		ut_fn *fn;
+		up_fn *fn;
 
 		if (up_syn_is(c, UT_R_FUNC) && (fn = up_index_fn_of(p->d->ix, f, c)) && fn->name &&
 		    (has_prefix(fn->name, "test") || test_function(p, fn->name)))
@@ -503,7 +503,7 @@ done:
 
 /* pytest imports a test module by its name (import mode prepend): a second module of the
  * same name fails ("import file mismatch") and has no tests. 1 for that one, else 0. */
-static int same_module(ut_py_ctx *p, ut_map *modules, const ut_file *f)
+static int same_module(ut_py_ctx *p, ut_map *modules, const up_file *f)
 {
 	const char *name;
 	void *first;
@@ -518,7 +518,7 @@ static int same_module(ut_py_ctx *p, ut_map *modules, const ut_file *f)
 			     "pytest cannot import it: its module name '%s' is the one of '%s' "
 			     "(import file mismatch); its tests are left out. Rename one, or add "
 			     "__init__.py files to make them packages",
-			     name, ((const ut_file *)first)->rel);
+			     name, ((const up_file *)first)->rel);
 		return 1;
 	}
 	return ut_map_put(modules, name, strlen(name), (void *)f) < 0
@@ -526,7 +526,7 @@ static int same_module(ut_py_ctx *p, ut_map *modules, const ut_file *f)
 		   : 0;
 }
 
-int up_python_discover(ut_discover *d)
+int up_python_discover(up_discover *d)
 {
 	ut_map modules = {0}; /* the test modules' import names */
 	ut_py_ctx p;
@@ -537,7 +537,7 @@ int up_python_discover(ut_discover *d)
 	p.d = d;
 	p.first = d->suite->tests.n;
 	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
-		const ut_file *f = d->ix->files.v[i];
+		const up_file *f = d->ix->files.v[i];
 		const ut_syn *c;
 
 		if (f->lang != UT_LANG_PYTHON)
@@ -545,7 +545,7 @@ int up_python_discover(ut_discover *d)
 		rc = up_py_add_fixtures(&p, f, f->tree->root, NULL,
 					strcmp(ut_path_basename(f->rel), "conftest.py") == 0);
 		for (c = up_syn_first(f->tree->root); c && rc == 0; c = up_syn_next(c)) {
-			ut_cls *k = up_syn_is(c, UT_R_CLASS) ? up_index_class_of(d->ix, f, c) : NULL;
+			up_cls *k = up_syn_is(c, UT_R_CLASS) ? up_index_class_of(d->ix, f, c) : NULL;
 
 			if (k)
 				rc = up_py_add_fixtures(&p, f, c, k, false);
@@ -554,7 +554,7 @@ int up_python_discover(ut_discover *d)
 			mark_tests(&p, f);
 	}
 	for (i = 0; i < d->ix->files.n && rc == 0; i++) {
-		const ut_file *f = d->ix->files.v[i];
+		const up_file *f = d->ix->files.v[i];
 
 		if (f->lang == UT_LANG_PYTHON && f->test_file && !up_py_ignored(&p, f) &&
 		    !(rc = same_module(&p, &modules, f)))

@@ -11,12 +11,12 @@
 #define MAX_BASES 8
 
 typedef struct {
-	const ut_cls *v[UT_PY_MAX_MRO];
+	const up_cls *v[UT_PY_MAX_MRO];
 	size_t n;
 } clist;
 
 /* Is the text of a base, its last dotted segment, `name`? (unittest.TestCase) */
-static bool base_named(const ut_file *f, const ut_syn *b, const char *name)
+static bool base_named(const up_file *f, const ut_syn *b, const char *name)
 {
 	size_t len = b->end - b->start, nlen = strlen(name);
 	const char *s = f->src.ptr + b->start;
@@ -26,7 +26,7 @@ static bool base_named(const ut_file *f, const ut_syn *b, const char *name)
 }
 
 /* The file a dotted module name stands for: its last segment is the file's base name. */
-static bool module_is(const ut_file *f, const char *mod, size_t n)
+static bool module_is(const up_file *f, const char *mod, size_t n)
 {
 	const char *base = ut_path_basename(f->rel), *dot = NULL;
 	size_t i;
@@ -45,10 +45,10 @@ static bool module_is(const ut_file *f, const char *mod, size_t n)
 
 /* The class a name in file f stands for: one of f's own, else one of another Python file
  * (from `mod` when known). NULL for classes outside the suite. */
-static const ut_cls *class_named(const ut_index *ix, const ut_file *f, const char *name, size_t n,
-				 const char *mod, size_t modlen, const ut_cls *skip)
+static const up_cls *class_named(const up_index *ix, const up_file *f, const char *name, size_t n,
+				 const char *mod, size_t modlen, const up_cls *skip)
 {
-	const ut_cls *k, *other = NULL;
+	const up_cls *k, *other = NULL;
 
 	for (k = up_index_class(ix, name, n); k; k = k->next_same_name) {
 		if (k == skip || k->file->lang != UT_LANG_PYTHON || k->outer)
@@ -62,7 +62,7 @@ static const ut_cls *class_named(const ut_index *ix, const ut_file *f, const cha
 }
 
 /* The class `from m import C as name` brings into f, or NULL. */
-static const ut_cls *imported_class(const ut_index *ix, const ut_file *f, const char *name,
+static const up_cls *imported_class(const up_index *ix, const up_file *f, const char *name,
 				    size_t n)
 {
 	ut_py_import imps[UT_PY_MAX_IMPORTS];
@@ -81,9 +81,9 @@ static const ut_cls *imported_class(const ut_index *ix, const ut_file *f, const 
 }
 
 /* A base's class: the module's own, else the one it imports under that name, else any. */
-static const ut_cls *base_class(const ut_index *ix, const ut_cls *k, const char *name, size_t n)
+static const up_cls *base_class(const up_index *ix, const up_cls *k, const char *name, size_t n)
 {
-	const ut_cls *base = class_named(ix, k->file, name, n, NULL, 0, k), *imp;
+	const up_cls *base = class_named(ix, k->file, name, n, NULL, 0, k), *imp;
 
 	if (!base || base->file != k->file) {
 		imp = imported_class(ix, k->file, name, n);
@@ -93,14 +93,14 @@ static const ut_cls *base_class(const ut_index *ix, const ut_cls *k, const char 
 	return base;
 }
 
-static size_t bases_of(const ut_index *ix, const ut_cls *k, const ut_cls **out)
+static size_t bases_of(const up_index *ix, const up_cls *k, const up_cls **out)
 {
 	const ut_syn *c;
 	size_t n = 0;
 
 	for (c = up_syn_first(k->node); c && n < MAX_BASES; c = up_syn_next(c)) {
 		const ut_syn *b = c;
-		const ut_cls *base;
+		const up_cls *base;
 
 		if (!up_syn_is(c, UT_R_CLASS_SUPER) || up_syn_is(c, UT_R_ARG_KW))
 			continue;
@@ -114,7 +114,7 @@ static size_t bases_of(const ut_index *ix, const ut_cls *k, const ut_cls **out)
 	return n;
 }
 
-static bool in_tail(const clist *l, size_t from, const ut_cls *k)
+static bool in_tail(const clist *l, size_t from, const up_cls *k)
 {
 	size_t i;
 
@@ -124,7 +124,7 @@ static bool in_tail(const clist *l, size_t from, const ut_cls *k)
 	return false;
 }
 
-static bool listed(const clist *l, const ut_cls *k)
+static bool listed(const clist *l, const up_cls *k)
 {
 	size_t i;
 
@@ -136,10 +136,10 @@ static bool listed(const clist *l, const ut_cls *k)
 
 /* C3: k, then the merge of its bases' orders and the list of bases. An inconsistent
  * hierarchy (Python refuses it) falls back to depth-first order. */
-static void linearize(const ut_index *ix, const ut_cls *k, clist *out, int depth)
+static void linearize(const up_index *ix, const up_cls *k, clist *out, int depth)
 {
 	clist seqs[MAX_BASES + 1];
-	const ut_cls *bases[MAX_BASES];
+	const up_cls *bases[MAX_BASES];
 	size_t nb, pos[MAX_BASES + 1] = {0}, i, j;
 
 	out->n = 0;
@@ -153,7 +153,7 @@ static void linearize(const ut_index *ix, const ut_cls *k, clist *out, int depth
 	for (i = 0; i < nb; i++)
 		seqs[nb].v[i] = bases[i];
 	while (out->n < UT_PY_MAX_MRO) {
-		const ut_cls *head = NULL;
+		const up_cls *head = NULL;
 
 		for (i = 0; i <= nb && !head; i++) {
 			if (pos[i] >= seqs[i].n)
@@ -176,7 +176,7 @@ static void linearize(const ut_index *ix, const ut_cls *k, clist *out, int depth
 				out->v[out->n++] = seqs[i].v[j];
 }
 
-size_t up_py_mro(const ut_index *ix, const ut_cls *cls, const ut_cls **out, size_t max)
+size_t up_py_mro(const up_index *ix, const up_cls *cls, const up_cls **out, size_t max)
 {
 	clist l;
 	size_t i;
@@ -190,7 +190,7 @@ size_t up_py_mro(const ut_index *ix, const ut_cls *cls, const ut_cls **out, size
 /* A base from outside the suite that is a unittest.TestCase: unittest's and the
  * TestCase classes of the libraries Selenium suites build on (Django's *TestCase,
  * SeleniumBase's BaseCase). */
-static bool external_testcase(const ut_index *ix, const ut_cls *k, const ut_syn *b)
+static bool external_testcase(const up_index *ix, const up_cls *k, const ut_syn *b)
 {
 	const ut_syn *last = b;
 	size_t n;
@@ -204,7 +204,7 @@ static bool external_testcase(const ut_index *ix, const ut_cls *k, const ut_syn 
 	       (n >= 8 && memcmp(k->file->src.ptr + last->end - 8, "TestCase", 8) == 0);
 }
 
-bool up_py_is_testcase(const ut_index *ix, const ut_cls *const *mro, size_t n)
+bool up_py_is_testcase(const up_index *ix, const up_cls *const *mro, size_t n)
 {
 	size_t i;
 	const ut_syn *c;
@@ -217,14 +217,14 @@ bool up_py_is_testcase(const ut_index *ix, const ut_cls *const *mro, size_t n)
 	return false;
 }
 
-ut_fn *up_py_method(const ut_index *ix, const ut_cls *const *mro, size_t n, const char *name)
+up_fn *up_py_method(const up_index *ix, const up_cls *const *mro, size_t n, const char *name)
 {
 	size_t i;
 	const ut_syn *c;
 
 	for (i = 0; i < n; i++)
 		for (c = up_syn_first(mro[i]->node); c; c = up_syn_next(c)) {
-			ut_fn *fn;
+			up_fn *fn;
 
 			if (up_syn_is(c, UT_R_FUNC) && (fn = up_index_fn_of(ix, mro[i]->file, c)) &&
 			    fn->name && strcmp(fn->name, name) == 0)
@@ -234,10 +234,10 @@ ut_fn *up_py_method(const ut_index *ix, const ut_cls *const *mro, size_t n, cons
 }
 
 /* The top-level function `name` of module mod (another file of the suite), or NULL. */
-static ut_fn *module_function(const ut_index *ix, const ut_file *f, const char *name, size_t n,
+static up_fn *module_function(const up_index *ix, const up_file *f, const char *name, size_t n,
 			      const char *mod, size_t modlen)
 {
-	ut_fn *fn;
+	up_fn *fn;
 	const ut_syn *c;
 
 	for (fn = up_index_fn(ix, name, n); fn; fn = fn->next_same_name) {
@@ -251,13 +251,13 @@ static ut_fn *module_function(const ut_index *ix, const ut_file *f, const char *
 	return NULL;
 }
 
-static size_t star_classes(const ut_index *ix, const ut_file *f, const char *mod, size_t modlen,
+static size_t star_classes(const up_index *ix, const up_file *f, const char *mod, size_t modlen,
 			   ut_py_import *out, size_t max)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < ix->all_classes.n && n < max; i++) {
-		const ut_cls *k = ix->all_classes.v[i];
+		const up_cls *k = ix->all_classes.v[i];
 
 		if (k->outer || k->file == f || k->file->lang != UT_LANG_PYTHON ||
 		    k->name[0] == '_' || !k->name[0] || !module_is(k->file, mod, modlen))
@@ -270,7 +270,7 @@ static size_t star_classes(const ut_index *ix, const ut_file *f, const char *mod
 	return n;
 }
 
-int up_py_imports(const ut_index *ix, const ut_file *f, const ut_syn *imp, ut_py_import *out,
+int up_py_imports(const up_index *ix, const up_file *f, const ut_syn *imp, ut_py_import *out,
 		  size_t max)
 {
 	const char *s = f->src.ptr + imp->start, *end = f->src.ptr + imp->end, *mod, *p;
@@ -333,7 +333,7 @@ int up_py_imports(const ut_index *ix, const ut_file *f, const ut_syn *imp, ut_py
 	return (int)n;
 }
 
-const char *up_py_module_name(ut_arena *a, const ut_file *f)
+const char *up_py_module_name(ut_arena *a, const up_file *f)
 {
 	const char *base = ut_path_basename(f->path), *start = base;
 	const char *end = f->path + strlen(f->path);

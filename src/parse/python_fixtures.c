@@ -12,7 +12,7 @@
 #include "util/fs.h"
 #include "util/banned.h"
 
-static bool deco_has(const ut_index *ix, const ut_file *f, const ut_syn *fn_node,
+static bool deco_has(const up_index *ix, const up_file *f, const ut_syn *fn_node,
 		     const char *prefix, const char **text_out)
 {
 	const ut_syn *decos[16];
@@ -30,7 +30,7 @@ static bool deco_has(const ut_index *ix, const ut_file *f, const ut_syn *fn_node
 	return false;
 }
 
-bool up_py_is_fixture(const ut_index *ix, const ut_file *f, const ut_syn *node, const char **t)
+bool up_py_is_fixture(const up_index *ix, const up_file *f, const ut_syn *node, const char **t)
 {
 	return deco_has(ix, f, node, "@pytest.fixture", t) ||
 	       deco_has(ix, f, node, "@fixture", t) ||
@@ -38,7 +38,7 @@ bool up_py_is_fixture(const ut_index *ix, const ut_file *f, const ut_syn *node, 
 }
 
 /* The call of a definition's @pytest.fixture(...) decorator, or NULL. */
-static const ut_syn *fixture_call(const ut_file *f, const ut_syn *def)
+static const ut_syn *fixture_call(const up_file *f, const ut_syn *def)
 {
 	const ut_syn *decos[16];
 	size_t n = up_py_decorators(def, decos, 16), i;
@@ -74,13 +74,13 @@ const char *up_py_dir_of(ut_arena *a, const char *rel)
 	return slash ? ut_arena_strndup(a, rel, (size_t)(slash - rel)) : "";
 }
 
-int up_py_add_fixtures(ut_py_ctx *p, const ut_file *f, const ut_syn *n, const ut_cls *cls,
+int up_py_add_fixtures(ut_py_ctx *p, const up_file *f, const ut_syn *n, const up_cls *cls,
 		       bool conftest)
 {
 	const ut_syn *c;
 
 	for (c = up_syn_first(n); c; c = up_syn_next(c)) {
-		ut_fn *fn;
+		up_fn *fn;
 		const char *t = NULL, *nm;
 		ut_py_fixture fx;
 
@@ -126,7 +126,7 @@ static bool dir_contains(const char *dir, const char *rel)
 }
 
 /* Is the fixture visible from a test in file f and class chain cls? */
-bool up_py_visible(const ut_py_fixture *fx, const ut_file *f, const ut_cls *cls)
+bool up_py_visible(const ut_py_fixture *fx, const up_file *f, const up_cls *cls)
 {
 	if (fx->dir)
 		return dir_contains(fx->dir, f->rel);
@@ -141,7 +141,7 @@ bool up_py_visible(const ut_py_fixture *fx, const ut_file *f, const ut_cls *cls)
 
 /* The closest definition wins: class, then module, then the deepest conftest. */
 const ut_py_fixture *up_py_resolve(const ut_py_ctx *p, const char *name, size_t nlen,
-				   const ut_file *f, const ut_cls *cls)
+				   const up_file *f, const up_cls *cls)
 {
 	const ut_py_fixture *best = NULL;
 	int best_rank = -1;
@@ -174,8 +174,8 @@ static bool listed(const ut_py_fxlist *l, const ut_py_fixture *fx)
 }
 
 /* Adds fx after the fixtures it requests (its parameters), as pytest sets them up. */
-int up_py_require(const ut_py_ctx *p, ut_py_fxlist *out, const ut_py_fixture *fx, const ut_file *f,
-		  const ut_cls *cls, int depth)
+int up_py_require(const ut_py_ctx *p, ut_py_fxlist *out, const ut_py_fixture *fx, const up_file *f,
+		  const up_cls *cls, int depth)
 {
 	size_t i;
 
@@ -195,8 +195,8 @@ int up_py_require(const ut_py_ctx *p, ut_py_fxlist *out, const ut_py_fixture *fx
 }
 
 /* String arguments of @pytest.mark.usefixtures("a", "b") on a function or class. */
-int up_py_usefixtures(const ut_py_ctx *p, const ut_file *f, const ut_syn *node, ut_py_fxlist *out,
-		      const ut_cls *cls)
+int up_py_usefixtures(const ut_py_ctx *p, const up_file *f, const ut_syn *node, ut_py_fxlist *out,
+		      const up_cls *cls)
 {
 	const ut_syn *decos[16];
 	size_t n = up_py_decorators(node, decos, 16), i;
@@ -208,15 +208,15 @@ int up_py_usefixtures(const ut_py_ctx *p, const ut_file *f, const ut_syn *node, 
 		if (!strstr(up_compact_text(p->d->ix, f, decos[i]), "usefixtures("))
 			continue;
 		for (s = up_syn_find(decos[i], UT_R_STR, 0); s && rc == 0; s = up_syn_next(s)) {
-			ut_env env;
-			ut_val v;
+			up_env env;
+			up_val v;
 
 			if (!up_syn_is(s, UT_R_STR) && !up_syn_is(s, UT_R_ARG))
 				continue;
 			up_env_init(&env, NULL, f, NULL);
 			v = up_eval(p->d->ix, &env, f, up_arg_expr(s));
 			up_env_dispose(&env);
-			if (v.kind == UT_V_STR)
+			if (v.kind == UP_V_STR)
 				rc = up_py_require(p, out, up_py_resolve(p, v.s, v.n, f, cls), f,
 						   cls, 0);
 		}
@@ -231,7 +231,7 @@ bool up_py_case_binds(const ut_py_case *c, const ut_py_cases *cs, const char *na
 	size_t i;
 
 	for (i = from; c && i < c->n; i++) {
-		const ut_binding *b = &cs->bindings.v[c->first + i];
+		const up_binding *b = &cs->bindings.v[c->first + i];
 
 		if (b->nlen == n && memcmp(b->name, name, n) == 0)
 			return true;
@@ -241,16 +241,16 @@ bool up_py_case_binds(const ut_py_case *c, const ut_py_cases *cs, const char *na
 
 /* What a fixture gives its requesters: the value of its first return or yield, with its
  * own fixtures' values bound. NONE when it gives nothing that reads as a value. */
-static ut_val fixture_value(const ut_py_ctx *p, const ut_py_fixture *fx, const ut_file *f,
-			    const ut_cls *cls, const ut_py_case *c, const ut_py_cases *cs,
+static up_val fixture_value(const ut_py_ctx *p, const ut_py_fixture *fx, const up_file *f,
+			    const up_cls *cls, const ut_py_case *c, const ut_py_cases *cs,
 			    int depth)
 {
 	/* the returned (or yielded) expression itself: resolve.c's UT_R_RET */
 	const ut_syn *e = fx->fn->body ? up_syn_find(fx->fn->body, UT_R_RET,
 						     UT_ROLE(UT_R_FUNC) | UT_ROLE(UT_R_CLASS))
 				       : NULL;
-	ut_val v = {0};
-	ut_env env;
+	up_val v = {0};
+	up_env env;
 
 	if (!e || depth > 8)
 		return v;
@@ -264,8 +264,8 @@ static ut_val fixture_value(const ut_py_ctx *p, const ut_py_fixture *fx, const u
 /* Binds fn's parameters to the values they get: the case's own, else the value of the
  * fixture of that name (a fixture that overrides one of the same name asks for the
  * overridden one, which is not ours). */
-int up_py_bind_fixtures(const ut_py_ctx *p, ut_env *env, const ut_fn *fn, const ut_file *f,
-			const ut_cls *cls, const ut_py_case *c, const ut_py_cases *cs, int depth)
+int up_py_bind_fixtures(const ut_py_ctx *p, up_env *env, const up_fn *fn, const up_file *f,
+			const up_cls *cls, const ut_py_case *c, const ut_py_cases *cs, int depth)
 {
 	size_t i;
 	int rc = 0;
@@ -279,7 +279,7 @@ int up_py_bind_fixtures(const ut_py_ctx *p, ut_env *env, const ut_fn *fn, const 
 		const char *name = fn->file->src.ptr + pn->start;
 		size_t n = pn->end - pn->start;
 		const ut_py_fixture *fx;
-		ut_val v;
+		up_val v;
 
 		if (up_py_case_binds(c, cs, name, n, 0))
 			continue;
@@ -289,7 +289,7 @@ int up_py_bind_fixtures(const ut_py_ctx *p, ut_env *env, const ut_fn *fn, const 
 		v = fixture_value(p, fx, f, cls, c, cs, depth);
 		/* bound with the type resolve.c gives the fixture's name, so that what the
 		 * fixture yields (a driver, a page object) still dispatches calls */
-		if (v.kind != UT_V_NONE)
+		if (v.kind != UP_V_NONE)
 			rc = up_env_bind_typed(env, name, n, v,
 					       up_type_of(p->d->ix, env, fn->file, pn));
 	}
@@ -319,8 +319,8 @@ static void add_name(fxname *names, size_t *n, const char *s, size_t len)
 /* The parametrized fixtures of the test's fixture closure, in pytest's order: autouse
  * fixtures, then its arguments, then what those request in turn, stably sorted by scope,
  * widest first (FixtureManager.getfixtureclosure). */
-size_t up_py_fixture_params(const ut_py_ctx *p, const ut_file *f, const ut_cls *cls,
-			    const ut_fn *fn, ut_py_fxparam *out)
+size_t up_py_fixture_params(const ut_py_ctx *p, const up_file *f, const up_cls *cls,
+			    const up_fn *fn, ut_py_fxparam *out)
 {
 	const ut_py_fixture *defs[MAX_CLOSURE];
 	fxname names[MAX_CLOSURE];
@@ -373,12 +373,12 @@ static bool names_path(const char *dir, const char *entry, size_t n, const char 
 	return strncmp(rel, full, (size_t)len) == 0 && (rel[len] == '\0' || rel[len] == '/');
 }
 
-bool up_py_ignored(const ut_py_ctx *p, const ut_file *f)
+bool up_py_ignored(const ut_py_ctx *p, const up_file *f)
 {
 	size_t i;
 
 	for (i = 0; i < p->d->ix->files.n; i++) {
-		const ut_file *c = p->d->ix->files.v[i];
+		const up_file *c = p->d->ix->files.v[i];
 		const char *dir;
 		const ut_syn *a;
 		size_t dn;
@@ -392,7 +392,7 @@ bool up_py_ignored(const ut_py_ctx *p, const ut_file *f)
 		for (a = up_syn_first(c->tree->root); a && dir; a = up_syn_next(a)) {
 			const ut_syn *t, *v, *e;
 			bool glob;
-			ut_env env;
+			up_env env;
 
 			if (!up_syn_is(a, UT_R_ASSIGN) ||
 			    !(t = up_syn_child(a, UT_R_ASSIGN_TARGET)) ||
@@ -403,9 +403,9 @@ bool up_py_ignored(const ut_py_ctx *p, const ut_file *f)
 				continue;
 			up_env_init(&env, NULL, c, NULL);
 			for (e = up_syn_first(v); e; e = up_syn_next(e)) {
-				ut_val s = up_eval(p->d->ix, &env, c, e);
+				up_val s = up_eval(p->d->ix, &env, c, e);
 
-				if (s.kind == UT_V_STR && names_path(dir, s.s, s.n, f->rel, glob)) {
+				if (s.kind == UP_V_STR && names_path(dir, s.s, s.n, f->rel, glob)) {
 					up_env_dispose(&env);
 					return true;
 				}

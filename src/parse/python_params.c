@@ -15,9 +15,9 @@
 #define MAX_NAMES 16
 
 typedef struct {
-	const ut_index *ix;
+	const up_index *ix;
 	ut_diags *diags;
-	const ut_file *f; /* the file of the mark */
+	const up_file *f; /* the file of the mark */
 	uint32_t at;	  /* where the mark is: names are bound as they are there */
 	const char *names[MAX_NAMES];
 	size_t nlen[MAX_NAMES];
@@ -43,10 +43,10 @@ size_t up_py_decorators(const ut_syn *def, const ut_syn **out, size_t max)
 }
 
 /* A warning about a mark read for every test it applies to is given once. */
-static void warn_once(ut_diags *d, const ut_file *f, const ut_syn *n, const char *fmt, ...)
+static void warn_once(ut_diags *d, const up_file *f, const ut_syn *n, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-static void warn_once(ut_diags *d, const ut_file *f, const ut_syn *n, const char *fmt, ...)
+static void warn_once(ut_diags *d, const up_file *f, const ut_syn *n, const char *fmt, ...)
 {
 	char msg[512];
 	unsigned line = up_syn_line(f->tree, n);
@@ -73,7 +73,7 @@ void up_py_cases_dispose(ut_py_cases *c)
 	ut_vec_free(&c->indices);
 }
 
-static bool call_named(const ut_file *f, const ut_syn *n, const char *name)
+static bool call_named(const up_file *f, const ut_syn *n, const char *name)
 {
 	const ut_syn *nm = n && up_syn_is(n, UT_R_CALL) ? up_call_name(n) : NULL;
 
@@ -82,10 +82,10 @@ static bool call_named(const ut_file *f, const ut_syn *n, const char *name)
 
 /* The parametrize call of a decorator, or NULL: @pytest.mark.parametrize(...), or a name
  * the module binds to one (by_user = pytest.mark.parametrize(...); @by_user). */
-static const ut_syn *parametrize_call(const ut_file *f, const ut_syn *deco)
+static const ut_syn *parametrize_call(const up_file *f, const ut_syn *deco)
 {
 	const ut_syn *call = up_syn_find(deco, UT_R_CALL, 0), *name;
-	const ut_const_def *def;
+	const up_const_def *def;
 
 	if (call)
 		return call_named(f, call, "parametrize") ? call : NULL;
@@ -233,11 +233,11 @@ static bool method_like(const char *s, size_t n)
 }
 
 /* pytest's id of one value (_idval_from_value), else argname + index. */
-static void value_id(ut_buf *b, const mark *m, const ut_env *scope, const ut_file *f,
+static void value_id(ut_buf *b, const mark *m, const up_env *scope, const up_file *f,
 		     const ut_syn *n, size_t arg, size_t idx)
 {
 	const char *t = up_compact_text(m->ix, f, n);
-	ut_val v;
+	up_val v;
 
 	if (strcmp(t, "None") == 0 || strcmp(t, "True") == 0 || strcmp(t, "False") == 0) {
 		ut_buf_puts(b, t);
@@ -248,7 +248,7 @@ static void value_id(ut_buf *b, const mark *m, const ut_env *scope, const ut_fil
 	if (n->roles & (UT_ROLE(UT_R_STR) | UT_ROLE(UT_R_CONCAT) | UT_ROLE(UT_R_IDENT) |
 			UT_ROLE(UT_R_MEMBER))) {
 		v = up_eval(m->ix, scope, f, n);
-		if (v.kind == UT_V_STR) { /* a string, or a number constant (N = 5) */
+		if (v.kind == UP_V_STR) { /* a string, or a number constant (N = 5) */
 			put_escaped(b, v.s, v.n);
 			return;
 		}
@@ -300,12 +300,12 @@ static void add_name(mark *m, const char *s, size_t n)
 }
 
 /* "a,b" or ("a", "b") or ["a", "b"] */
-static void read_names(mark *m, const ut_env *scope, const ut_syn *n)
+static void read_names(mark *m, const up_env *scope, const ut_syn *n)
 {
-	ut_val v = up_eval(m->ix, scope, m->f, n);
+	up_val v = up_eval(m->ix, scope, m->f, n);
 	const ut_syn *c;
 
-	if (v.kind == UT_V_STR) {
+	if (v.kind == UP_V_STR) {
 		const char *s = v.s, *end = v.s + v.n;
 
 		while (s < end) {
@@ -315,14 +315,14 @@ static void read_names(mark *m, const ut_env *scope, const ut_syn *n)
 			add_name(m, s, len);
 			s += len + (comma ? 1 : 0);
 		}
-	} else if (v.kind == UT_V_NODE && up_syn_is(v.node, UT_R_SEQ)) {
+	} else if (v.kind == UP_V_NODE && up_syn_is(v.node, UT_R_SEQ)) {
 		for (c = up_syn_first(v.node); c; c = up_syn_next(c)) {
-			ut_val e;
+			up_val e;
 
 			if (!up_syn_is(c, UT_R_ELEM))
 				continue;
 			e = up_eval(m->ix, scope, v.file, c);
-			if (e.kind == UT_V_STR)
+			if (e.kind == UP_V_STR)
 				add_name(m, e.s, e.n);
 		}
 	}
@@ -338,9 +338,9 @@ static int push_case(ut_py_cases *out, const char *id, size_t first)
 	return ut_vec_push(&out->cases, c) < 0 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }
 
-static int bind(ut_py_cases *out, const mark *m, size_t arg, ut_val v, size_t idx)
+static int bind(ut_py_cases *out, const mark *m, size_t arg, up_val v, size_t idx)
 {
-	ut_binding b;
+	up_binding b;
 
 	b.name = m->names[arg];
 	b.nlen = m->nlen[arg];
@@ -350,7 +350,7 @@ static int bind(ut_py_cases *out, const mark *m, size_t arg, ut_val v, size_t id
 		   : 0;
 }
 
-static const ut_syn *kw_value(const ut_file *f, const ut_syn *args, const char *name)
+static const ut_syn *kw_value(const up_file *f, const ut_syn *args, const char *name)
 {
 	const ut_syn *c;
 
@@ -402,12 +402,12 @@ static const ut_syn *bound_before(const mark *m, const ut_syn *name)
 	return value;
 }
 
-static bool values_seq(const mark *m, const ut_env *scope, const ut_syn *n, ut_val *out)
+static bool values_seq(const mark *m, const up_env *scope, const ut_syn *n, up_val *out)
 {
 	const ut_syn *bound = up_syn_is(n, UT_R_IDENT) ? bound_before(m, n) : NULL;
 
 	*out = up_eval(m->ix, scope, m->f, bound ? bound : n);
-	return out->kind == UT_V_NODE && up_syn_is(out->node, UT_R_SEQ);
+	return out->kind == UP_V_NODE && up_syn_is(out->node, UT_R_SEQ);
 }
 
 /* pytest's make_unique_parameterset_ids: each id that occurs more than once gets a
@@ -480,12 +480,12 @@ static int range_cases(ut_py_cases *out, mark *m, const ut_syn *values)
 	}
 	for (i = 0; rc == 0 && i < UT_PY_MAX_CASES; i++) {
 		long long k = r[0] + (long long)i * r[2];
-		ut_val v = {0};
+		up_val v = {0};
 		size_t first = out->bindings.n;
 
 		if (r[2] > 0 ? k >= r[1] : k <= r[1])
 			break;
-		v.kind = UT_V_STR;
+		v.kind = UP_V_STR;
 		v.s = ut_arena_printf(m->ix->temp, "%lld", k);
 		v.n = v.s ? strlen(v.s) : 0;
 		rc = v.s ? bind(out, m, 0, v, i) : ut_error_set(UT_ENOMEM, "out of memory");
@@ -497,7 +497,7 @@ static int range_cases(ut_py_cases *out, mark *m, const ut_syn *values)
 
 /* One case's values for m's names: pytest.param(v1, v2, id="x"), a tuple of them, or the
  * value itself; *id gets pytest.param's id, if any. */
-static void case_values(const mark *m, const ut_file *f, const ut_syn *e, const ut_syn **vals,
+static void case_values(const mark *m, const up_file *f, const ut_syn *e, const ut_syn **vals,
 			const ut_syn **id)
 {
 	size_t i;
@@ -517,20 +517,20 @@ static void case_values(const mark *m, const ut_file *f, const ut_syn *e, const 
 
 /* Case idx's id in b: its pytest.param id, else its entry of the ids list, else made of
  * its values (argname + index for a value that is not known). */
-static void case_id(ut_buf *b, const mark *m, const ut_env *vscope, const ut_val *seq,
-		    const ut_val *idseq, const ut_syn *const *vals, const ut_syn *id, size_t idx)
+static void case_id(ut_buf *b, const mark *m, const up_env *vscope, const up_val *seq,
+		    const up_val *idseq, const ut_syn *const *vals, const ut_syn *id, size_t idx)
 {
-	const ut_syn *given = idseq->kind == UT_V_NODE && up_syn_is(idseq->node, UT_R_SEQ)
+	const ut_syn *given = idseq->kind == UP_V_NODE && up_syn_is(idseq->node, UT_R_SEQ)
 				  ? nth_elem(idseq->node, idx)
 				  : NULL;
 	size_t i;
 
 	if (id && !up_text_is(seq->file, id, "None")) {
-		ut_val v = up_eval(m->ix, vscope, seq->file, id);
+		up_val v = up_eval(m->ix, vscope, seq->file, id);
 
-		put_escaped(b, v.s ? v.s : "", v.kind == UT_V_STR ? v.n : 0);
+		put_escaped(b, v.s ? v.s : "", v.kind == UP_V_STR ? v.n : 0);
 	} else if (given && !up_text_is(idseq->file, given, "None")) {
-		ut_env gscope;
+		up_env gscope;
 
 		up_env_init(&gscope, NULL, idseq->file, idseq->cls);
 		value_id(b, m, &gscope, idseq->file, given, 0, idx);
@@ -549,19 +549,19 @@ static void case_id(ut_buf *b, const mark *m, const ut_env *vscope, const ut_val
 
 /* Binds each of m's names to case idx's value (e, the list's element, when the case is no
  * literal tuple: its values are not known). */
-static int bind_case(ut_py_cases *out, const mark *m, const ut_env *vscope, const ut_val *seq,
+static int bind_case(ut_py_cases *out, const mark *m, const up_env *vscope, const up_val *seq,
 		     const ut_syn *e, const ut_syn *const *vals, size_t idx)
 {
 	size_t i;
 	int rc = 0;
 
 	for (i = 0; i < m->nnames && rc == 0; i++) {
-		ut_val v = {0};
+		up_val v = {0};
 
 		if (vals[i]) {
 			v = up_eval(m->ix, vscope, seq->file, vals[i]);
 		} else {
-			v.kind = UT_V_UNRES;
+			v.kind = UP_V_UNRES;
 			v.s = seq->file->src.ptr + e->start;
 			v.n = e->end - e->start > 200 ? 200 : e->end - e->start;
 		}
@@ -591,8 +591,8 @@ static int empty_case(ut_py_cases *out, const mark *m)
 static int read_cases(ut_py_cases *out, mark *m, const ut_syn *values, const ut_syn *ids)
 {
 	const ut_syn *e;
-	ut_env scope, vscope;
-	ut_val seq, idseq = {0};
+	up_env scope, vscope;
+	up_val seq, idseq = {0};
 	ut_buf b = UT_BUF_INIT;
 	size_t idx;
 	int rc = 0;
@@ -607,7 +607,7 @@ static int read_cases(ut_py_cases *out, mark *m, const ut_syn *values, const ut_
 	}
 	if (ids)
 		idseq = up_eval(m->ix, &scope, m->f, ids);
-	if (ids && !(idseq.kind == UT_V_NODE && up_syn_is(idseq.node, UT_R_SEQ)) &&
+	if (ids && !(idseq.kind == UP_V_NODE && up_syn_is(idseq.node, UT_R_SEQ)) &&
 	    !up_text_is(m->f, ids, "None"))
 		warn_once(m->diags, m->f, ids,
 			  "ids are made by a function or read from elsewhere: the default ids "
@@ -642,7 +642,7 @@ static int read_cases(ut_py_cases *out, mark *m, const ut_syn *values, const ut_
 static int read_mark(ut_py_cases *out, mark *m, const ut_syn *call)
 {
 	const ut_syn *args = up_call_args(call), *names = mark_names(m, call), *values;
-	ut_env scope;
+	up_env scope;
 
 	values = kw_value(m->f, args, "argvalues");
 	if (!values)
@@ -708,7 +708,7 @@ static int product(ut_arena *a, ut_py_cases *out, const ut_py_cases *mk, bool *c
 }
 
 /* Parametrize decorators of one definition, bottom first (the order they are applied). */
-static size_t own_marks(const ut_file *f, const ut_syn *def, const ut_syn **out, size_t max)
+static size_t own_marks(const up_file *f, const ut_syn *def, const ut_syn **out, size_t max)
 {
 	const ut_syn *decos[UT_PY_MAX_MARKS];
 	size_t n = up_py_decorators(def, decos, UT_PY_MAX_MARKS), k = 0;
@@ -720,14 +720,14 @@ static size_t own_marks(const ut_file *f, const ut_syn *def, const ut_syn **out,
 }
 
 /* Does one of the marks parametrize `name` itself? */
-static bool marks_name(const ut_index *ix, const ut_file *const *files, const ut_syn *const *decos,
+static bool marks_name(const up_index *ix, const up_file *const *files, const ut_syn *const *decos,
 		       size_t n, const char *name)
 {
 	size_t i, j;
 
 	for (i = 0; i < n; i++) {
 		const ut_syn *call = parametrize_call(files[i], decos[i]), *names;
-		ut_env scope;
+		up_env scope;
 		mark m;
 
 		memset(&m, 0, sizeof(m));
@@ -746,8 +746,8 @@ static bool marks_name(const ut_index *ix, const ut_file *const *files, const ut
 }
 
 /* Applies one list of cases: out becomes out x one. */
-static int apply(ut_py_cases *out, const ut_index *ix, ut_diags *diags, const ut_fn *fn,
-		 const ut_file *f, const ut_syn *deco, const ut_py_fxparam *fx, bool *capped)
+static int apply(ut_py_cases *out, const up_index *ix, ut_diags *diags, const up_fn *fn,
+		 const up_file *f, const ut_syn *deco, const ut_py_fxparam *fx, bool *capped)
 {
 	ut_py_cases one = {0};
 	mark m;
@@ -776,11 +776,11 @@ static int apply(ut_py_cases *out, const ut_index *ix, ut_diags *diags, const ut
 	return rc;
 }
 
-int up_py_cases_build(ut_py_cases *out, const ut_index *ix, ut_diags *diags, const ut_fn *fn,
-		      const ut_cls *const *mro, size_t nmro, const ut_py_fxparam *fxp, size_t nfxp)
+int up_py_cases_build(ut_py_cases *out, const up_index *ix, ut_diags *diags, const up_fn *fn,
+		      const up_cls *const *mro, size_t nmro, const ut_py_fxparam *fxp, size_t nfxp)
 {
 	const ut_syn *decos[UT_PY_MAX_MARKS];
-	const ut_file *files[UT_PY_MAX_MARKS];
+	const up_file *files[UT_PY_MAX_MARKS];
 	size_t n, i, j, decorated[UT_PY_MAX_MARKS], ndec = 0;
 	bool capped = false;
 	int rc = 0;
@@ -797,7 +797,7 @@ int up_py_cases_build(ut_py_cases *out, const ut_index *ix, ut_diags *diags, con
 			decorated[ndec++] = i;
 	}
 	while (ndec-- > 0 && n < UT_PY_MAX_MARKS) {
-		const ut_cls *k = mro[decorated[ndec]];
+		const up_cls *k = mro[decorated[ndec]];
 		size_t got = own_marks(k->file, k->node, decos + n, UT_PY_MAX_MARKS - n);
 
 		for (j = 0; j < got; j++)

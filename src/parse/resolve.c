@@ -16,17 +16,17 @@
 #define MAX_CHAIN 16
 
 typedef struct {
-	const ut_index *ix;
+	const up_index *ix;
 	int steps;
 } rctx;
 
-static ut_ty type_of(rctx *r, const ut_env *env, const ut_file *f, const ut_syn *n);
-static const ut_fn *resolve(rctx *r, const ut_env *env, const ut_file *f, const ut_syn *call,
-			    size_t nargs, const ut_ty *recv_ty, const ut_cls **self, bool *unknown);
+static up_ty type_of(rctx *r, const up_env *env, const up_file *f, const ut_syn *n);
+static const up_fn *resolve(rctx *r, const up_env *env, const up_file *f, const ut_syn *call,
+			    size_t nargs, const up_ty *recv_ty, const up_cls **self, bool *unknown);
 
-static ut_ty ty_of(ut_ty_kind kind, const ut_cls *cls)
+static up_ty ty_of(up_ty_kind kind, const up_cls *cls)
 {
-	ut_ty t = {0};
+	up_ty t = {0};
 
 	t.kind = kind;
 	t.cls = cls;
@@ -58,10 +58,10 @@ static bool word_is(const char *s, size_t n, const char *word)
 }
 
 /* The type a type name stands for: "po.LoginPage", "List<String>", "WebDriver". */
-static ut_ty type_named(const ut_index *ix, const char *s, size_t n)
+static up_ty type_named(const up_index *ix, const char *s, size_t n)
 {
 	size_t end = 0, start;
-	const ut_cls *k;
+	const up_cls *k;
 
 	while (end < n && s[end] != '<' && s[end] != '[' && s[end] != '|' && s[end] != '(')
 		end++;
@@ -71,16 +71,16 @@ static ut_ty type_named(const ut_index *ix, const char *s, size_t n)
 	     start > 0 && s[start - 1] != '.' && !isspace((unsigned char)s[start - 1]);)
 		start--;
 	if (start == end)
-		return ty_of(UT_TY_UNKNOWN, NULL);
+		return ty_of(UP_TY_UNKNOWN, NULL);
 	k = up_index_class(ix, s + start, end - start);
 	if (k)
-		return ty_of(UT_TY_OBJECT, k);
+		return ty_of(UP_TY_OBJECT, k);
 	if (driver_name(s + start, end - start))
-		return ty_of(UT_TY_DRIVER, NULL);
-	return ty_of(UT_TY_FOREIGN, NULL);
+		return ty_of(UP_TY_DRIVER, NULL);
+	return ty_of(UP_TY_FOREIGN, NULL);
 }
 
-static bool is_findby(const ut_file *f, const ut_syn *deco)
+static bool is_findby(const up_file *f, const ut_syn *deco)
 {
 	static const char *const names[] = {"FindBy",	     "FindAll",	       "FindBys",
 					    "AndroidFindBy", "iOSXCUITFindBy", NULL};
@@ -98,17 +98,17 @@ static bool is_findby(const ut_file *f, const ut_syn *deco)
 	       (i > 0 && (word_is(s + i, n - i, "FindBy") || word_is(s + i, n - i, "FindAll")));
 }
 
-ut_ty up_type_declared(const ut_index *ix, const ut_file *f, const ut_syn *n)
+up_ty up_type_declared(const up_index *ix, const up_file *f, const ut_syn *n)
 {
 	const ut_syn *c, *type = NULL;
 
 	if (n && !up_syn_is(n, UT_R_DECL))
 		n = up_syn_parent(n);
 	if (!n || !up_syn_is(n, UT_R_DECL))
-		return ty_of(UT_TY_UNKNOWN, NULL);
+		return ty_of(UP_TY_UNKNOWN, NULL);
 	for (c = up_syn_first(n); c; c = up_syn_next(c)) {
 		if (up_syn_is(c, UT_R_DECO) && is_findby(f, c)) {
-			ut_ty t = ty_of(UT_TY_ELEMENT, NULL);
+			up_ty t = ty_of(UP_TY_ELEMENT, NULL);
 
 			t.file = f;
 			t.node = n;
@@ -118,19 +118,19 @@ ut_ty up_type_declared(const ut_index *ix, const ut_file *f, const ut_syn *n)
 			type = c;
 	}
 	return type ? type_named(ix, f->src.ptr + type->start, type->end - type->start)
-		    : ty_of(UT_TY_UNKNOWN, NULL);
+		    : ty_of(UP_TY_UNKNOWN, NULL);
 }
 
 typedef struct {
 	rctx *r;
-	const ut_const_def *def;
-	ut_ty t;
+	const up_const_def *def;
+	up_ty t;
 } def_typing;
 
 static void run_def_type(void *arg)
 {
 	def_typing *d = arg;
-	ut_env scope;
+	up_env scope;
 
 	up_env_init(&scope, NULL, d->def->file, d->def->cls);
 	d->t = type_of(d->r, &scope, d->def->file, d->def->value);
@@ -138,43 +138,43 @@ static void run_def_type(void *arg)
 }
 
 /* The type of a binding's value expression, in the scope it was defined in. */
-static ut_ty def_type(rctx *r, ut_const_def *def)
+static up_ty def_type(rctx *r, up_const_def *def)
 {
 	def_typing d = {r, def, {0}};
 
 	if (!def || !def->value || !up_def_guarded(r->ix->ctx, def, run_def_type, &d))
-		return ty_of(UT_TY_UNKNOWN, NULL);
+		return ty_of(UP_TY_UNKNOWN, NULL);
 	return d.t;
 }
 
 /* A field of cls or of its superclasses: an @FindBy declaration, else the type of what it
  * was set to, else its declared type. */
-static ut_ty field_type_found(rctx *r, const ut_cls *cls, const char *name, size_t nlen)
+static up_ty field_type_found(rctx *r, const up_cls *cls, const char *name, size_t nlen)
 {
 	int guard = 0;
 
 	for (; cls && guard++ < MAX_CHAIN; cls = up_index_super(r->ix, cls)) {
 		const ut_syn *decl = ut_map_get(&cls->fields, name, nlen);
-		ut_const_def *def = ut_map_get(&cls->constants, name, nlen);
-		ut_ty declared =
-		    decl ? up_type_declared(r->ix, cls->file, decl) : ty_of(UT_TY_UNKNOWN, NULL);
-		ut_ty set;
+		up_const_def *def = ut_map_get(&cls->constants, name, nlen);
+		up_ty declared =
+		    decl ? up_type_declared(r->ix, cls->file, decl) : ty_of(UP_TY_UNKNOWN, NULL);
+		up_ty set;
 
 		if (!decl && !def)
 			continue;
-		if (declared.kind == UT_TY_ELEMENT) {
+		if (declared.kind == UP_TY_ELEMENT) {
 			declared.cls = cls;
 			return declared;
 		}
 		set = def_type(r, def);
-		return set.kind != UT_TY_UNKNOWN ? set : declared;
+		return set.kind != UP_TY_UNKNOWN ? set : declared;
 	}
-	return ty_of(UT_TY_UNKNOWN, NULL);
+	return ty_of(UP_TY_UNKNOWN, NULL);
 }
 
 /* A found field type and the type steps it took. */
 typedef struct {
-	ut_ty ty;
+	up_ty ty;
 	int steps;
 } field_memo;
 
@@ -182,15 +182,15 @@ typedef struct {
  * answer depends on the class, the name, the definitions being typed (none, when kept or
  * reused) and the steps left: kept when found within them, reused when as many are left,
  * which are then taken, so that the rest of the question finds what it would have. */
-static ut_ty field_type(rctx *r, const ut_cls *cls, const char *name, size_t nlen)
+static up_ty field_type(rctx *r, const up_cls *cls, const char *name, size_t nlen)
 {
 	const up_ctx *ctx = r->ix->ctx;
-	ut_type_memo *m = ctx->types;
+	up_type_memo *m = ctx->types;
 	char buf[sizeof(cls) + 128], *key;
 	size_t klen = sizeof(cls) + nlen;
 	field_memo *fm;
 	int start = r->steps;
-	ut_ty t;
+	up_ty t;
 
 	if (!m || !cls || klen > sizeof(buf) || up_def_busy(ctx))
 		return field_type_found(r, cls, name, nlen);
@@ -217,7 +217,7 @@ static ut_ty field_type(rctx *r, const ut_cls *cls, const char *name, size_t nle
 
 /* The value last assigned to the local that `ret` names before it: d = webdriver.Chrome()
  * ... yield d. */
-static const ut_syn *assigned_before(const ut_fn *fn, const ut_syn *body, const ut_syn *ret)
+static const ut_syn *assigned_before(const up_fn *fn, const ut_syn *body, const ut_syn *ret)
 {
 	const ut_syn *n, *found = NULL;
 
@@ -241,11 +241,11 @@ static const ut_syn *assigned_before(const ut_fn *fn, const ut_syn *body, const 
 
 /* What a function returns: the first of its returned (or yielded) expressions whose type
  * is known, `this` standing for self_cls. */
-static ut_ty return_type(rctx *r, const ut_fn *fn, const ut_cls *self_cls)
+static up_ty return_type(rctx *r, const up_fn *fn, const up_cls *self_cls)
 {
 	const ut_syn *body = fn->body, *n, *end;
-	ut_env scope;
-	ut_ty t = ty_of(UT_TY_UNKNOWN, NULL);
+	up_env scope;
+	up_ty t = ty_of(UP_TY_UNKNOWN, NULL);
 	int seen = 0;
 
 	if (!body)
@@ -268,7 +268,7 @@ static ut_ty return_type(rctx *r, const ut_fn *fn, const ut_cls *self_cls)
 
 			seen++;
 			t = type_of(r, &scope, fn->file, local ? local : n);
-			if (t.kind != UT_TY_UNKNOWN)
+			if (t.kind != UP_TY_UNKNOWN)
 				break;
 			n += n->size;
 			continue;
@@ -282,7 +282,7 @@ done:
 
 /* The import statement of f that names `name` (import helpers; import * as h from ...;
  * import page from './login.page'), or NULL. */
-static const ut_syn *import_of(const ut_file *f, const char *name, size_t nlen)
+static const ut_syn *import_of(const up_file *f, const char *name, size_t nlen)
 {
 	const ut_syn *c;
 
@@ -308,9 +308,9 @@ static const ut_syn *import_of(const ut_file *f, const char *name, size_t nlen)
 
 /* The class a name stands for in f: its own, or the one imported under that alias
  * (from pages import LoginPage as LP; import { LoginPage as LP } from './pages'). */
-static const ut_cls *class_named(rctx *r, const ut_file *f, const char *name, size_t nlen)
+static const up_cls *class_named(rctx *r, const up_file *f, const char *name, size_t nlen)
 {
-	const ut_cls *k = up_index_class(r->ix, name, nlen);
+	const up_cls *k = up_index_class(r->ix, name, nlen);
 	const ut_syn *imp;
 	const char *s, *p, *end;
 
@@ -333,10 +333,10 @@ static const ut_cls *class_named(rctx *r, const ut_file *f, const char *name, si
 
 /* What a module exports: module.exports = new P() or export default new P() is a P;
  * anything else is the module's functions. */
-static ut_ty module_exports(rctx *r, const ut_file *m)
+static up_ty module_exports(rctx *r, const up_file *m)
 {
 	const ut_syn *c;
-	ut_ty t = ty_of(UT_TY_MODULE, NULL);
+	up_ty t = ty_of(UP_TY_MODULE, NULL);
 
 	for (c = up_syn_first(m->tree->root); c; c = up_syn_next(c)) {
 		const ut_syn *target = up_syn_child(c, UT_R_ASSIGN_TARGET);
@@ -345,12 +345,12 @@ static ut_ty module_exports(rctx *r, const ut_file *m)
 
 		if (up_syn_is(c, UT_R_ASSIGN) && target &&
 		    up_text_is(m, target, "module.exports")) {
-			ut_env scope;
+			up_env scope;
 
 			up_env_init(&scope, NULL, m, NULL);
 			t = type_of(r, &scope, m, up_syn_child(c, UT_R_ASSIGN_VALUE));
 			up_env_dispose(&scope);
-			if (t.kind == UT_TY_OBJECT || t.kind == UT_TY_CLASS)
+			if (t.kind == UP_TY_OBJECT || t.kind == UP_TY_CLASS)
 				return t;
 		}
 		while (i > 0 && isspace((unsigned char)s[i - 1]))
@@ -358,21 +358,21 @@ static ut_ty module_exports(rctx *r, const ut_file *m)
 		if (up_syn_is(c, UT_R_NEW) && i >= 7 && memcmp(s + i - 7, "default", 7) == 0)
 			return type_of(r, NULL, m, c);
 	}
-	t = ty_of(UT_TY_MODULE, NULL);
+	t = ty_of(UP_TY_MODULE, NULL);
 	t.file = m;
 	t.node = m->tree->root;
 	return t;
 }
 
 /* The file a module path ('./pages/login.page', "../helpers") names, by its base name. */
-static ut_ty module_at(rctx *r, const char *path, size_t n)
+static up_ty module_at(rctx *r, const char *path, size_t n)
 {
 	size_t i, base;
 
 	for (base = n; base > 0 && path[base - 1] != '/'; base--)
 		;
 	for (i = 0; i < r->ix->files.n; i++) {
-		const ut_file *m = r->ix->files.v[i];
+		const up_file *m = r->ix->files.v[i];
 		const char *rel = m->rel, *slash = strrchr(rel, '/'), *dot;
 
 		rel = slash ? slash + 1 : rel;
@@ -382,11 +382,11 @@ static ut_ty module_at(rctx *r, const char *path, size_t n)
 		if ((size_t)(dot - rel) == n - base && memcmp(rel, path + base, n - base) == 0)
 			return module_exports(r, m);
 	}
-	return ty_of(UT_TY_MODULE, NULL);
+	return ty_of(UP_TY_MODULE, NULL);
 }
 
 /* The module path in a require(...) call or an import statement: its last string. */
-static ut_ty module_named_in(rctx *r, const ut_file *f, const ut_syn *n)
+static up_ty module_named_in(rctx *r, const up_file *f, const ut_syn *n)
 {
 	const char *s = f->src.ptr + n->start, *q, *open;
 	size_t len = n->end - n->start;
@@ -394,15 +394,15 @@ static ut_ty module_named_in(rctx *r, const ut_file *f, const ut_syn *n)
 	for (q = s + len; q > s && q[-1] != '\'' && q[-1] != '"';)
 		q--;
 	if (q == s)
-		return ty_of(UT_TY_MODULE, NULL);
+		return ty_of(UP_TY_MODULE, NULL);
 	for (open = q - 1; open > s && open[-1] != q[-1];)
 		open--;
-	return open > s ? module_at(r, open, (size_t)(q - 1 - open)) : ty_of(UT_TY_MODULE, NULL);
+	return open > s ? module_at(r, open, (size_t)(q - 1 - open)) : ty_of(UP_TY_MODULE, NULL);
 }
 
 /* How near a fixture defined in file `def` is to a test in file `use`: 0 when not visible
  * (a module's fixtures are its own; a conftest.py's are its folder's), higher when nearer. */
-static size_t fixture_rank(const ut_file *def, const ut_file *use)
+static size_t fixture_rank(const up_file *def, const up_file *use)
 {
 	const char *slash = strrchr(def->rel, '/');
 	size_t dir = slash ? (size_t)(slash - def->rel) : 0;
@@ -416,46 +416,46 @@ static size_t fixture_rank(const ut_file *def, const ut_file *use)
 	return dir + 1;
 }
 
-static ut_ty ident_type(rctx *r, const ut_env *env, const ut_file *f, const char *name, size_t nlen)
+static up_ty ident_type(rctx *r, const up_env *env, const up_file *f, const char *name, size_t nlen)
 {
-	const ut_binding *b = up_env_find(env, name, nlen);
-	const ut_cls *k;
-	const ut_fn *fn;
-	ut_ty t;
+	const up_binding *b = up_env_find(env, name, nlen);
+	const up_cls *k;
+	const up_fn *fn;
+	up_ty t;
 
 	if (b) {
-		if (b->ty.kind != UT_TY_UNKNOWN)
+		if (b->ty.kind != UP_TY_UNKNOWN)
 			return b->ty;
-		if (b->val.kind == UT_V_STR)
-			return ty_of(UT_TY_FOREIGN, NULL);
-		if (b->val.kind == UT_V_NODE && b->val.file) {
-			ut_env scope;
+		if (b->val.kind == UP_V_STR)
+			return ty_of(UP_TY_FOREIGN, NULL);
+		if (b->val.kind == UP_V_NODE && b->val.file) {
+			up_env scope;
 
 			up_env_init(&scope, NULL, b->val.file, b->val.cls);
 			t = type_of(r, &scope, b->val.file, b->val.node);
 			up_env_dispose(&scope);
-			if (t.kind != UT_TY_UNKNOWN)
+			if (t.kind != UP_TY_UNKNOWN)
 				return t;
 		}
-		return driver_name(name, nlen) ? ty_of(UT_TY_DRIVER, NULL)
-					       : ty_of(UT_TY_UNKNOWN, NULL);
+		return driver_name(name, nlen) ? ty_of(UP_TY_DRIVER, NULL)
+					       : ty_of(UP_TY_UNKNOWN, NULL);
 	}
 	t = field_type(r, up_env_class(env), name, nlen);
-	if (t.kind == UT_TY_UNKNOWN)
+	if (t.kind == UP_TY_UNKNOWN)
 		t = def_type(r, ut_map_get(&f->constants, name, nlen));
-	if (t.kind == UT_TY_UNKNOWN)
+	if (t.kind == UP_TY_UNKNOWN)
 		t = def_type(r, ut_map_get(&r->ix->globals, name, nlen));
-	if (t.kind == UT_TY_UNKNOWN) /* let page; beforeEach(() => { page = new P(driver); }) */
+	if (t.kind == UP_TY_UNKNOWN) /* let page; beforeEach(() => { page = new P(driver); }) */
 		t = def_type(r, ut_map_get(&f->assigned, name, nlen));
-	if (t.kind != UT_TY_UNKNOWN)
+	if (t.kind != UP_TY_UNKNOWN)
 		return t;
 	k = class_named(r, f, name, nlen);
 	if (k)
-		return ty_of(UT_TY_CLASS, k);
+		return ty_of(UP_TY_CLASS, k);
 	/* a test's parameter is what the pytest fixture of that name returns: the one of
 	 * its module, else of the nearest conftest.py above it */
 	{
-		const ut_fn *best = NULL;
+		const up_fn *best = NULL;
 		size_t best_rank = 0;
 
 		for (fn = up_index_fn(r->ix, name, nlen); fn; fn = fn->next_same_name) {
@@ -466,55 +466,55 @@ static ut_ty ident_type(rctx *r, const ut_env *env, const ut_file *f, const char
 				best_rank = rank;
 			}
 		}
-		t = best ? return_type(r, best, NULL) : ty_of(UT_TY_UNKNOWN, NULL);
-		if (t.kind != UT_TY_UNKNOWN)
+		t = best ? return_type(r, best, NULL) : ty_of(UP_TY_UNKNOWN, NULL);
+		if (t.kind != UP_TY_UNKNOWN)
 			return t;
 	}
 	if (driver_name(name, nlen))
-		return ty_of(UT_TY_DRIVER, NULL);
+		return ty_of(UP_TY_DRIVER, NULL);
 	{
 		const ut_syn *imp = import_of(f, name, nlen);
 
 		if (imp)
-			return f->lang == UT_LANG_PYTHON ? ty_of(UT_TY_MODULE, NULL)
+			return f->lang == UT_LANG_PYTHON ? ty_of(UP_TY_MODULE, NULL)
 							 : module_named_in(r, f, imp);
 	}
-	return ty_of(UT_TY_UNKNOWN, NULL);
+	return ty_of(UP_TY_UNKNOWN, NULL);
 }
 
-static ut_ty member_type(rctx *r, const ut_env *env, const ut_file *f, const ut_syn *n)
+static up_ty member_type(rctx *r, const up_env *env, const up_file *f, const ut_syn *n)
 {
 	const ut_syn *obj = up_syn_child(n, UT_R_MEMBER_OBJ);
 	const ut_syn *prop = up_syn_child(n, UT_R_MEMBER_PROP);
 	const char *pname;
 	size_t plen;
-	ut_ty ot, t = ty_of(UT_TY_UNKNOWN, NULL);
+	up_ty ot, t = ty_of(UP_TY_UNKNOWN, NULL);
 
 	if (!obj || !prop)
 		return t;
 	pname = f->src.ptr + prop->start;
 	plen = prop->end - prop->start;
 	ot = type_of(r, env, f, obj);
-	if (ot.kind == UT_TY_UNKNOWN && up_text_is(f, obj, "this")) /* mocha's shared context */
+	if (ot.kind == UP_TY_UNKNOWN && up_text_is(f, obj, "this")) /* mocha's shared context */
 		t = def_type(r, ut_map_get(&f->assigned, f->src.ptr + n->start, n->end - n->start));
-	else if (ot.kind == UT_TY_OBJECT || ot.kind == UT_TY_CLASS)
+	else if (ot.kind == UP_TY_OBJECT || ot.kind == UP_TY_CLASS)
 		t = field_type(r, ot.cls, pname, plen);
-	else if (ot.kind == UT_TY_MODULE)
+	else if (ot.kind == UP_TY_MODULE)
 		t = def_type(r, ut_map_get(&r->ix->globals, pname, plen));
-	else if (ot.kind == UT_TY_DRIVER || ot.kind == UT_TY_FOREIGN)
-		return ty_of(UT_TY_FOREIGN, NULL);
-	if (t.kind == UT_TY_UNKNOWN && ot.kind != UT_TY_OBJECT) {
-		const ut_cls *k = up_index_class(r->ix, pname, plen); /* pages.LoginPage */
+	else if (ot.kind == UP_TY_DRIVER || ot.kind == UP_TY_FOREIGN)
+		return ty_of(UP_TY_FOREIGN, NULL);
+	if (t.kind == UP_TY_UNKNOWN && ot.kind != UP_TY_OBJECT) {
+		const up_cls *k = up_index_class(r->ix, pname, plen); /* pages.LoginPage */
 
 		if (k)
-			return ty_of(UT_TY_CLASS, k);
+			return ty_of(UP_TY_CLASS, k);
 	}
-	if (t.kind == UT_TY_UNKNOWN && driver_name(pname, plen))
-		return ty_of(UT_TY_DRIVER, NULL); /* page.driver, self.driver, this.driver */
+	if (t.kind == UP_TY_UNKNOWN && driver_name(pname, plen))
+		return ty_of(UP_TY_DRIVER, NULL); /* page.driver, self.driver, this.driver */
 	return t;
 }
 
-static bool recv_last_is(const ut_file *f, const ut_syn *recv, const char *word)
+static bool recv_last_is(const up_file *f, const ut_syn *recv, const char *word)
 {
 	const char *s = f->src.ptr + recv->start;
 	size_t n = recv->end - recv->start, i;
@@ -525,7 +525,7 @@ static bool recv_last_is(const ut_file *f, const ut_syn *recv, const char *word)
 }
 
 /* PageFactory.initElements(driver, LoginPage.class) builds a LoginPage. */
-static ut_ty class_argument(rctx *r, const ut_file *f, const ut_syn *call)
+static up_ty class_argument(rctx *r, const up_file *f, const ut_syn *call)
 {
 	const ut_syn *args = up_call_args(call);
 	const ut_syn *ref = args ? up_syn_find(args, UT_R_CLASSREF, UT_ROLE(UT_R_CALL)) : NULL;
@@ -533,7 +533,7 @@ static ut_ty class_argument(rctx *r, const ut_file *f, const ut_syn *call)
 	size_t n;
 
 	if (!ref)
-		return ty_of(UT_TY_UNKNOWN, NULL);
+		return ty_of(UP_TY_UNKNOWN, NULL);
 	s = f->src.ptr + ref->start;
 	n = ref->end - ref->start;
 	if (n > 6 && memcmp(s + n - 6, ".class", 6) == 0)
@@ -541,7 +541,7 @@ static ut_ty class_argument(rctx *r, const ut_file *f, const ut_syn *call)
 	return type_named(r->ix, s, n);
 }
 
-static ut_ty call_type(rctx *r, const ut_env *env, const ut_file *f, const ut_syn *call)
+static up_ty call_type(rctx *r, const up_env *env, const up_file *f, const ut_syn *call)
 {
 	static const char *const builtins[] = {
 	    "dict",	   "list",    "set",	"str",	  "tuple",  "frozenset", "OrderedDict",
@@ -549,10 +549,10 @@ static ut_ty call_type(rctx *r, const ut_env *env, const ut_file *f, const ut_sy
 	const ut_syn *nm = up_call_name(call), *recv = up_call_recv(call);
 	const char *name;
 	size_t nlen;
-	const ut_cls *self = NULL;
-	const ut_fn *fn;
+	const up_cls *self = NULL;
+	const up_fn *fn;
 	bool unknown = false;
-	ut_ty rt = ty_of(UT_TY_UNKNOWN, NULL);
+	up_ty rt = ty_of(UP_TY_UNKNOWN, NULL);
 	char buf[256];
 
 	if (!nm)
@@ -560,48 +560,48 @@ static ut_ty call_type(rctx *r, const ut_env *env, const ut_file *f, const ut_sy
 	name = f->src.ptr + nm->start;
 	nlen = nm->end - nm->start;
 	if (up_syn_is(call, UT_R_NEW)) {
-		const ut_cls *k = class_named(r, f, name, nlen); /* new LP(driver), LP an alias */
+		const up_cls *k = class_named(r, f, name, nlen); /* new LP(driver), LP an alias */
 
-		return k ? ty_of(UT_TY_OBJECT, k) : type_named(r->ix, name, nlen);
+		return k ? ty_of(UP_TY_OBJECT, k) : type_named(r->ix, name, nlen);
 	}
 	if (!recv) {
-		const ut_cls *k = class_named(r, f, name, nlen);
+		const up_cls *k = class_named(r, f, name, nlen);
 
 		if (k)
-			return ty_of(UT_TY_OBJECT, k); /* Python: LoginPage(driver) */
+			return ty_of(UP_TY_OBJECT, k); /* Python: LoginPage(driver) */
 		if (word_is(name, nlen, "require"))
 			return module_named_in(r, f, call);
 		if (up_text_in(f, nm, builtins))
-			return ty_of(UT_TY_FOREIGN, NULL);
+			return ty_of(UP_TY_FOREIGN, NULL);
 	} else {
 		if (recv_last_is(f, recv, "webdriver") && isupper((unsigned char)name[0]))
-			return ty_of(UT_TY_DRIVER, NULL); /* webdriver.Chrome(options=...) */
+			return ty_of(UP_TY_DRIVER, NULL); /* webdriver.Chrome(options=...) */
 		if (word_is(name, nlen, "build") &&
 		    strstr(up_compact_text_buf(r->ix, f, recv, buf, sizeof(buf)), "Builder"))
-			return ty_of(UT_TY_DRIVER, NULL); /* new Builder().forBrowser(..).build() */
+			return ty_of(UP_TY_DRIVER, NULL); /* new Builder().forBrowser(..).build() */
 		if (word_is(name, nlen, "initElements"))
 			return class_argument(r, f, call);
 		rt = type_of(r, env, f, recv);
-		if (rt.kind == UT_TY_MODULE || rt.kind == UT_TY_UNKNOWN) {
-			const ut_cls *k = up_index_class(r->ix, name, nlen);
+		if (rt.kind == UP_TY_MODULE || rt.kind == UP_TY_UNKNOWN) {
+			const up_cls *k = up_index_class(r->ix, name, nlen);
 
 			if (k)
-				return ty_of(UT_TY_OBJECT, k); /* pages.LoginPage(driver) */
+				return ty_of(UP_TY_OBJECT, k); /* pages.LoginPage(driver) */
 		}
-		if (rt.kind == UT_TY_ELEMENT && word_is(name, nlen, "get"))
+		if (rt.kind == UP_TY_ELEMENT && word_is(name, nlen, "get"))
 			return rt; /* one of an @FindAll list's elements */
-		if (rt.kind == UT_TY_DRIVER || rt.kind == UT_TY_FOREIGN || rt.kind == UT_TY_ELEMENT)
-			return ty_of(UT_TY_FOREIGN, NULL);
+		if (rt.kind == UP_TY_DRIVER || rt.kind == UP_TY_FOREIGN || rt.kind == UP_TY_ELEMENT)
+			return ty_of(UP_TY_FOREIGN, NULL);
 	}
 	fn = resolve(r, env, f, call, up_call_nargs(call), recv ? &rt : NULL, &self, &unknown);
-	rt = fn ? return_type(r, fn, self) : ty_of(UT_TY_UNKNOWN, NULL);
+	rt = fn ? return_type(r, fn, self) : ty_of(UP_TY_UNKNOWN, NULL);
 	/* getDriver(), get_driver(), DriverFactory.driver() of a base class outside the sources */
-	if (rt.kind == UT_TY_UNKNOWN && driver_name(name, nlen))
-		return ty_of(UT_TY_DRIVER, NULL);
+	if (rt.kind == UP_TY_UNKNOWN && driver_name(name, nlen))
+		return ty_of(UP_TY_DRIVER, NULL);
 	return rt;
 }
 
-static bool starts_literal(const ut_file *f, const ut_syn *n)
+static bool starts_literal(const up_file *f, const ut_syn *n)
 {
 	char c = n->end > n->start ? f->src.ptr[n->start] : '\0';
 
@@ -609,19 +609,19 @@ static bool starts_literal(const ut_file *f, const ut_syn *n)
 	       isdigit((unsigned char)c);
 }
 
-static ut_ty type_of(rctx *r, const ut_env *env, const ut_file *f, const ut_syn *n)
+static up_ty type_of(rctx *r, const up_env *env, const up_file *f, const ut_syn *n)
 {
-	ut_ty unknown = ty_of(UT_TY_UNKNOWN, NULL);
+	up_ty unknown = ty_of(UP_TY_UNKNOWN, NULL);
 
 	if (!n || --r->steps < 0)
 		return unknown;
 	if (up_is_self(f, n)) {
-		const ut_cls *k = up_env_class(env);
+		const up_cls *k = up_env_class(env);
 
-		return k ? ty_of(UT_TY_OBJECT, k) : unknown;
+		return k ? ty_of(UP_TY_OBJECT, k) : unknown;
 	}
 	if (up_text_is(f, n, "super"))
-		return ty_of(UT_TY_OBJECT, up_index_super(r->ix, up_env_class(env)));
+		return ty_of(UP_TY_OBJECT, up_index_super(r->ix, up_env_class(env)));
 	if (up_syn_is(n, UT_R_CALL))
 		return call_type(r, env, f, n);
 	if (up_syn_is(n, UT_R_IDENT))
@@ -630,15 +630,15 @@ static ut_ty type_of(rctx *r, const ut_env *env, const ut_file *f, const ut_syn 
 		return member_type(r, env, f, n);
 	if (up_syn_is(n, UT_R_STR) || up_syn_is(n, UT_R_NUM) || up_syn_is(n, UT_R_CONCAT) ||
 	    up_syn_is(n, UT_R_SEQ))
-		return ty_of(UT_TY_FOREIGN, NULL);
+		return ty_of(UP_TY_FOREIGN, NULL);
 	if (starts_literal(f, n)) {
 		/* a JavaScript object literal holds functions; a dict or list holds none */
-		ut_ty t =
-		    ty_of(f->lang == UT_LANG_PYTHON || f->src.ptr[n->start] != '{' ? UT_TY_FOREIGN
-										   : UT_TY_MODULE,
+		up_ty t =
+		    ty_of(f->lang == UT_LANG_PYTHON || f->src.ptr[n->start] != '{' ? UP_TY_FOREIGN
+										   : UP_TY_MODULE,
 			  NULL);
 
-		if (t.kind == UT_TY_MODULE) {
+		if (t.kind == UP_TY_MODULE) {
 			t.file = f;
 			t.node = n;
 		}
@@ -658,7 +658,7 @@ static ut_ty type_of(rctx *r, const ut_env *env, const ut_file *f, const ut_syn 
 	}
 }
 
-ut_ty up_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const ut_syn *n)
+up_ty up_type_of(const up_index *ix, const up_env *env, const up_file *f, const ut_syn *n)
 {
 	rctx r;
 
@@ -668,19 +668,19 @@ ut_ty up_type_of(const ut_index *ix, const ut_env *env, const ut_file *f, const 
 }
 
 /* A method is defined directly in its class's body; any other function is a module's. */
-static bool is_method(const ut_fn *fn)
+static bool is_method(const up_fn *fn)
 {
 	return fn->cls && up_syn_parent(fn->node) == fn->cls->node;
 }
 
 /* Of the functions named `name` that `accept` takes, the one whose parameters fit nargs
  * best (the same count, else the first that takes more). */
-typedef bool (*fn_filter)(const ut_fn *fn, const void *arg);
+typedef bool (*fn_filter)(const up_fn *fn, const void *arg);
 
-static const ut_fn *best_fn(const ut_index *ix, const char *name, size_t nlen, size_t nargs,
+static const up_fn *best_fn(const up_index *ix, const char *name, size_t nlen, size_t nargs,
 			    fn_filter accept, const void *arg)
 {
-	const ut_fn *fn, *best = NULL;
+	const up_fn *fn, *best = NULL;
 
 	for (fn = up_index_fn(ix, name, nlen); fn; fn = fn->next_same_name) {
 		size_t np = fn->nparams - up_fn_self_params(fn);
@@ -695,14 +695,14 @@ static const ut_fn *best_fn(const ut_index *ix, const char *name, size_t nlen, s
 	return best;
 }
 
-static bool in_class(const ut_fn *fn, const void *cls)
+static bool in_class(const up_fn *fn, const void *cls)
 {
 	return fn->cls == cls && is_method(fn);
 }
 
-static bool module_level(const ut_fn *fn, const void *scope)
+static bool module_level(const up_fn *fn, const void *scope)
 {
-	const ut_ty *t = scope;
+	const up_ty *t = scope;
 
 	if (is_method(fn))
 		return false;
@@ -711,7 +711,7 @@ static bool module_level(const ut_fn *fn, const void *scope)
 		fn->node->end <= t->node->end);
 }
 
-static bool any_fn(const ut_fn *fn, const void *arg)
+static bool any_fn(const up_fn *fn, const void *arg)
 {
 	(void)arg;
 	(void)fn;
@@ -719,13 +719,13 @@ static bool any_fn(const ut_fn *fn, const void *arg)
 }
 
 /* The nearest definition up the inheritance chain: an override wins. */
-static const ut_fn *method_in_chain(const ut_index *ix, const ut_cls *cls, const char *name,
+static const up_fn *method_in_chain(const up_index *ix, const up_cls *cls, const char *name,
 				    size_t nlen, size_t nargs)
 {
 	int guard = 0;
 
 	for (; cls && guard++ < MAX_CHAIN; cls = up_index_super(ix, cls)) {
-		const ut_fn *fn = best_fn(ix, name, nlen, nargs, in_class, cls);
+		const up_fn *fn = best_fn(ix, name, nlen, nargs, in_class, cls);
 
 		if (fn)
 			return fn;
@@ -734,7 +734,7 @@ static const ut_fn *method_in_chain(const ut_index *ix, const ut_cls *cls, const
 }
 
 /* import static a.b.Helper.login; or import static a.b.Helper.*; */
-static const ut_fn *static_import(const ut_index *ix, const ut_file *f, const char *name,
+static const up_fn *static_import(const up_index *ix, const up_file *f, const char *name,
 				  size_t nlen, size_t nargs)
 {
 	const ut_syn *c;
@@ -742,7 +742,7 @@ static const ut_fn *static_import(const ut_index *ix, const ut_file *f, const ch
 
 	for (c = up_syn_first(f->tree->root); c; c = up_syn_next(c)) {
 		const char *t, *end, *dot;
-		const ut_cls *k;
+		const up_cls *k;
 
 		if (!up_syn_is(c, UT_R_IMPORT))
 			continue;
@@ -761,14 +761,14 @@ static const ut_fn *static_import(const ut_index *ix, const ut_file *f, const ch
 	return NULL;
 }
 
-static const ut_fn *resolve(rctx *r, const ut_env *env, const ut_file *f, const ut_syn *call,
-			    size_t nargs, const ut_ty *recv_ty, const ut_cls **self, bool *unknown)
+static const up_fn *resolve(rctx *r, const up_env *env, const up_file *f, const ut_syn *call,
+			    size_t nargs, const up_ty *recv_ty, const up_cls **self, bool *unknown)
 {
 	const ut_syn *nm = up_call_name(call), *recv = up_call_recv(call);
 	const char *name;
 	size_t nlen;
-	const ut_fn *fn = NULL;
-	ut_ty t;
+	const up_fn *fn = NULL;
+	up_ty t;
 
 	*self = NULL;
 	*unknown = false;
@@ -777,7 +777,7 @@ static const ut_fn *resolve(rctx *r, const ut_env *env, const ut_file *f, const 
 	name = f->src.ptr + nm->start;
 	nlen = nm->end - nm->start;
 	if (!recv) {
-		const ut_cls *k;
+		const up_cls *k;
 
 		/* a bare call in Java is a method of the class, an outer class or a static
 		 * import; elsewhere a function of a module */
@@ -796,17 +796,17 @@ static const ut_fn *resolve(rctx *r, const ut_env *env, const ut_file *f, const 
 	}
 	t = recv_ty ? *recv_ty : type_of(r, env, f, recv);
 	switch (t.kind) {
-	case UT_TY_OBJECT:
-	case UT_TY_CLASS:
+	case UP_TY_OBJECT:
+	case UP_TY_CLASS:
 		fn = method_in_chain(r->ix, t.cls, name, nlen, nargs);
 		/* super.m() runs in this object; otherwise `this` is the receiver */
 		*self = up_text_is(f, recv, "super") ? up_env_class(env) : t.cls;
 		break;
-	case UT_TY_MODULE:
+	case UP_TY_MODULE:
 		fn = best_fn(r->ix, name, nlen, nargs, module_level, &t);
 		*self = fn ? fn->cls : NULL;
 		break;
-	case UT_TY_UNKNOWN:
+	case UP_TY_UNKNOWN:
 		*unknown = best_fn(r->ix, name, nlen, nargs, any_fn, NULL) != NULL;
 		break;
 	default:
@@ -815,9 +815,9 @@ static const ut_fn *resolve(rctx *r, const ut_env *env, const ut_file *f, const 
 	return fn;
 }
 
-const ut_fn *up_resolve_call(const ut_index *ix, const ut_env *env, const ut_file *f,
-			     const ut_syn *call, size_t nargs, const ut_ty *recv_ty,
-			     const ut_cls **self, bool *unknown)
+const up_fn *up_resolve_call(const up_index *ix, const up_env *env, const up_file *f,
+			     const ut_syn *call, size_t nargs, const up_ty *recv_ty,
+			     const up_cls **self, bool *unknown)
 {
 	rctx r;
 

@@ -8,7 +8,7 @@
 #include "parse/internal.h"
 #include "util/banned.h"
 
-bool up_text_is(const ut_file *f, const ut_syn *n, const char *s)
+bool up_text_is(const up_file *f, const ut_syn *n, const char *s)
 {
 	size_t len = n ? n->end - n->start : 0;
 
@@ -16,7 +16,7 @@ bool up_text_is(const ut_file *f, const ut_syn *n, const char *s)
 	return n && strlen(s) == len && memcmp(f->src.ptr + n->start, s, len) == 0;
 }
 
-bool up_text_in(const ut_file *f, const ut_syn *n, const char *const *set)
+bool up_text_in(const up_file *f, const ut_syn *n, const char *const *set)
 {
 	for (; *set; set++)
 		if (up_text_is(f, n, *set))
@@ -24,14 +24,14 @@ bool up_text_in(const ut_file *f, const ut_syn *n, const char *const *set)
 	return false;
 }
 
-bool up_is_self(const ut_file *f, const ut_syn *n)
+bool up_is_self(const up_file *f, const ut_syn *n)
 {
 	static const char *const names[] = {"self", "this", "cls", NULL};
 
 	return up_text_in(f, n, names);
 }
 
-const char *up_compact_text_buf(const ut_index *ix, const ut_file *f, const ut_syn *n, char *buf,
+const char *up_compact_text_buf(const up_index *ix, const up_file *f, const ut_syn *n, char *buf,
 				size_t size)
 {
 	size_t len = n->end - n->start, i, j = 0;
@@ -51,7 +51,7 @@ const char *up_compact_text_buf(const ut_index *ix, const ut_file *f, const ut_s
 	return out;
 }
 
-const char *up_compact_text(const ut_index *ix, const ut_file *f, const ut_syn *n)
+const char *up_compact_text(const up_index *ix, const up_file *f, const ut_syn *n)
 {
 	return up_compact_text_buf(ix, f, n, NULL, 0);
 }
@@ -93,7 +93,7 @@ size_t up_call_nargs(const ut_syn *call)
 	return n;
 }
 
-size_t up_fn_self_params(const ut_fn *fn)
+size_t up_fn_self_params(const up_fn *fn)
 {
 	return fn->nparams && fn->file->lang == UT_LANG_PYTHON &&
 	       up_is_self(fn->file, fn->params[0]);

@@ -14,7 +14,7 @@ static bool word_char(char c)
 }
 
 /* Is `word` among the modifiers of n (the text before its name)? */
-static bool has_modifier(const ut_file *f, const ut_syn *n, ut_role name_role, const char *word)
+static bool has_modifier(const up_file *f, const ut_syn *n, ut_role name_role, const char *word)
 {
 	const ut_syn *nm = up_syn_child(n, name_role);
 	const char *s = f->src.ptr + n->start, *hit;
@@ -34,7 +34,7 @@ static const char *const config_names[] = {
     "BeforeGroups", "AfterGroups", "BeforeClass", "AfterClass",
     "BeforeMethod", "AfterMethod", NULL};
 
-static bool configuration(const ut_index *ix, const ut_fn *fn)
+static bool configuration(const up_index *ix, const up_fn *fn)
 {
 	size_t i;
 
@@ -44,15 +44,15 @@ static bool configuration(const ut_index *ix, const ut_fn *fn)
 	return false;
 }
 
-static bool disabled(const ut_index *ix, const ut_file *f, const ut_syn *test)
+static bool disabled(const up_index *ix, const up_file *f, const ut_syn *test)
 {
 	return test && strstr(up_java_annotation_args(ix, f, test), "enabled=false") != NULL;
 }
 
 /* One method of the chain: a test when it has @Test, or when it is public and a class of
  * the chain has a class-level @Test. */
-static int add_method(ut_discover *d, ut_cls *owner, ut_fn *fn, const ut_syn *cls_test,
-		      const ut_cls *cls_test_of, ut_jmethods *out)
+static int add_method(up_discover *d, up_cls *owner, up_fn *fn, const ut_syn *cls_test,
+		      const up_cls *cls_test_of, ut_jmethods *out)
 {
 	const ut_syn *t = up_java_fn_annotation(d->ix, fn, "Test");
 	ut_jmethod jm;
@@ -100,11 +100,11 @@ static int add_method(ut_discover *d, ut_cls *owner, ut_fn *fn, const ut_syn *cl
 	return rc;
 }
 
-int up_testng_methods(ut_discover *d, ut_cls *k, ut_jmethods *out)
+int up_testng_methods(up_discover *d, up_cls *k, ut_jmethods *out)
 {
-	ut_cls *chain[UT_MAX_SUPER];
+	up_cls *chain[UT_MAX_SUPER];
 	const ut_syn *cls_test = NULL;
-	const ut_cls *cls_test_of = NULL;
+	const up_cls *cls_test_of = NULL;
 	size_t n, l;
 	int rc = 0;
 
@@ -119,7 +119,7 @@ int up_testng_methods(ut_discover *d, ut_cls *k, ut_jmethods *out)
 		const ut_syn *m;
 
 		for (m = up_syn_first(chain[l]->node); m && rc == 0; m = up_syn_next(m)) {
-			ut_fn *fn = up_java_method(d->ix, chain[l], m);
+			up_fn *fn = up_java_method(d->ix, chain[l], m);
 
 			if (fn && fn->name)
 				rc = add_method(d, chain[l], fn, cls_test, cls_test_of, out);

@@ -21,7 +21,7 @@ static const char *const places[] = {"testng.xml", "src/test/resources/testng.xm
 #define MAX_NESTING 8 /* <suite-file>s inside <suite-file>s */
 
 typedef struct {
-	ut_index *ix;
+	up_index *ix;
 	ut_testng_classes own;	     /* the classes of the file being read (test: its own count) */
 	ut_jstrings children;	     /* its <suite-file>s, relative to the root */
 	const char *dir;	     /* its folder, relative to the root ("" at the root) */
@@ -225,7 +225,7 @@ static const ut_xml_handlers handlers = {on_start, on_end, NULL, on_entity};
  * appending their classes to out: TestNG runs a suite's <suite-file>s first, in order,
  * then its own <test>s. *tests counts the <test>s read so far. 1 when the file could not
  * be used (a warning says why). */
-static int read_one(ut_discover *d, const char *rel, ut_testng_classes *out, size_t *tests,
+static int read_one(up_discover *d, const char *rel, ut_testng_classes *out, size_t *tests,
 		    int depth)
 {
 	ut_buf text = UT_BUF_INIT;
@@ -299,7 +299,7 @@ done:
 	return rc;
 }
 
-static bool exists(ut_discover *d, const char *rel)
+static bool exists(up_discover *d, const char *rel)
 {
 	char *path = ut_path_join(d->ix->root ? d->ix->root : ".", rel);
 	bool ok = path && ut_fs_exists(path);
@@ -308,7 +308,7 @@ static bool exists(ut_discover *d, const char *rel)
 	return ok;
 }
 
-int up_testng_xml(ut_discover *d, ut_testng_classes *out, ut_jstrings *paths)
+int up_testng_xml(up_discover *d, ut_testng_classes *out, ut_jstrings *paths)
 {
 	ut_jstrings named = {0};
 	const char *from = NULL;

@@ -19,19 +19,19 @@
 #include "util/banned.h"
 
 typedef struct {
-	ut_index ix; /* the discovery's, with arena and temp below */
+	up_index ix; /* the discovery's, with arena and temp below */
 	ut_arena out;
 	ut_arena temp;
 	ut_map memos; /* steps walked before: step_key -> memo, both in memo_arena */
 	ut_arena memo_arena;
-	ut_type_memo types; /* ctx.types */
+	up_type_memo types; /* ctx.types */
 	up_ctx ctx;	    /* ix.ctx */
 	size_t failed; /* the first plan whose walk failed here, or SIZE_MAX */
 	char error[256]; /* its error */
 } lane;
 
 typedef struct {
-	ut_discover *d;
+	up_discover *d;
 	atomic_size_t next; /* the next plan nobody has taken */
 	lane lanes[UT_MAX_WORKERS];
 } queue;
@@ -41,9 +41,9 @@ typedef struct {
  * the test's file (actions elsewhere name their file). */
 typedef struct {
 	const ut_syn *body;
-	const ut_file *file;
-	const ut_env *parent;
-	const ut_cls *cls, *env_self, *self;
+	const up_file *file;
+	const up_env *parent;
+	const up_cls *cls, *env_self, *self;
 	size_t setup;
 } step_key;
 
@@ -55,7 +55,7 @@ typedef struct {
 } memo;
 
 /* The walker's actions become the test's, in arena. */
-static int finish(ut_walker *w, ut_test *t, ut_arena *arena)
+static int finish(up_walker *w, ut_test *t, ut_arena *arena)
 {
 	t->nactions = w->actions.n;
 	t->actions = NULL;
@@ -70,7 +70,7 @@ static int finish(ut_walker *w, ut_test *t, ut_arena *arena)
 
 /* step_key then the test's file, in buf (size at least sizeof(step_key) + 1); its length,
  * or 0 when the file's name does not fit. */
-static size_t key_of(const ut_walker *w, const ut_walk_step *s, char *buf, size_t size)
+static size_t key_of(const up_walker *w, const up_walk_step *s, char *buf, size_t size)
 {
 	step_key k;
 	size_t n = strlen(w->test_file);
@@ -94,7 +94,7 @@ static size_t key_of(const ut_walker *w, const ut_walk_step *s, char *buf, size_
  * before for a test with the same object and file (the hooks of a class or a describe,
  * which run before each of its tests) gives the actions it gave then: the walk depends on
  * nothing else, and a hook's actions are most of a suite's. */
-static int walk_step(lane *l, ut_walker *w, ut_walk_step *s)
+static int walk_step(lane *l, up_walker *w, up_walk_step *s)
 {
 	char buf[sizeof(step_key) + 512], *key;
 	size_t klen = !s->setup || s->env.locals.n ? 0 : key_of(w, s, buf, sizeof(buf));
@@ -136,10 +136,10 @@ static int walk_step(lane *l, ut_walker *w, ut_walk_step *s)
 						       : 0;
 }
 
-static void walk(lane *l, ut_test *t, ut_walk_plan *p)
+static void walk(lane *l, ut_test *t, up_walk_plan *p)
 {
 	ut_arena_mark mark = ut_arena_save(&l->temp);
-	ut_walker w;
+	up_walker w;
 	size_t i;
 	int rc = 0;
 
@@ -148,7 +148,7 @@ static void walk(lane *l, ut_test *t, ut_walk_plan *p)
 	w.test_file = p->test_file;
 	w.self = p->self;
 	for (i = 0; i < p->nsteps && rc == 0; i++) {
-		ut_walk_step *s = &p->steps[i];
+		up_walk_step *s = &p->steps[i];
 
 		w.setup = s->setup;
 		rc = walk_step(l, &w, s);
@@ -166,11 +166,11 @@ static void worker(void *arg, unsigned k)
 {
 	queue *q = arg;
 	lane *l = &q->lanes[k];
-	ut_discover *d = q->d;
+	up_discover *d = q->d;
 
 	for (;;) {
 		size_t i = atomic_fetch_add(&q->next, 1);
-		ut_walk_plan *p;
+		up_walk_plan *p;
 
 		if (i >= d->plans.n)
 			return;
@@ -184,7 +184,7 @@ static void worker(void *arg, unsigned k)
 	}
 }
 
-void up_walks_dispose(ut_discover *d)
+void up_walks_dispose(up_discover *d)
 {
 	size_t i, k;
 
@@ -195,7 +195,7 @@ void up_walks_dispose(ut_discover *d)
 	ut_arena_dispose(&d->walk_arena);
 }
 
-int up_walks_run(ut_discover *d)
+int up_walks_run(up_discover *d)
 {
 	queue *q = calloc(1, sizeof(*q));
 	unsigned threads, k, first;
@@ -229,7 +229,7 @@ int up_walks_run(ut_discover *d)
 		rc = ut_error_set(d->plans.v[q->lanes[first].failed].rc, "%s",
 				  q->lanes[first].error);
 	for (i = 0; i < d->plans.n && rc == 0; i++) {
-		const ut_walk_plan *p = &d->plans.v[i];
+		const up_walk_plan *p = &d->plans.v[i];
 		const ut_test *t = &d->suite->tests.v[p->test];
 
 		if (p->truncated)
@@ -250,11 +250,11 @@ int up_walks_run(ut_discover *d)
 	return rc;
 }
 
-int up_suite_append(ut_discover *d, const ut_file *f, const char *id, const char *name,
-		    const ut_syn *node, const char *framework, ut_walker *w)
+int up_suite_append(up_discover *d, const up_file *f, const char *id, const char *name,
+		    const ut_syn *node, const char *framework, up_walker *w)
 {
 	ut_test t;
-	ut_walk_plan plan;
+	up_walk_plan plan;
 	ut_arena *a = &d->suite->arena;
 
 	if (ut_map_find(&d->ids, id, strlen(id), NULL)) {
@@ -278,13 +278,13 @@ int up_suite_append(ut_discover *d, const ut_file *f, const char *id, const char
 	plan.test_file = w->test_file;
 	plan.self = w->self;
 	plan.nsteps = w->steps.n;
-	plan.steps = ut_arena_alloc(&d->walk_arena, w->steps.n * sizeof(ut_walk_step));
+	plan.steps = ut_arena_alloc(&d->walk_arena, w->steps.n * sizeof(up_walk_step));
 	if (!t.id || !t.name || !plan.steps || ut_vec_push(&d->suite->tests, t) < 0 ||
 	    ut_map_put(&d->ids, t.id, strlen(t.id), NULL) < 0 || ut_vec_push(&d->plans, plan) < 0)
 		return ut_error_set(UT_ENOMEM, "out of memory");
 	/* the plan has the steps now: walked with the others' (up_walks_run) */
 	if (w->steps.n)
-		memcpy(plan.steps, w->steps.v, w->steps.n * sizeof(ut_walk_step));
+		memcpy(plan.steps, w->steps.v, w->steps.n * sizeof(up_walk_step));
 	w->steps.n = 0;
 	return 0;
 }
