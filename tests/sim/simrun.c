@@ -391,14 +391,14 @@ static void parse_directive(run_faults *run, char *line, const char *path, unsig
 static void parse_line(suite *su, char *line, const char *path, unsigned lineno)
 {
 	char *cur = line, *id = field(&cur), *dur = field(&cur), *pre = field(&cur),
-	     *fl = field(&cur), *in = field(&cur), *br = field(&cur), *un = field(&cur), *end;
+	     *fl = field(&cur), *in = field(&cur), *br = field(&cur), *un = field(&cur), *end, *fault;
 	sim_test m = SIM_TEST_INIT;
 	test t;
 
 	memset(&t, 0, sizeof(t));
 	if (!*id || !dur)
 		die(2, "%s:%u: expected id<TAB>duration[<TAB>prereqs<TAB>flaky<TAB>intermittent"
-		       "<TAB>broken_by<TAB>unless]", path, lineno);
+		       "<TAB>broken_by<TAB>unless][<TAB>FAULT]...", path, lineno);
 	t.id = id;
 	t.line = lineno;
 	errno = 0;
@@ -410,8 +410,8 @@ static void parse_line(suite *su, char *line, const char *path, unsigned lineno)
 	t.unless_text = un ? un : "";
 	m.flaky_every = positive(fl, path, lineno, "flaky period");
 	m.intermittent = positive(in, path, lineno, "intermittent rate");
-	while ((end = field(&cur)))
-		parse_fault(&t, end, path, lineno);
+	while ((fault = field(&cur)))
+		parse_fault(&t, fault, path, lineno);
 	if (su->n == su->cap) {
 		su->cap = su->cap ? su->cap * 2 : 256;
 		su->v = xrealloc(su->v, su->cap * sizeof(*su->v));
