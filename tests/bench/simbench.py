@@ -9,6 +9,7 @@ itself; each run script puts this folder on sys.path and imports from here.
   build_untangle      UT_BIN, or build-rel built in Release (cmake, -DUT_TESTS=OFF)
   compile_simrun      the simulated runner (tests/sim/simrun.c and sim.c, the behaviour the
                       detect unit tests share) compiled with cc -O2 into a folder
+                      (tests/sim/simsuite.py's compile)
   read_suite          suite.tsv: order, durations, true prerequisites, index by id
   stop, run_detect    `untangle detect -C DIR --strategy S --workers W --quiet --json` in
                       its own session, stopped (SIGTERM to its group, then SIGKILL) after
@@ -28,6 +29,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "sim"))
+import simsuite  # noqa: E402
 import ujournal  # noqa: E402
 
 BENCH = os.path.dirname(os.path.realpath(__file__))
@@ -75,14 +77,10 @@ def build_untangle():
 
 
 def compile_simrun(work):
-    out = os.path.join(work, "simrun")
-    sim = os.path.join(ROOT, "tests", "sim")
-    r = subprocess.run(["cc", "-O2", "-std=c11", "-Wall", "-Wextra", "-o", out,
-                        os.path.join(sim, "simrun.c"), os.path.join(sim, "sim.c")],
-                       stderr=subprocess.PIPE, text=True)
-    if r.returncode:
-        raise HarnessError(f"{sim}/simrun.c: cc failed:\n{r.stderr}")
-    return out
+    try:
+        return simsuite.compile(work)
+    except RuntimeError as e:
+        raise HarnessError(str(e))
 
 
 def read_suite(path):

@@ -2,10 +2,9 @@
  *
  * Two front ends share it: the in-process runner of the detect unit tests
  * (tests/detect_sim.c, through ut_detect_opts.run) and the simrun executable that the
- * benchmarks start as runner.command (tests/sim/simrun.c: its usage says how a suite file
- * spells each behaviour below). The end-to-end ctests still use tests/sim/simrunner
- * (Python) for the process faults this file does not model: a hang, a SIGKILL, no report,
- * a corrupt report.
+ * benchmarks and the end-to-end ctests start as runner.command (tests/sim/simrun.c: its
+ * usage says how a suite file spells each behaviour below, and the process faults that are
+ * its own: a hang, a SIGKILL, no report, a corrupt one, an application that is down).
  *
  * A reset precedes every schedule. A test reached in a schedule:
  *   1. fails "needs P" when one of its prerequisites P did not run and pass earlier in the

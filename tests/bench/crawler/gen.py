@@ -17,11 +17,9 @@ redundant as a crawler's is.
 Writes:
   tests/test_crawl.py  pytest + Selenium sources (navigation by clicks; form values)
   suite.tsv            for tests/sim/simrun: id, duration, true prerequisites
-  suite.json           the same for tests/sim/simrunner
   coverage.json        test id -> the transitions it fires ("S3 -click#b2-> S7")
   truth.json           the true edges [[dependent, dependee], ...]
-  untangle.json        runner.command = PATH on the suite (simrun: suite.tsv; a path
-                       ending in "simrunner": suite.json), reset `true`, reruns 0
+  untangle.json        runner.command = PATH on suite.tsv, reset `true`, reruns 0
   bench.json           the shape: tests, edges, independent tests, elements
 """
 import argparse
@@ -91,10 +89,6 @@ def main():
         for i, t in enumerate(tests):
             f.write(f"{ids[i]}\t{durations[i]}\t"
                     f"{','.join(ids[p] for p in sorted(t['prereqs']))}\t\n")
-    with open(os.path.join(a.out, "suite.json"), "w") as f:
-        json.dump({"tests": [{"id": ids[i], "duration": durations[i],
-                              "prereqs": [ids[p] for p in sorted(t["prereqs"])]}
-                             for i, t in enumerate(tests)]}, f, indent=0)
     with open(os.path.join(a.out, "coverage.json"), "w") as f:
         json.dump({ids[i]: sorted({f"S{s} -click#{e}-> S{n}" for s, e, n in t["events"]})
                    for i, t in enumerate(tests)}, f, indent=0)
@@ -102,10 +96,9 @@ def main():
     with open(os.path.join(a.out, "truth.json"), "w") as f:
         json.dump(truth, f, indent=0)
     sim = os.path.abspath(a.simrun)
-    suite = "suite.json" if sim.endswith("simrunner") else "suite.tsv"
     config = {
         "suite": {"paths": ["tests"], "language": "python"},
-        "runner": {"command": [sim, "--suite", suite, "--state", "state", "--report",
+        "runner": {"command": [sim, "--suite", "suite.tsv", "--state", "state", "--report",
                                "{report}", "{tests}"],
                    "reset": ["true"], "timeout_s": 60},
         "detect": {"reruns": 0},
