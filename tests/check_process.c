@@ -10,11 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check_runner.h"
+#include "proc/internal.h"
 #include "proc/process.h"
 #include "util/env.h"
+#include "util/fs.h"
 #include "util/error.h"
 #include "util/pool.h"
 
@@ -269,6 +272,54 @@ START_TEST(strays_do_not_hang_the_reader)
 }
 END_TEST
 
+/* A process group of its own that sleeps until it is killed (the caller reaps it). */
+static pid_t sleeping_group(void)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		setsid();
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* When untangle is gone, its supervisor kills the groups its run recorded, and only those:
+ * the file may already hold the next untangle's groups (a shard job right after a detect in
+ * the same project), which once lost its runner to the previous run's supervisor. */
+START_TEST(supervisor_kills_only_its_own_groups)
+{
+	char dir[] = "/tmp/ut-groups-XXXXXX", file[64], text[256];
+	pid_t stranger = sleeping_group(), own = sleeping_group(), run;
+	int status, i;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/pgroups", dir);
+	run = fork();
+	ck_assert_int_ge(run, 0);
+	if (run == 0) { /* an untangle run: it tracks, then the file is the next run's too */
+		if (ut_proc_track(file) < 0)
+			_exit(2);
+		snprintf(text, sizeof(text), "%ld 999-1.000000001\n%ld %s\n", (long)stranger,
+			 (long)own, ut_proc__marker() + strlen("UNTANGLE_RUN="));
+		_exit(ut_fs_write_atomic(file, text, strlen(text)) < 0 ? 3 : 0);
+	}
+	ck_assert_int_eq(waitpid(run, &status, 0), run);
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	for (i = 0; i < 3000 && pid_alive(own); i++) /* the supervisor reads the file in order */
+		msleep(10);
+	ck_assert_msg(!pid_alive(own), "the run's own group was not killed");
+	ck_assert_msg(pid_alive(stranger), "the next run's group was killed");
+	kill(stranger, SIGKILL);
+	waitpid(stranger, &status, 0);
+	waitpid(own, &status, 0);
+	unlink(file);
+	rmdir(dir);
+}
+END_TEST
+
 START_TEST(interrupt_stops_runs)
 {
 	const char *pidfile = fixture(2, "grandchild.pid");
@@ -445,6 +496,7 @@ Suite *process_suite(void)
 	tcase_add_test(tc, secrets_stay_out_of_the_environment);
 	tcase_add_test(tc, sealed_environment);
 	tcase_add_test(tc, strays_do_not_hang_the_reader);
+	tcase_add_test(tc, supervisor_kills_only_its_own_groups);
 	tcase_add_test(tc, interrupt_stops_runs);
 	tcase_add_test(tc, concurrent_runs);
 	tcase_add_test(tc, call_runs_a_function_in_a_child);

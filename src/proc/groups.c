@@ -120,6 +120,18 @@ void ut_proc__note_strays(bool now)
 	ut_error_clear();
 }
 
+/* Whether the line's marker field at s is this run's (async-signal-safe): the file may
+ * already be the next untangle's when the supervisor reads it (untangle gone, the next
+ * one started in the same project), and its groups are not ours to kill. */
+static bool own_marker(const char *s)
+{
+	const char *m = marker + strlen(MARKER);
+
+	while (*m && *s == *m)
+		s++, m++;
+	return !*m && (*s == ' ' || *s == '\n' || !*s);
+}
+
 /* The supervisor, between fork and _exit: async-signal-safe calls only. Waits for the end
  * of the pipe (untangle is gone, however it went), then kills every group in the file. */
 static void supervise(int rfd, const char *file)
@@ -155,7 +167,7 @@ static void supervise(int rfd, const char *file)
 
 		while (*p >= '0' && *p <= '9')
 			pgid = pgid * 10 + (*p++ - '0');
-		if (pgid > 1)
+		if (pgid > 1 && *p == ' ' && own_marker(p + 1))
 			kill((pid_t)-pgid, SIGKILL);
 		while (*p && *p != '\n')
 			p++;
