@@ -122,6 +122,35 @@ START_TEST(a_pass_refutes_the_failures_it_contradicts)
 }
 END_TEST
 
+/* Intermittent failures add up over a long detection: every pass after a subset of a
+ * failure's set is a vote against it, and the failure goes when no run is left for it
+ * (but for one a dispute held: a test not monotone there). A failure with d in the set
+ * says nothing of a test run without d. */
+START_TEST(passes_outvote_failures_that_add_up)
+{
+	fixture f;
+	uint32_t s0[] = {0}, s02[] = {0, 2}, p6[] = {0, 6};
+	long id = 0;
+
+	setup(&f);
+	ck_assert_int_eq(dx_evidence_add(&f.c, 6, s0, 1, 1, 2, false), 0); /* 2 failures */
+	ck_assert_int_eq(dx_evidence_add(&f.c, 5, s02, 2, 2, 2, false), 0);
+	dx_evidence_find(&f.c, 5, s02, 2, false)->held = true;
+	ck_assert_uint_eq(dx_evidence_failures(&f.c, 6, NULL, 0, UINT32_MAX), 2);
+	ck_assert_uint_eq(dx_evidence_failures(&f.c, 6, NULL, 0, 0), 0); /* 0 was there */
+	ck_assert_uint_eq(dx_evidence_failures(&f.c, 6, NULL, 0, 3), 2);
+	run(&f, p6, 2, "pp", 3, false); /* 6 passed after {0}: one vote less */
+	ck_assert_ptr_nonnull(dx_evidence_find(&f.c, 6, s0, 1, false));
+	ck_assert_uint_eq(dx_evidence_find(&f.c, 6, s0, 1, false)->hits, 1);
+	run(&f, p6, 2, "pp", 4, false); /* and again: the failure is gone */
+	ck_assert_ptr_null(dx_evidence_find(&f.c, 6, s0, 1, false));
+	ck_assert_int_eq(known(&f, 6, s0, 1, &id), 1);
+	ck_assert_int_eq(dx_evidence_add(&f.c, 5, NULL, 0, 5, 1, true), 0);
+	ck_assert_ptr_nonnull(dx_evidence_find(&f.c, 5, s02, 2, false)); /* held */
+	teardown(&f);
+}
+END_TEST
+
 START_TEST(whole_schedules_and_runs_without_outcomes)
 {
 	fixture f;
@@ -388,6 +417,7 @@ Suite *detect_suite(void)
 
 	tcase_add_test(tc, a_pass_answers_supersets_and_a_failure_subsets);
 	tcase_add_test(tc, a_pass_refutes_the_failures_it_contradicts);
+	tcase_add_test(tc, passes_outvote_failures_that_add_up);
 	tcase_add_test(tc, whole_schedules_and_runs_without_outcomes);
 	tcase_add_test(tc, several_owners_end_one_run);
 	tcase_add_test(tc, a_pass_answers_within_what_t_may_need);

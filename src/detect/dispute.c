@@ -22,8 +22,10 @@ typedef struct {
 	dx_sched set;
 	bool pass;           /* what the run that raised it showed */
 	unsigned agree, disagree;
+	unsigned told;       /* reruns that told something (no earlier test of set failed) */
 	long last[2];        /* the last run that showed a pass [1], a failure [0] */
-	int verdict;         /* 0 undecided, 1 its outcome holds, -1 the other one does */
+	int verdict;         /* 0 undecided, 1 its outcome holds, -1 the other one does, -2
+				tied, -3 untold: no rerun could run its set as it had run */
 } dx_side;
 
 typedef struct {
@@ -207,6 +209,7 @@ static int round_of(dx_ctx *c, dx_side **v, size_t n, unsigned need)
 				     (long)jobs[k].sched[jobs[k].n - 1])
 			continue;
 		who[k]->last[pass] = res[k].run;
+		who[k]->told++;
 		if (pass == who[k]->pass)
 			who[k]->agree++;
 		else
@@ -221,6 +224,16 @@ done:
 	return rc;
 }
 
+/* A side still undecided when its reruns are used up: untold when none of them ran its
+ * set as it had run (a test of the set passed there only intermittently: the record is
+ * no evidence), else what most of them showed, tied -2. */
+static int cap_verdict(const dx_side *x)
+{
+	if (!x->told)
+		return -3;
+	return x->agree > x->disagree ? 1 : x->disagree > x->agree ? -1 : -2;
+}
+
 /* Runs the sides until each is decided (or past its cap: decided on what it showed). */
 static int settle(dx_ctx *c, dx_side **v, size_t n, unsigned need)
 {
@@ -232,16 +245,16 @@ static int settle(dx_ctx *c, dx_side **v, size_t n, unsigned need)
 		if (k + 1 >= side_cap(need)) { /* runs that never tell (a set's test fails) */
 			for (size_t i = 0; i < n; i++)
 				if (!v[i]->verdict)
-					v[i]->verdict = -2;
+					v[i]->verdict = cap_verdict(v[i]);
 		}
 	}
 	return 0;
 }
 
-/* What the side's runs showed: 1 pass, 0 fail, -1 neither (a tie). */
+/* What the side's runs showed: 1 pass, 0 fail, -1 neither (a tie, or untold). */
 static int shown(const dx_side *x)
 {
-	if (x->verdict == -2 || x->verdict == 0)
+	if (x->verdict < -1 || x->verdict == 0)
 		return -1;
 	return x->verdict > 0 ? x->pass : !x->pass;
 }
@@ -274,6 +287,13 @@ static int apply(dx_ctx *c, dx_dispute *d, const dx_job *jobs, dx_result *out)
 
 	if (c->excluded[d->t] != DX_IN)
 		return 0;
+	if (rec->verdict == -3 && now >= 0) /* the record's set cannot be run again */
+		was = !rec->pass, both = false;
+	if (mine->verdict == -3 && was >= 0) { /* nor the new run's: it tells nothing */
+		r->outcomes[d->pos] = UT_OUT_NOTRUN;
+		r->first_failure = dx_first_failure(c, jobs[d->job].sched, jobs[d->job].n, r);
+		return 0;
+	}
 	if (now < 0 || was < 0) { /* one schedule passes and fails as often: flaky */
 		dx_mark_flaky(c, d->t);
 		return 0;
@@ -286,8 +306,9 @@ static int apply(dx_ctx *c, dx_dispute *d, const dx_job *jobs, dx_result *out)
 		if (rec->pass && run > 0 && ut_vec_push(&c->refuted, run) < 0)
 			return ut_error_set(UT_ENOMEM, "out of memory");
 	}
-	rc = put(c, d->t, &rec->set, was, r->run, was == (int)rec->pass ? rec->agree : rec->disagree,
-		 both);
+	if (rec->verdict != -3)
+		rc = put(c, d->t, &rec->set, was, r->run,
+			 was == (int)rec->pass ? rec->agree : rec->disagree, both);
 	if (rc == 0)
 		rc = put(c, d->t, &mine->set, now, r->run,
 			 now == (int)mine->pass ? mine->agree : mine->disagree, both);
@@ -335,7 +356,7 @@ int dx_disputes(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
 		dx_side *a = &v.v[i].side[0], *b = &v.v[i].side[1];
 
 		if (same(a, b)) {
-			b->verdict = a->verdict == -2 ? -2 : -a->verdict;
+			b->verdict = a->verdict < -1 ? a->verdict : -a->verdict;
 			b->agree = a->disagree, b->disagree = a->agree;
 		}
 	}

@@ -185,18 +185,24 @@ unsigned dx_evidence_whole_hits(const dx_ctx *c, uint32_t t, const uint32_t *bef
 }
 
 /* A pass after `before` refutes the failures of t after a superset of it, but for those
- * a dispute confirmed (dispute.c: t is not monotone there). */
+ * a dispute confirmed (dispute.c: t is not monotone there): a vote against each of the
+ * others, dropped when no run is left for it (failures that were intermittent add up
+ * over a long detection; the passes they contradict outnumber them). */
 static void drop_refuted(dx_evidence *x, const uint32_t *before, size_t n)
 {
 	size_t i, k;
 
 	for (i = k = 0; i < x->fail.n; i++) {
 		dx_rec *e = &x->fail.v[i];
+		bool refuted = !e->held && dx_subset(before, n, e->set, e->n);
 
-		if (dx_subset(before, n, e->set, e->n) && e->hits < 2)
+		if (refuted && e->hits <= 1) {
 			free(e->set);
-		else
-			x->fail.v[k++] = *e;
+			continue;
+		}
+		if (refuted)
+			e->hits--;
+		x->fail.v[k++] = *e;
 	}
 	x->fail.n = k;
 }
@@ -245,13 +251,15 @@ int dx_need(const dx_ctx *c)
 	return c->opts->reruns > 0 ? c->opts->reruns + 1 : 1;
 }
 
-unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n)
+unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
+			      uint32_t lacking)
 {
 	const dx_recs *f = &c->ev[t].fail;
 	unsigned k = 0;
 
 	for (size_t i = 0; i < f->n; i++) {
-		if (dx_subset(set, n, f->v[i].set, f->v[i].n))
+		if (dx_subset(set, n, f->v[i].set, f->v[i].n) &&
+		    (lacking == UINT32_MAX || !dx_subset(&lacking, 1, f->v[i].set, f->v[i].n)))
 			k += f->v[i].hits;
 	}
 	return k;

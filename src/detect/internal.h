@@ -187,8 +187,10 @@ long dx_evidence_whole(const dx_ctx *c, uint32_t t, const uint32_t *before, size
 
 /* How many runs of one question a decision needs: detect.reruns + 1, at least 1. */
 int dx_need(const dx_ctx *c);
-/* Runs that showed t fail after a set holding every test of set (ascending). */
-unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n);
+/* Runs that showed t fail after a set holding every test of set (ascending) and not
+ * `lacking` (UINT32_MAX: any set): a failure with the test lacking says nothing of it. */
+unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
+			      uint32_t lacking);
 /* Whether run `run` showed a pass of t that a dispute refuted since. */
 bool dx_refuted(const dx_ctx *c, long run);
 /* The record of t after exactly set (ascending) in the pass (is_pass) or fail records, or

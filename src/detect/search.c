@@ -104,6 +104,7 @@ static void test_reset(sx_test *x)
 	x->searching = x->top_tried = false;
 	x->confirming = 0;
 	x->fail_run = x->pass_run = 0;
+	x->lo = x->hi = 0; /* a search again starts below t, not where the last one ended */
 	x->last_probe = 0;
 	x->stalls = 0;
 }
@@ -357,7 +358,9 @@ int sx_propose(sx *s, uint32_t owner, dx_sched *sched, ut_detect_phase phase, co
 }
 
 /* The answer to "does t pass after exactly v?". */
-enum { SX_PASS, SX_FAIL, SX_PLANNED, SX_STALLED };
+/* SX_WAIT: the same probe gave no answer and holds a test still searched (one searched
+ * again after a refuted pass, say): t waits until that one is settled, no stall. */
+enum { SX_PASS, SX_FAIL, SX_PLANNED, SX_STALLED, SX_WAIT };
 
 /* out = the tests of v (ascending) that can pass there: those whose settled
  * prerequisites are all in it. A test that would fail for lack of one only hides the
@@ -374,7 +377,9 @@ static int keep_runnable(sx *s, const dx_sched *v, dx_sched *out)
 		const sx_test *y = &s->t[v->v[i]];
 		bool ok = true;
 
-		if (y->state == SX_DONE || y->state == SX_GRAPH) {
+		if (s->c->excluded[v->v[i]] != DX_IN)
+			ok = false; /* left out: it needs no passing, nothing may need it */
+		else if (y->state == SX_DONE || y->state == SX_GRAPH) {
 			for (size_t k = 0; k < y->anc.n && ok; k++)
 				ok = s->mark[y->anc.v[k]] != 0;
 		}
@@ -386,6 +391,18 @@ static int keep_runnable(sx *s, const dx_sched *v, dx_sched *out)
 	for (size_t i = 0; i < v->n; i++)
 		s->mark[v->v[i]] = 0;
 	return rc;
+}
+
+/* Whether v holds a test whose search is not over. */
+static bool holds_unsettled(const sx *s, const dx_sched *v)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		int st = s->t[v->v[i]].state;
+
+		if (st != SX_DONE && st != SX_GRAPH)
+			return true;
+	}
+	return false;
 }
 
 /* Sets *ans from the evidence, or plans the run (SX_PLANNED). A probe planned again without
@@ -415,7 +432,14 @@ static int ask(sx *s, uint32_t t, const dx_sched *asked, const char *what, long 
 		return 0;
 	}
 	h = probe_key(v->v, v->n, t);
-	if (h == x->last_probe && ++x->stalls > SX_STALLS) {
+	if (h == x->last_probe && holds_unsettled(s, v)) {
+		*ans = SX_WAIT;
+		ut_vec_free(&kept);
+		return 0;
+	}
+	/* once outcomes disagreed, a probe of many tests often loses its answer to an
+	 * earlier test's intermittent failure: more of them before t is left out */
+	if (h == x->last_probe && ++x->stalls > (s->c->unsteady ? 3 * SX_STALLS : SX_STALLS)) {
 		*ans = SX_STALLED;
 		ut_vec_free(&kept);
 		return 0;
@@ -483,7 +507,9 @@ static bool ends(sx *s, uint32_t t, int a, int *rc)
 		*rc = 1;
 	else if (a == SX_STALLED)
 		give_up(s, t, true);
-	return a == SX_PLANNED || a == SX_STALLED;
+	else if (a == SX_WAIT)
+		*rc = 0;
+	return a == SX_PLANNED || a == SX_STALLED || a == SX_WAIT;
 }
 
 /* u = every earlier included test. */
@@ -807,7 +833,7 @@ static int step_peel(sx *s, uint32_t t)
 		if (rc < 0)
 			return rc;
 		if (a != SX_PASS) {
-			if (a != SX_PLANNED)
+			if (a != SX_PLANNED && a != SX_WAIT)
 				give_up(s, t, a == SX_STALLED);
 			return a == SX_PLANNED;
 		}

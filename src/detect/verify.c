@@ -93,7 +93,13 @@ static int confirmations(sx *s, uint32_t t, uint32_t d, const dx_sched *without)
 {
 	const unsigned *k = confirm_slot(s, t, d);
 
-	return (int)dx_evidence_failures(s->c, t, without->v, without->n) + (k ? (int)*k : 0);
+	const dx_rec *e = dx_evidence_find(s->c, t, without->v, without->n, false);
+
+	/* once outcomes disagreed: runs of that very schedule (one after more tests may
+	 * have been intermittent, and two such of different schedules prove nothing) */
+	if (s->c->unsteady)
+		return (e ? (int)e->hits : 0) + (k ? (int)*k : 0);
+	return (int)dx_evidence_failures(s->c, t, without->v, without->n, d) + (k ? (int)*k : 0);
 }
 
 /* Plans the runs t's direct, not implied prerequisites miss to be proven (cl: t's
@@ -122,7 +128,7 @@ static int plan_edges(sx *s, ut_scheduler *sch, uint32_t t, const dx_sched *cl, 
 			continue;
 		rc = push_one(&sched, t);
 		snprintf(purpose, sizeof(purpose), "%s that %s needs %s",
-			 dx_evidence_failures(s->c, t, sched.v, sched.n - 1) ? "confirm" : "verify",
+			 dx_evidence_failures(s->c, t, sched.v, sched.n - 1, d) ? "confirm" : "verify",
 			 s->g->tests[t].id, s->g->tests[d].id);
 		if (rc == 0)
 			rc = sx_propose(s, t, &sched, UT_PHASE_VERIFY, purpose);
@@ -223,6 +229,15 @@ static void find_hosts(const sx *s, const vx_job *why, size_t m, size_t *host)
 	}
 }
 
+/* Whether f's own schedule (its settled prerequisites) ran whole and passed as often as
+ * a decision needs. */
+static bool proven_alone(sx *s, uint32_t f)
+{
+	const dx_sched *a = &s->t[f].anc;
+
+	return dx_evidence_whole_hits(s->c, f, a->v, a->n) >= (unsigned)dx_need(s->c);
+}
+
 /* The verdict on planned run i: the test to search again, or -1. */
 static long judge(sx *s, const vx_job *why, size_t i, const dx_job *job, const dx_result *r)
 {
@@ -238,6 +253,9 @@ static long judge(sx *s, const vx_job *why, size_t i, const dx_job *job, const d
 	}
 	if (f >= 0 && r->outcomes[k - 1] == UT_OUT_NOTRUN)
 		return -1; /* after an intermittent failure: no verdict, planned again */
+	if (f >= 0 && f != (long)t && s->c->unsteady && proven_alone(s, (uint32_t)f))
+		return -1; /* an earlier test whose own schedule holds: most likely
+			      intermittent here, not a reason to search it again */
 	if (why[i].without < 0) {
 		if (f < 0) /* it ended a schedule that passed whole (inside a longer one) */
 			return dx_evidence_note_whole(s->c, t, p->sched.v, p->sched.n - 1, r->run) < 0
@@ -330,7 +348,7 @@ int sx_verify(sx *s, const unsigned char *scope)
 			rc = planned;
 			break;
 		}
-		if (round >= SX_VERIFY_ROUNDS) {
+		if (round >= (s->c->unsteady ? 3 * SX_VERIFY_ROUNDS : SX_VERIFY_ROUNDS)) {
 			/* Still refuted after as many repairs: the runs disagree with any graph of
 			 * prerequisites. Their owners are left out rather than guessed about, as
 			 * failing: no two runs of one schedule disagreed (that is flaky). */
