@@ -47,6 +47,7 @@
 #define SX_TEMPERATURE 0.5 /* weights of the binary search: exp(prior / T) */
 #define SX_EVEN 0.5	   /* and this share of an even split */
 #define SX_COST_MARGIN 0.95 /* a split other than the even one saves this share of time */
+#define SX_BY_ONE 2	   /* the peel leaves out each top alone when there are this few */
 
 static bool included(const sx *s, uint32_t t)
 {
@@ -101,7 +102,7 @@ static void test_reset(sx_test *x)
 	free(x->rank);
 	x->rank = NULL;
 	x->nrank = x->ri = x->target = 0;
-	x->searching = x->top_tried = false;
+	x->searching = x->top_tried = x->by_one = false;
 	x->confirming = 0;
 	x->fail_run = x->pass_run = 0;
 	x->last_probe = 0;
@@ -755,6 +756,103 @@ static bool bisect(sx *s, uint32_t t, const dx_sched *v, size_t lo, size_t hi, i
 	return false;
 }
 
+/* out = the tops of v (u \ in, ascending): its tests that no other test of v needs. Each
+ * is direct when t needs it (nothing else t may need needs it, and `in` is closed). false
+ * when a test of v is not settled (what it needs is not known): out is then not set. */
+static bool tops(sx *s, const dx_sched *v, dx_sched *out, int *rc)
+{
+	out->n = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		int st = s->t[v->v[i]].state;
+
+		if (st != SX_DONE && st != SX_GRAPH)
+			return false;
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		const sx_test *y = &s->t[v->v[i]];
+
+		for (size_t k = 0; k < y->anc.n; k++)
+			s->mark[y->anc.v[k]] = 1;
+	}
+	for (size_t i = 0; *rc == 0 && i < v->n; i++) {
+		if (!s->mark[v->v[i]])
+			*rc = push(out, v->v[i]);
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		const sx_test *y = &s->t[v->v[i]];
+
+		for (size_t k = 0; k < y->anc.n; k++)
+			s->mark[y->anc.v[k]] = 0;
+	}
+	return *rc == 0;
+}
+
+/* Whether each top of v is left out alone, its question asked beside the others (see
+ * one_by_one), rather than by the binary search: when there are at most SX_BY_ONE tops.
+ * A set t passed after that holds little besides what it needs (a right guess of the
+ * gallop) has as many tops as direct prerequisites, each of which needs a failing run of
+ * its own anyway; with more tops, most of them are tests t does not need, and one probe of
+ * the binary search drops several of them at once. */
+static bool by_one_pays(const dx_sched *v, const dx_sched *m)
+{
+	return v->n >= 2 && m->n && m->n <= SX_BY_ONE;
+}
+
+/* The peel's questions about the tops m of u \ in, in one round: t after u without one of
+ * them. A failure proves that top a direct prerequisite (everything else t may need was
+ * there); a pass drops it from u. The questions do not depend on each other's answers, so
+ * they go to the workers side by side. Returns true when the step ends here, with *rc
+ * what step_peel returns (1 runs are planned, 0 t was left out, < 0 an error). */
+static bool one_by_one(sx *s, uint32_t t, const dx_sched *m, int *rc)
+{
+	sx_test *x = &s->t[t];
+	long *runs = calloc(m->n, sizeof(*runs));
+	int *ans = calloc(m->n, sizeof(*ans));
+	uint64_t key = 0, last = x->last_probe;
+	dx_sched q = {0};
+	char what[96];
+
+	if (!runs || !ans)
+		*rc = ut_error_set(UT_ENOMEM, "out of memory");
+	for (size_t i = 0; *rc == 0 && i < m->n; i++) {
+		q.n = 0;
+		for (size_t k = 0; *rc == 0 && k < x->u.n; k++) {
+			if (x->u.v[k] != m->v[i])
+				*rc = push(&q, x->u.v[k]);
+		}
+		snprintf(what, sizeof(what), "without one top test of the %zu it may need", x->u.n);
+		x->last_probe = 0; /* the round as a whole stalls, below */
+		if (*rc == 0)
+			*rc = ask(s, t, &q, what, &runs[i], &ans[i]);
+		key ^= ans[i] == SX_PLANNED ? x->last_probe : 0;
+	}
+	ut_vec_free(&q);
+	x->last_probe = last;
+	if (*rc == 0 && key) { /* runs planned: the answers come in the next round */
+		x->stalls = key == last ? x->stalls + 1 : 0;
+		x->last_probe = key;
+		if (x->stalls > SX_STALLS)
+			give_up(s, t, true);
+		*rc = x->stalls > SX_STALLS ? 0 : 1;
+	}
+	for (size_t i = 0; *rc == 0 && !key && i < m->n; i++) {
+		if (ans[i] == SX_PASS) {
+			drop(s, t, &m->v[i], 1);
+			x->pass_run = runs[i];
+		} else {
+			x->fail_run = runs[i];
+			*rc = add_found(s, t, m->v[i]);
+		}
+	}
+	free(runs);
+	free(ans);
+	/* nothing of u \ in is known to be unneeded now: the next search spans all of it */
+	x->by_one = x->searching = false;
+	x->lo = 0;
+	x->hi = t;
+	return *rc != 0 || key;
+}
+
 /* t's search is over: its prerequisites are `in`. */
 static void settle(sx *s, uint32_t t)
 {
@@ -798,7 +896,7 @@ static int confirm_pass(sx *s, uint32_t t)
 static int step_peel(sx *s, uint32_t t)
 {
 	sx_test *x = &s->t[t];
-	dx_sched v = {0};
+	dx_sched v = {0}, m = {0};
 	long run = 0;
 	int rc = 0, a;
 
@@ -844,6 +942,15 @@ static int step_peel(sx *s, uint32_t t)
 			x->lo = 0;
 			if (!x->hi)
 				x->hi = t;
+			x->by_one = tops(s, &v, &m, &rc) && by_one_pays(&v, &m);
+		}
+		if (x->by_one) {
+			if (tops(s, &v, &m, &rc) && m.n && one_by_one(s, t, &m, &rc))
+				break;
+			x->by_one = false;
+			if (rc < 0)
+				break;
+			continue;
 		}
 		/* The latest missing prerequisite is in v, at or above lo and below hi. */
 		for (lo = 0; lo < v.n && v.v[lo] < x->lo; lo++)
@@ -871,6 +978,7 @@ static int step_peel(sx *s, uint32_t t)
 			break;
 	}
 	ut_vec_free(&v);
+	ut_vec_free(&m);
 	if (rc >= 0 && x->state == SX_DONE && s->c->excluded[t] == DX_IN)
 		settle(s, t);
 	return rc;
