@@ -793,27 +793,35 @@ static bool tops(sx *s, const dx_sched *v, dx_sched *out, int *rc)
  * gallop) has as many tops as direct prerequisites, each of which needs a failing run of
  * its own anyway; with more tops, most of them are tests t does not need, and one probe of
  * the binary search drops several of them at once. */
-static bool by_one_pays(const dx_sched *v, const dx_sched *m)
+static bool by_one_pays(sx *s, const dx_sched *v, int *rc)
 {
-	return v->n >= 2 && m->n && m->n <= SX_BY_ONE;
+	dx_sched m = {0};
+	bool pays = v->n >= 2 && tops(s, v, &m, rc) && m.n && m.n <= SX_BY_ONE;
+
+	ut_vec_free(&m);
+	return pays;
 }
 
-/* The peel's questions about the tops m of u \ in, in one round: t after u without one of
- * them. A failure proves that top a direct prerequisite (everything else t may need was
+/* The peel's questions about the tops of v (u \ in), in one round: t after u without one
+ * of them. A failure proves that top a direct prerequisite (everything else t may need was
  * there); a pass drops it from u. The questions do not depend on each other's answers, so
  * they go to the workers side by side. Returns true when the step ends here, with *rc
  * what step_peel returns (1 runs are planned, 0 t was left out, < 0 an error). */
-static bool one_by_one(sx *s, uint32_t t, const dx_sched *m, int *rc)
+static bool one_by_one(sx *s, uint32_t t, const dx_sched *v, int *rc)
 {
 	sx_test *x = &s->t[t];
-	long *runs = calloc(m->n, sizeof(*runs));
-	int *ans = calloc(m->n, sizeof(*ans));
+	dx_sched tv = {0}, q = {0};
+	const dx_sched *m = &tv;
+	bool ok = tops(s, v, &tv, rc);
+	long *runs = calloc(tv.n ? tv.n : 1, sizeof(*runs));
+	int *ans = calloc(tv.n ? tv.n : 1, sizeof(*ans));
 	uint64_t key = 0, last = x->last_probe;
-	dx_sched q = {0};
 	char what[96];
 
-	if (!runs || !ans)
+	if (*rc == 0 && (!runs || !ans))
 		*rc = ut_error_set(UT_ENOMEM, "out of memory");
+	if (!ok) /* a test of v is searched again: the binary search takes over */
+		tv.n = 0;
 	for (size_t i = 0; *rc == 0 && i < m->n; i++) {
 		q.n = 0;
 		for (size_t k = 0; *rc == 0 && k < x->u.n; k++) {
@@ -844,6 +852,7 @@ static bool one_by_one(sx *s, uint32_t t, const dx_sched *m, int *rc)
 			*rc = add_found(s, t, m->v[i]);
 		}
 	}
+	ut_vec_free(&tv);
 	free(runs);
 	free(ans);
 	/* nothing of u \ in is known to be unneeded now: the next search spans all of it */
@@ -851,6 +860,19 @@ static bool one_by_one(sx *s, uint32_t t, const dx_sched *m, int *rc)
 	x->lo = 0;
 	x->hi = t;
 	return *rc != 0 || key;
+}
+
+/* v = u \ in, ascending. */
+static int rest(const sx_test *x, dx_sched *v)
+{
+	int rc = 0;
+
+	v->n = 0;
+	for (size_t i = 0; rc == 0 && i < x->u.n; i++) {
+		if (!contains(&x->in, x->u.v[i]))
+			rc = push(v, x->u.v[i]);
+	}
+	return rc;
 }
 
 /* t's search is over: its prerequisites are `in`. */
@@ -896,7 +918,7 @@ static int confirm_pass(sx *s, uint32_t t)
 static int step_peel(sx *s, uint32_t t)
 {
 	sx_test *x = &s->t[t];
-	dx_sched v = {0}, m = {0};
+	dx_sched v = {0};
 	long run = 0;
 	int rc = 0, a;
 
@@ -915,11 +937,7 @@ static int step_peel(sx *s, uint32_t t)
 	for (;;) {
 		size_t lo, hi;
 
-		v.n = 0;
-		for (size_t i = 0; rc == 0 && i < x->u.n; i++) {
-			if (!contains(&x->in, x->u.v[i]))
-				rc = push(&v, x->u.v[i]);
-		}
+		rc = rest(x, &v);
 		if (rc < 0)
 			break;
 		if (!v.n) { /* u = in */
@@ -942,13 +960,10 @@ static int step_peel(sx *s, uint32_t t)
 			x->lo = 0;
 			if (!x->hi)
 				x->hi = t;
-			x->by_one = tops(s, &v, &m, &rc) && by_one_pays(&v, &m);
+			x->by_one = by_one_pays(s, &v, &rc);
 		}
 		if (x->by_one) {
-			if (tops(s, &v, &m, &rc) && m.n && one_by_one(s, t, &m, &rc))
-				break;
-			x->by_one = false;
-			if (rc < 0)
+			if (one_by_one(s, t, &v, &rc))
 				break;
 			continue;
 		}
@@ -978,7 +993,6 @@ static int step_peel(sx *s, uint32_t t)
 			break;
 	}
 	ut_vec_free(&v);
-	ut_vec_free(&m);
 	if (rc >= 0 && x->state == SX_DONE && s->c->excluded[t] == DX_IN)
 		settle(s, t);
 	return rc;
