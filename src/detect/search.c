@@ -20,7 +20,9 @@
  *    and half with an even split, so a wrong ranking costs a few runs, never a run per
  *    test. The latest test of A(t) outside `in` is needed directly (nothing else t needs
  *    needs it), and the last failure is its proof: every other test t needs was there.
- *    It joins `in` with everything it needs, and the peel starts over.
+ *    It joins `in` with everything it needs, and the peel starts over. When u \ in has at
+ *    most two tops (tests no other test there needs), t runs after u without each of them
+ *    instead, in one round: those questions do not depend on each other.
  * When t passes after exactly `in`, A(t) = in, and that run is t's schedule as it will be
  * run. Every run tells the outcome of every test in it, kept in the evidence store: a
  * question it answers is not run again.
