@@ -408,6 +408,45 @@ START_TEST(siblings_share_a_run)
 }
 END_TEST
 
+/* The batch of each journal line whose purpose holds `what`, in order, into batch[];
+ * returns how many (at most max). */
+static size_t batches_of(const dt *d, const char *what, long *batch, size_t max)
+{
+	FILE *f = fopen(d->path, "r");
+	char line[4096];
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		const char *b = strstr(line, "\"batch\":");
+
+		if (strstr(line, what) && b && n < max)
+			batch[n++] = strtol(b + 8, NULL, 10);
+	}
+	fclose(f);
+	return n;
+}
+
+/* t6 needs t1 and t2, which need nothing (the others are unrelated): the gallop's guess,
+ * its two candidates (few among six earlier tests), passes, and neither of its tops needs the other. Each is left out alone, both
+ * questions in one batch: two failures, each the proof of one direct prerequisite, in one
+ * round where the binary search takes two. */
+START_TEST(the_tops_are_asked_about_side_by_side)
+{
+	dt d;
+	long batch[8];
+
+	dt_suite(&d, 7, "6>1 6>2", "6>1 6>2");
+	ck_assert_int_eq(detect(&d, "fast", 1, 0), 0);
+	ck_assert_edges(&d, "6>1 6>2");
+	ck_schedules_pass(&d);
+	ck_certificates(&d);
+	ck_assert_uint_eq(batches_of(&d, "without one top test", batch, 8), 2);
+	ck_assert_int_eq(batch[0], batch[1]);
+	dt_teardown(&d);
+}
+END_TEST
+
 /* Every run detection made kept the original relative order of its tests (a schedule, a
  * probe, a re-run: ascending), so that a test that needs a later test not to have run
  * yet (an anti-dependency) is never run after it. */
@@ -742,6 +781,7 @@ Suite *detect_sim_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("schedules");
 	tcase_add_test(tc, siblings_share_a_run);
+	tcase_add_test(tc, the_tops_are_asked_about_side_by_side);
 	tcase_add_test(tc, schedules_without_a_prerequisite);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("faults");

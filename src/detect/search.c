@@ -20,7 +20,9 @@
  *    and half with an even split, so a wrong ranking costs a few runs, never a run per
  *    test. The latest test of A(t) outside `in` is needed directly (nothing else t needs
  *    needs it), and the last failure is its proof: every other test t needs was there.
- *    It joins `in` with everything it needs, and the peel starts over.
+ *    It joins `in` with everything it needs, and the peel starts over. When u \ in has at
+ *    most two tops (tests no other test there needs), t runs after u without each of them
+ *    instead, in one round: those questions do not depend on each other.
  * When t passes after exactly `in`, A(t) = in, and that run is t's schedule as it will be
  * run. Every run tells the outcome of every test in it, kept in the evidence store: a
  * question it answers is not run again.
@@ -47,6 +49,7 @@
 #define SX_TEMPERATURE 0.5 /* weights of the binary search: exp(prior / T) */
 #define SX_EVEN 0.5	   /* and this share of an even split */
 #define SX_COST_MARGIN 0.95 /* a split other than the even one saves this share of time */
+#define SX_BY_ONE 2	   /* the peel leaves out each top alone when there are this few */
 
 static bool included(const sx *s, uint32_t t)
 {
@@ -101,7 +104,7 @@ static void test_reset(sx_test *x)
 	free(x->rank);
 	x->rank = NULL;
 	x->nrank = x->ri = x->target = 0;
-	x->searching = x->top_tried = false;
+	x->searching = x->top_tried = x->by_one = false;
 	x->confirming = 0;
 	x->fail_run = x->pass_run = 0;
 	x->lo = x->hi = 0; /* a search again starts below t, not where the last one ended */
@@ -781,6 +784,125 @@ static bool bisect(sx *s, uint32_t t, const dx_sched *v, size_t lo, size_t hi, i
 	return false;
 }
 
+/* out = the tops of v (u \ in, ascending): its tests that no other test of v needs. Each
+ * is direct when t needs it (nothing else t may need needs it, and `in` is closed). false
+ * when a test of v is not settled (what it needs is not known): out is then not set. */
+static bool tops(sx *s, const dx_sched *v, dx_sched *out, int *rc)
+{
+	out->n = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		int st = s->t[v->v[i]].state;
+
+		if (st != SX_DONE && st != SX_GRAPH)
+			return false;
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		const sx_test *y = &s->t[v->v[i]];
+
+		for (size_t k = 0; k < y->anc.n; k++)
+			s->mark[y->anc.v[k]] = 1;
+	}
+	for (size_t i = 0; *rc == 0 && i < v->n; i++) {
+		if (!s->mark[v->v[i]])
+			*rc = push(out, v->v[i]);
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		const sx_test *y = &s->t[v->v[i]];
+
+		for (size_t k = 0; k < y->anc.n; k++)
+			s->mark[y->anc.v[k]] = 0;
+	}
+	return *rc == 0;
+}
+
+/* Whether each top of v is left out alone, its question asked beside the others (see
+ * one_by_one), rather than by the binary search: when there are at most SX_BY_ONE tops.
+ * A set t passed after that holds little besides what it needs (a right guess of the
+ * gallop) has as many tops as direct prerequisites, each of which needs a failing run of
+ * its own anyway; with more tops, most of them are tests t does not need, and one probe of
+ * the binary search drops several of them at once. */
+static bool by_one_pays(sx *s, const dx_sched *v, int *rc)
+{
+	dx_sched m = {0};
+	bool pays = v->n >= 2 && tops(s, v, &m, rc) && m.n && m.n <= SX_BY_ONE;
+
+	ut_vec_free(&m);
+	return pays;
+}
+
+/* The peel's questions about the tops of v (u \ in), in one round: t after u without one
+ * of them. A failure proves that top a direct prerequisite (everything else t may need was
+ * there); a pass drops it from u. The questions do not depend on each other's answers, so
+ * they go to the workers side by side. Returns true when the step ends here, with *rc
+ * what step_peel returns (1 runs are planned, 0 t was left out, < 0 an error). */
+static bool one_by_one(sx *s, uint32_t t, const dx_sched *v, int *rc)
+{
+	sx_test *x = &s->t[t];
+	dx_sched tv = {0}, q = {0};
+	const dx_sched *m = &tv;
+	bool ok = tops(s, v, &tv, rc);
+	long *runs = calloc(tv.n ? tv.n : 1, sizeof(*runs));
+	int *ans = calloc(tv.n ? tv.n : 1, sizeof(*ans));
+	uint64_t key = 0, last = x->last_probe;
+	char what[96];
+
+	if (*rc == 0 && (!runs || !ans))
+		*rc = ut_error_set(UT_ENOMEM, "out of memory");
+	if (!ok) /* a test of v is searched again: the binary search takes over */
+		tv.n = 0;
+	for (size_t i = 0; *rc == 0 && i < m->n; i++) {
+		q.n = 0;
+		for (size_t k = 0; *rc == 0 && k < x->u.n; k++) {
+			if (x->u.v[k] != m->v[i])
+				*rc = push(&q, x->u.v[k]);
+		}
+		snprintf(what, sizeof(what), "without one top test of the %zu it may need", x->u.n);
+		x->last_probe = 0; /* the round as a whole stalls, below */
+		if (*rc == 0)
+			*rc = ask(s, t, &q, what, &runs[i], &ans[i]);
+		key ^= ans[i] == SX_PLANNED ? x->last_probe : 0;
+	}
+	ut_vec_free(&q);
+	x->last_probe = last;
+	if (*rc == 0 && key) { /* runs planned: the answers come in the next round */
+		x->stalls = key == last ? x->stalls + 1 : 0;
+		x->last_probe = key;
+		if (x->stalls > SX_STALLS)
+			give_up(s, t, true);
+		*rc = x->stalls > SX_STALLS ? 0 : 1;
+	}
+	for (size_t i = 0; *rc == 0 && !key && i < m->n; i++) {
+		if (ans[i] == SX_PASS) {
+			drop(s, t, &m->v[i], 1);
+			x->pass_run = runs[i];
+		} else {
+			x->fail_run = runs[i];
+			*rc = add_found(s, t, m->v[i]);
+		}
+	}
+	ut_vec_free(&tv);
+	free(runs);
+	free(ans);
+	/* nothing of u \ in is known to be unneeded now: the next search spans all of it */
+	x->by_one = x->searching = false;
+	x->lo = 0;
+	x->hi = t;
+	return *rc != 0 || key;
+}
+
+/* v = u \ in, ascending. */
+static int rest(const sx_test *x, dx_sched *v)
+{
+	int rc = 0;
+
+	v->n = 0;
+	for (size_t i = 0; rc == 0 && i < x->u.n; i++) {
+		if (!contains(&x->in, x->u.v[i]))
+			rc = push(v, x->u.v[i]);
+	}
+	return rc;
+}
+
 /* t's search is over: its prerequisites are `in`. */
 static void settle(sx *s, uint32_t t)
 {
@@ -843,11 +965,7 @@ static int step_peel(sx *s, uint32_t t)
 	for (;;) {
 		size_t lo, hi;
 
-		v.n = 0;
-		for (size_t i = 0; rc == 0 && i < x->u.n; i++) {
-			if (!contains(&x->in, x->u.v[i]))
-				rc = push(&v, x->u.v[i]);
-		}
+		rc = rest(x, &v);
 		if (rc < 0)
 			break;
 		if (!v.n) { /* u = in */
@@ -870,6 +988,12 @@ static int step_peel(sx *s, uint32_t t)
 			x->lo = 0;
 			if (!x->hi)
 				x->hi = t;
+			x->by_one = by_one_pays(s, &v, &rc);
+		}
+		if (x->by_one) {
+			if (one_by_one(s, t, &v, &rc))
+				break;
+			continue;
 		}
 		/* The latest missing prerequisite is in v, at or above lo and below hi. */
 		for (lo = 0; lo < v.n && v.v[lo] < x->lo; lo++)
