@@ -22,7 +22,8 @@
  *    needs it), and the last failure is its proof: every other test t needs was there.
  *    It joins `in` with everything it needs, and the peel starts over. When u \ in has at
  *    most two tops (tests no other test there needs), t runs after u without each of them
- *    instead, in one round: those questions do not depend on each other.
+ *    instead, in one round: those questions do not depend on each other (until outcomes
+ *    have disagreed: then the binary search, whose answers disputes confirm).
  * When t passes after exactly `in`, A(t) = in, and that run is t's schedule as it will be
  * run. Every run tells the outcome of every test in it, kept in the evidence store: a
  * question it answers is not run again.
@@ -824,7 +825,11 @@ static bool tops(sx *s, const dx_sched *v, dx_sched *out, int *rc)
 static bool by_one_pays(sx *s, const dx_sched *v, int *rc)
 {
 	dx_sched m = {0};
-	bool pays = v->n >= 2 && tops(s, v, &m, rc) && m.n && m.n <= SX_BY_ONE;
+	/* once outcomes have disagreed, a pass without a top would drop it on one run that
+	 * may have been intermittent: the binary search, whose answers the disputes
+	 * confirm, takes over */
+	bool pays = !s->c->unsteady && v->n >= 2 && tops(s, v, &m, rc) && m.n &&
+		    m.n <= SX_BY_ONE;
 
 	ut_vec_free(&m);
 	return pays;
