@@ -203,7 +203,8 @@ static void print_text(const ut_detect_summary *s)
 		if (g->tests[i].flaky)
 			printf("  flaky: %s\n", ut_cli_esc(g->tests[i].id));
 		if (g->tests[i].failing)
-			printf("  never passed in the original order (a failing test, or an id "
+			printf("  fails in the original order (in every run there, or in most "
+			       "of them once reruns settled outcomes that disagreed; or an id "
 			       "the runner does not know): %s\n", ut_cli_esc(g->tests[i].id));
 	}
 	printf("graph written to %s\n", s->graph_path);
