@@ -216,6 +216,7 @@ START_TEST(templates_reach_the_command)
 	/* one argument per id, in order, whatever characters they hold; no shell */
 	ck_assert(log_has("\"ids\": [\"t.py::a\", \"t.py::it's \\\"b\\\" [x y]\", \"t.py::c\"]"));
 	ck_assert(log_has("\"worker\": \"3\""));
+	ck_assert(log_has("\"untangle_worker\": \"3\"")); /* every run is told its worker */
 	ck_assert(log_has("\"--tag=w3\""));
 	snprintf(text, sizeof(text), "\"report\": \"%s/work/tmp/report-%ld-w3.xml\"", fixture_dir(),
 		 (long)getpid());
@@ -575,6 +576,23 @@ START_TEST(java_helper_is_compiled_once)
 }
 END_TEST
 
+/* runner.env's own UNTANGLE_WORKER wins over the one every run gets. */
+START_TEST(untangle_worker_from_runner_env_wins)
+{
+	ut_envvar own[3] = {{"APP_WORKER", "{worker}"}, {"FAKE_LOG", NULL},
+			    {"UNTANGLE_WORKER", "lane-{worker}"}};
+
+	own[1].value = env[1].value;
+	cfg.runner.env = own;
+	cfg.runner.nenv = 3;
+	ck_assert_int_eq(run(2, 1), 0);
+	ck_assert(log_has("\"untangle_worker\": \"lane-2\""));
+	ck_assert(!log_has("\"untangle_worker\": \"2\""));
+	cfg.runner.env = env;
+	cfg.runner.nenv = 2;
+}
+END_TEST
+
 /* detect's warning: a reset per worker, tests never told which application is theirs. */
 START_TEST(worker_told_or_not)
 {
@@ -669,6 +687,7 @@ Suite *runner_suite(void)
 	tcase_add_test(tc, presets_fill_the_command);
 	tcase_add_test(tc, java_helper_is_compiled_once);
 	tcase_add_test(tc, worker_told_or_not);
+	tcase_add_test(tc, untangle_worker_from_runner_env_wins);
 	tcase_add_test(tc, tally_counts_what_fails_a_job);
 	suite_add_tcase(s, tc);
 	return s;

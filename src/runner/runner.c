@@ -26,12 +26,28 @@ struct ut_runner {
 	const char **command, **reset, **env; /* templates; env as NAME=VALUE */
 	const char **list;                    /* the list command's template, or NULL */
 	size_t ncommand, nreset, nenv, nlist;
+	size_t nenv_own; /* the entries of env that runner.env gave (the rest are untangle's) */
 	const char **pass; /* names runner.env passes through (null values) and the names or
 			    * globs of runner.pass_env, NULL-terminated */
 	const char *root, *work, *runners, *python;
 	double timeout_s, preflight_s;
 	bool dot_dash; /* the pytest preset: an id that starts with '-' goes as "./" + id */
 };
+
+/* Every run's reset, command and list get UNTANGLE_WORKER, the worker's index, as pytest-xdist
+ * gives PYTEST_XDIST_WORKER: tests can pick their application instance without a line of
+ * configuration. runner.env setting UNTANGLE_WORKER itself wins. r->env has room for it. */
+static void add_worker_variable(ut_runner *r)
+{
+	static const char name[] = "UNTANGLE_WORKER=";
+
+	r->nenv_own = r->nenv;
+	for (size_t i = 0; i < r->nenv; i++) {
+		if (strncmp(r->env[i], name, sizeof(name) - 1) == 0)
+			return;
+	}
+	r->env[r->nenv++] = "UNTANGLE_WORKER={worker}";
+}
 
 static const char **copy_list(ut_arena *a, const char *const *items, size_t n)
 {
@@ -198,7 +214,7 @@ static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const 
 	if (rc == 0)
 		rc = ut_template_check(cfg->runner.reset.items, cfg->runner.reset.n, "runner.reset",
 				       UT_TESTS_ALLOWED, &reports);
-	r->env = ut_arena_alloc(&r->arena, (cfg->runner.nenv + 1) * sizeof(char *));
+	r->env = ut_arena_alloc(&r->arena, (cfg->runner.nenv + 2) * sizeof(char *));
 	r->pass = ut_arena_alloc(&r->arena,
 				 (cfg->runner.nenv + cfg->runner.pass_env.n + 1) * sizeof(char *));
 	if (!r->env || !r->pass)
@@ -220,6 +236,7 @@ static int load(ut_runner *r, const ut_config *cfg, const char *root_dir, const 
 	}
 	if (rc < 0)
 		return rc;
+	add_worker_variable(r);
 	if (reports == 0)
 		return ut_error_set(UT_EINPUT, "neither 'runner.command' nor 'runner.env' has "
 				    "{report}: the command must be told where to write its JUnit "
@@ -303,7 +320,7 @@ static bool names_worker(const char *const *items, size_t n)
 bool ut_runner_worker_untold(const ut_runner *r)
 {
 	return names_worker(r->reset, r->nreset) && !names_worker(r->command, r->ncommand) &&
-	       !names_worker(r->env, r->nenv);
+	       !names_worker(r->env, r->nenv_own);
 }
 
 void ut_runner_free(ut_runner *r)

@@ -20,11 +20,11 @@ CHROMIUM_FLAGS = [
 
 
 def app_url():
-    """$BOARDS_URL, else worker $APP_WORKER's application (port $BOARDS_PORT_BASE + worker)."""
+    """$BOARDS_URL, else port $BOARDS_PORT_BASE + worker ($APP_WORKER, else $UNTANGLE_WORKER)."""
     url = os.environ.get("BOARDS_URL")
     if url:
         return url.rstrip("/")
-    return f"http://127.0.0.1:{int(os.environ.get('BOARDS_PORT_BASE') or 18080) + int(os.environ.get('APP_WORKER', '0'))}"
+    return f"http://127.0.0.1:{int(os.environ.get('BOARDS_PORT_BASE') or 18080) + int(os.environ.get('APP_WORKER') or os.environ.get('UNTANGLE_WORKER') or 0)}"
 
 
 @pytest.fixture(scope="session")

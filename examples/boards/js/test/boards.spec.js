@@ -12,7 +12,7 @@ const chrome = require('selenium-webdriver/chrome');
 const { Header, LoginPage, SignUpPage, BoardsPage, BoardPage } = require('./pages');
 
 const BASE_URL = (process.env.BOARDS_URL ||
-  `http://127.0.0.1:${Number(process.env.BOARDS_PORT_BASE || 18080) + Number(process.env.APP_WORKER || 0)}`).replace(/\/+$/, '');
+  `http://127.0.0.1:${Number(process.env.BOARDS_PORT_BASE || 18080) + Number(process.env.APP_WORKER || process.env.UNTANGLE_WORKER || 0)}`).replace(/\/+$/, '');
 
 const ADMIN_EMAIL = 'john@phoenix-trello.com';
 const ADMIN_PASSWORD = '12345678';

@@ -74,11 +74,15 @@ public abstract class BaseTest {
         driver.get(BASE_URL + "/");
     }
 
-    /** BOARDS_URL if set, else http://127.0.0.1:(BOARDS_PORT_BASE (18080) + APP_WORKER (0)). */
+    /** BOARDS_URL if set, else http://127.0.0.1:(BOARDS_PORT_BASE (18080) + the worker (0)):
+     *  APP_WORKER, which untangle.json sets, else UNTANGLE_WORKER, which every untangle run gets. */
     static String baseUrl() {
         String url = System.getenv("BOARDS_URL");
         if (url == null || url.isEmpty()) {
             String worker = System.getenv("APP_WORKER");
+            if (worker == null || worker.isEmpty()) {
+                worker = System.getenv("UNTANGLE_WORKER");
+            }
             int w = (worker == null || worker.isEmpty()) ? 0 : Integer.parseInt(worker.trim());
             url = "http://127.0.0.1:" + (Integer.parseInt(System.getenv().getOrDefault("BOARDS_PORT_BASE", "18080").trim()) + w);
         }
