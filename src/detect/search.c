@@ -915,22 +915,30 @@ static int rest(const sx_test *x, dx_sched *v)
 	return rc;
 }
 
-/* Narrows v (u \ in, ascending) to its tests outside the gallop's last failing try, while
- * `in` lies within that try: t failed after it, and it is closed (it holds what its tests
- * need), so a test t needs is among the few of v outside it; and the latest of those is
- * needed directly: a test t needs that needs it is neither in the try nor in `in` (both
- * closed), so it would be a later one of them. Not while the tops are asked about one by
- * one (one_by_one: its questions span u \ in). Returns whether v was narrowed. */
-static bool peel_within(const sx_test *x, dx_sched *v)
+/* Whether t's search looks outside the gallop's last failing try: while `in` lies within
+ * that try. t failed after it, and it is closed (it holds what its tests need), so a test
+ * t needs is among the few of u \ in outside it; and the latest of those is needed
+ * directly: a test t needs that needs it is neither in the try nor in `in` (both closed),
+ * so it would be a later one of them. */
+static bool narrows(const sx_test *x)
 {
-	size_t k = 0;
-
-	if (!x->miss.n || x->by_one || !x->within)
+	if (!x->miss.n || !x->within)
 		return false;
 	for (size_t i = 0; i < x->in.n; i++) {
 		if (!contains(&x->miss, x->in.v[i]))
 			return false;
 	}
+	return true;
+}
+
+/* Narrows v (u \ in, ascending) to its tests outside the gallop's last failing try when
+ * the search looks there (narrows). Returns whether v was narrowed. */
+static bool peel_within(const sx_test *x, dx_sched *v)
+{
+	size_t k = 0;
+
+	if (x->by_one || !narrows(x))
+		return false;
 	for (size_t i = 0; i < v->n; i++) {
 		if (!contains(&x->miss, v->v[i]))
 			v->v[k++] = v->v[i];
@@ -1019,9 +1027,11 @@ static bool search_start(sx *s, uint32_t t, dx_sched *v, int *rc)
 		return true;
 	}
 	x->searching = true;
-	x->by_one = by_one_pays(s, v, rc);
 	/* once outcomes have disagreed, the failing try may have been intermittent */
 	x->within = !s->c->unsteady;
+	/* the tops one by one span all of u \ in: not when the search can look outside the
+	 * try (a chain of tests t does not need, which the try lacks, has one top at a time) */
+	x->by_one = !narrows(x) && by_one_pays(s, v, rc);
 	/* t after u without v (the gallop's try, when v is narrowed to the rest) */
 	x->fail_run = peel_within(x, v) ? x->miss_run : run;
 	x->lo = 0;
