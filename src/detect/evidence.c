@@ -226,7 +226,9 @@ int dx_evidence_learn(dx_ctx *c, const uint32_t *sched, size_t n, size_t ends,
 
 		if (all == i && (pass || c->excluded[t] != DX_IN))
 			all++; /* a test left out does not count */
-		if (c->excluded[t] == DX_IN && pass) {
+		if (r->settled && r->settled[i]) {
+			/* a dispute's: the store counts its runs already */
+		} else if (c->excluded[t] == DX_IN && pass) {
 			drop_refuted(x, sched, i);
 			rc = recs_add(&x->pass, sched, i, r->run, true, 1);
 		} else if (c->excluded[t] == DX_IN &&
@@ -263,6 +265,30 @@ unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, 
 			k += f->v[i].hits;
 	}
 	return k;
+}
+
+unsigned dx_evidence_refutes(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n)
+{
+	const dx_recs *f = &c->ev[t].fail;
+	unsigned k = 0;
+
+	for (size_t i = 0; i < f->n; i++) {
+		if (!f->v[i].held && dx_subset(set, n, f->v[i].set, f->v[i].n))
+			k += f->v[i].hits;
+	}
+	return k;
+}
+
+void dx_evidence_forget_run(dx_ctx *c, uint32_t t, long run)
+{
+	dx_recs *p = &c->ev[t].pass;
+
+	for (size_t i = 0; run > 0 && i < p->n; i++) {
+		if (p->v[i].run == run && !p->v[i].held) {
+			dx_evidence_forget(c, t, p->v[i].set, p->v[i].n, true);
+			return;
+		}
+	}
 }
 
 bool dx_refuted(const dx_ctx *c, long run)
