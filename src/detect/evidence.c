@@ -223,15 +223,15 @@ int dx_evidence_learn(dx_ctx *c, const uint32_t *sched, size_t n, size_t ends,
 		uint32_t t = sched[i];
 		dx_evidence *x = &c->ev[t];
 		bool pass = r->outcomes[i] == UT_OUT_PASS;
+		/* not an outcome a dispute settled: the store counts its runs already */
+		bool learn = c->excluded[t] == DX_IN && !(r->settled && r->settled[i]);
 
 		if (all == i && (pass || c->excluded[t] != DX_IN))
 			all++; /* a test left out does not count */
-		if (r->settled && r->settled[i]) {
-			/* a dispute's: the store counts its runs already */
-		} else if (c->excluded[t] == DX_IN && pass) {
+		if (learn && pass) {
 			drop_refuted(x, sched, i);
 			rc = recs_add(&x->pass, sched, i, r->run, true, 1);
-		} else if (c->excluded[t] == DX_IN &&
+		} else if (learn &&
 			   (r->outcomes[i] == UT_OUT_FAIL || r->outcomes[i] == UT_OUT_ERROR)) {
 			/* The proof rule: a failure says t fails after the tests that ran and
 			 * passed before it, never after one that failed or did not run. */
