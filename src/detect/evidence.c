@@ -223,13 +223,15 @@ int dx_evidence_learn(dx_ctx *c, const uint32_t *sched, size_t n, size_t ends,
 		uint32_t t = sched[i];
 		dx_evidence *x = &c->ev[t];
 		bool pass = r->outcomes[i] == UT_OUT_PASS;
+		/* not an outcome a dispute settled: the store counts its runs already */
+		bool learn = c->excluded[t] == DX_IN && !(r->settled && r->settled[i]);
 
 		if (all == i && (pass || c->excluded[t] != DX_IN))
 			all++; /* a test left out does not count */
-		if (c->excluded[t] == DX_IN && pass) {
+		if (learn && pass) {
 			drop_refuted(x, sched, i);
 			rc = recs_add(&x->pass, sched, i, r->run, true, 1);
-		} else if (c->excluded[t] == DX_IN &&
+		} else if (learn &&
 			   (r->outcomes[i] == UT_OUT_FAIL || r->outcomes[i] == UT_OUT_ERROR)) {
 			/* The proof rule: a failure says t fails after the tests that ran and
 			 * passed before it, never after one that failed or did not run. */
@@ -263,6 +265,30 @@ unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, 
 			k += f->v[i].hits;
 	}
 	return k;
+}
+
+unsigned dx_evidence_refutes(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n)
+{
+	const dx_recs *f = &c->ev[t].fail;
+	unsigned k = 0;
+
+	for (size_t i = 0; i < f->n; i++) {
+		if (!f->v[i].held && dx_subset(set, n, f->v[i].set, f->v[i].n))
+			k += f->v[i].hits;
+	}
+	return k;
+}
+
+void dx_evidence_forget_run(dx_ctx *c, uint32_t t, long run)
+{
+	dx_recs *p = &c->ev[t].pass;
+
+	for (size_t i = 0; run > 0 && i < p->n; i++) {
+		if (p->v[i].run == run && !p->v[i].held) {
+			dx_evidence_forget(c, t, p->v[i].set, p->v[i].n, true);
+			return;
+		}
+	}
 }
 
 bool dx_refuted(const dx_ctx *c, long run)

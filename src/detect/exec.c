@@ -42,6 +42,7 @@ void dx_result_dispose(dx_result *r)
 	free(r->outcomes);
 	free(r->durations);
 	free(r->tail);
+	free(r->settled);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -105,6 +105,9 @@ typedef struct {
 	long first_failure;   /* graph index of the first included test that did not pass, or -1 */
 	char detail[1024];    /* how the run ended, e.g. "exit status 0" */
 	char *tail;           /* the end of the runner's output when error; owned, or NULL */
+	unsigned char *settled; /* per position: an outcome a dispute settled, its runs in
+				   the store already (dx_evidence_learn skips it); owned, or
+				   NULL: none */
 } dx_result;
 
 /* How many times a run that fails as a whole (no usable report, a timeout) is run again
@@ -191,6 +194,12 @@ int dx_need(const dx_ctx *c);
  * `lacking` (UINT32_MAX: any set): a failure with the test lacking says nothing of it. */
 unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
 			      uint32_t lacking);
+/* Runs that showed t fail after a superset of set (ascending), in records no dispute held
+ * (a test not monotone there fails after more tests by rule, not by chance). */
+unsigned dx_evidence_refutes(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n);
+/* Drops t's pass record that run `run` showed (unless a dispute held it), as a refuted
+ * one. */
+void dx_evidence_forget_run(dx_ctx *c, uint32_t t, long run);
 /* Whether run `run` showed a pass of t that a dispute refuted since. */
 bool dx_refuted(const dx_ctx *c, long run);
 /* The record of t after exactly set (ascending) in the pass (is_pass) or fail records, or

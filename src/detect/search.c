@@ -210,10 +210,26 @@ int sx_settle_from_graph(sx *s)
 	return sx_graph_closures(s, from_graph);
 }
 
+/* Whether runs showed t failing after its settled prerequisites, as often as a decision
+ * needs, with every one of them there and passing (once outcomes disagreed). */
+static bool schedule_fails(sx *s, uint32_t t)
+{
+	const sx_test *x = &s->t[t];
+
+	return s->c->unsteady && x->state == SX_DONE &&
+	       dx_evidence_refutes(s->c, t, x->anc.v, x->anc.n) >= (unsigned)dx_need(s->c);
+}
+
 void sx_reopen(sx *s, uint32_t t)
 {
 	sx_test *x = &s->t[t];
 
+	/* The pass t settled on was intermittent, though no dispute saw it: a pass after
+	 * tests the search does not ask about answers its questions (dx_evidence_known's
+	 * within), and a failure contradicts it only when it ran after those tests too. Left
+	 * in the store, it would settle t on the same prerequisites again. */
+	if (schedule_fails(s, t))
+		dx_evidence_forget_run(s->c, t, x->pass_run);
 	if (x->state == SX_DONE) {
 		for (size_t i = 0; i < x->found.n; i++) {
 			if (s->dependents[x->found.v[i].test])
@@ -445,8 +461,11 @@ static int ask(sx *s, uint32_t t, const dx_sched *asked, const char *what, long 
 		return 0;
 	}
 	/* once outcomes disagreed, a probe of many tests often loses its answer to an
-	 * earlier test's intermittent failure: more of them before t is left out */
-	if (h == x->last_probe && ++x->stalls > (s->c->unsteady ? 3 * SX_STALLS : SX_STALLS)) {
+	 * earlier test's intermittent failure, the more often the more tests it holds (a
+	 * probe of 19 tests with 1 flip in 20 loses 2 runs in 3): more of them before t is
+	 * left out */
+	if (h == x->last_probe &&
+	    ++x->stalls > (s->c->unsteady ? SX_STALLS * (3 + (int)(v->n / 4)) : SX_STALLS)) {
 		*ans = SX_STALLED;
 		ut_vec_free(&kept);
 		return 0;
@@ -1321,15 +1340,16 @@ static int write_edges(sx *s, uint32_t t)
 	return rc;
 }
 
-/* A test whose search was decided on a pass that a dispute refuted since (dispute.c) is
- * searched again: the prerequisites it settled on may lack one. */
+/* A test whose search was decided on a pass that a dispute refuted since (dispute.c), or
+ * whose prerequisites runs showed it failing after since, is searched again: the
+ * prerequisites it settled on may lack one. */
 static void reopen_refuted(sx *s, unsigned char *searched)
 {
-	for (uint32_t t = 0; s->c->refuted.n && t < s->n; t++) {
+	for (uint32_t t = 0; t < s->n; t++) {
 		sx_test *x = &s->t[t];
 
 		if (!included(s, t) || x->state == SX_START || x->state == SX_GRAPH ||
-		    !dx_refuted(s->c, x->pass_run))
+		    (!dx_refuted(s->c, x->pass_run) && !schedule_fails(s, t)))
 			continue;
 		sx_reopen(s, t);
 		searched[t] = 1;
