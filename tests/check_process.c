@@ -432,6 +432,7 @@ START_TEST(call_runs_a_function_in_a_child)
 }
 END_TEST
 
+#ifndef __SANITIZE_ADDRESS__ /* see process_suite */
 /* A fresh thread's first block cuts a slab under the pool's lock: children forked from
  * other threads meanwhile must still get the lock (fork handlers), never hang. */
 static void *pool_user(void *arg)
@@ -480,6 +481,7 @@ START_TEST(calls_from_threads_using_the_pool)
 	}
 }
 END_TEST
+#endif
 
 Suite *process_suite(void)
 {
@@ -500,7 +502,13 @@ Suite *process_suite(void)
 	tcase_add_test(tc, interrupt_stops_runs);
 	tcase_add_test(tc, concurrent_runs);
 	tcase_add_test(tc, call_runs_a_function_in_a_child);
+#ifndef __SANITIZE_ADDRESS__
+	/* Forks while other threads allocate: GCC 12's AddressSanitizer allocator has no fork
+	 * handlers, so a child forked while another thread holds its lock waits forever (seen
+	 * once in ci/test: a 20 s timeout). untangle never forks while other threads run
+	 * (docs/known-limits.md); the pool's own handlers are checked in the Release build. */
 	tcase_add_test(tc, calls_from_threads_using_the_pool);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }
