@@ -447,79 +447,6 @@ START_TEST(the_tops_are_asked_about_side_by_side)
 }
 END_TEST
 
-/* Whether the journal line's "t" field (ranges such as "0,3,5-7") holds test x. */
-static bool line_holds(const char *line, uint32_t x)
-{
-	const char *p = strstr(line, "\"t\":\"");
-	char *end;
-
-	ck_assert_ptr_nonnull(p);
-	for (p += 5; *p != '"'; p = end + (*end == ',')) {
-		unsigned long a = strtoul(p, &end, 10), b = a;
-
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
-		if (a <= x && x <= b)
-			return true;
-	}
-	return false;
-}
-
-/* t11 needs t0 alone, and nothing in the names or values says so: the gallop tries the
- * nearest tests first (t10, then t9 and t10, ...) and fails after t3 to t10. A test t11
- * needs is then among t0 to t2, outside that try, and the latest of them is direct: the
- * peel's binary search leaves out none of the try's tests (without the narrowing it left
- * out t6 to t10 first). The graph stays exact, each edge with its failing run. */
-START_TEST(the_peel_looks_outside_the_gallops_failing_try)
-{
-	dt d;
-	FILE *f;
-	char line[4096];
-	size_t probes = 0;
-
-	dt_suite(&d, 12, "11>0", "");
-	ck_assert_int_eq(detect(&d, "fast", 1, 0), 0);
-	ck_assert_edges(&d, "11>0");
-	ck_schedules_pass(&d);
-	ck_certificates(&d);
-	f = fopen(d.path, "r");
-	ck_assert_ptr_nonnull(f);
-	while (fgets(line, sizeof(line), f)) {
-		if (!strstr(line, "\"t11 without "))
-			continue;
-		probes++;
-		for (uint32_t x = 3; x <= 10; x++)
-			ck_assert_msg(line_holds(line, x), "t%u left out: %s", x, line);
-	}
-	fclose(f);
-	ck_assert_uint_ge(probes, 1);
-	dt_teardown(&d);
-}
-END_TEST
-
-/* t15 needs t1; string analysis proposes t14 (which needs t13, which needs t12) and t1
- * too, but a filter doubted that one. The gallop's first try, t14 and what it needs,
- * fails; the next, with t1, passes. What t15 needs lies outside the first try: t1 alone
- * there, so that try's failure is its manifest run and t15's search is over with no
- * probe, where leaving out each of the two tops (t14 and t1) took two runs. */
-START_TEST(a_chain_the_failing_try_held_is_not_peeled_top_by_top)
-{
-	dt d;
-	long batch[8];
-	ut_edge *e = NULL;
-
-	dt_suite(&d, 16, "13>12 14>13 15>1", "13>12 14>13 15>14");
-	ck_assert_int_eq(ut_graph_add(d.g, 15, 1, UT_ORIGIN_STRING, &e), 0);
-	e->filtered_by = "values";
-	ck_assert_int_eq(detect(&d, "fast", 1, 0), 0);
-	ck_assert_edges(&d, "13>12 14>13 15>1");
-	ck_schedules_pass(&d);
-	ck_certificates(&d);
-	ck_assert_uint_eq(batches_of(&d, "t15 without", batch, 8), 0);
-	dt_teardown(&d);
-}
-END_TEST
-
 /* Every run detection made kept the original relative order of its tests (a schedule, a
  * probe, a re-run: ascending), so that a test that needs a later test not to have run
  * yet (an anti-dependency) is never run after it. */
@@ -899,8 +826,6 @@ Suite *detect_sim_suite(void)
 	tc = tcase_create("schedules");
 	tcase_add_test(tc, siblings_share_a_run);
 	tcase_add_test(tc, the_tops_are_asked_about_side_by_side);
-	tcase_add_test(tc, the_peel_looks_outside_the_gallops_failing_try);
-	tcase_add_test(tc, a_chain_the_failing_try_held_is_not_peeled_top_by_top);
 	tcase_add_test(tc, schedules_without_a_prerequisite);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("faults");

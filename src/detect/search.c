@@ -23,9 +23,7 @@
  *    It joins `in` with everything it needs, and the peel starts over. When u \ in has at
  *    most two tops (tests no other test there needs), t runs after u without each of them
  *    instead, in one round: those questions do not depend on each other (until outcomes
- *    have disagreed: then the binary search, whose answers disputes confirm). While `in`
- *    lies within the gallop's last failing try, the binary search runs over the tests of
- *    u \ in outside that try only (peel_within).
+ *    have disagreed: then the binary search, whose answers disputes confirm).
  * When t passes after exactly `in`, A(t) = in, and that run is t's schedule as it will be
  * run. Every run tells the outcome of every test in it, kept in the evidence store: a
  * question it answers is not run again.
@@ -104,13 +102,12 @@ static void test_reset(sx_test *x)
 	ut_vec_free(&x->in);
 	ut_vec_free(&x->found);
 	ut_vec_free(&x->x);
-	ut_vec_free(&x->miss);
 	free(x->rank);
 	x->rank = NULL;
 	x->nrank = x->ri = x->target = 0;
-	x->searching = x->top_tried = x->by_one = x->within = false;
+	x->searching = x->top_tried = x->by_one = false;
 	x->confirming = 0;
-	x->fail_run = x->pass_run = x->miss_run = 0;
+	x->fail_run = x->pass_run = 0;
 	x->lo = x->hi = 0; /* a search again starts below t, not where the last one ended */
 	x->last_probe = 0;
 	x->stalls = 0;
@@ -604,10 +601,6 @@ static int step_gallop(sx *s, uint32_t t)
 			x->searching = false;
 			break;
 		}
-		rc = copy_sched(&x->miss, &k);
-		x->miss_run = run;
-		if (rc < 0)
-			break;
 		if (x->ri >= x->nrank) {
 			rc = take_all(s, t);
 			break;
@@ -789,7 +782,7 @@ static bool bisect(sx *s, uint32_t t, const dx_sched *v, size_t lo, size_t hi, i
 	for (size_t i = 0; *rc == 0 && i < x->u.n; i++) {
 		uint32_t y = x->u.v[i];
 
-		if (y < v->v[j] || y >= x->hi || !contains(v, y))
+		if (y < v->v[j] || y >= x->hi || contains(&x->in, y))
 			*rc = push(&q, y);
 	}
 	if (*rc == 0) {
@@ -934,38 +927,6 @@ static int rest(const sx_test *x, dx_sched *v)
 	return rc;
 }
 
-/* Whether t's search looks outside the gallop's last failing try: while `in` lies within
- * that try. t failed after it, and it is closed (it holds what its tests need), so a test
- * t needs is among the few of u \ in outside it; and the latest of those is needed
- * directly: a test t needs that needs it is neither in the try nor in `in` (both closed),
- * so it would be a later one of them. */
-static bool narrows(const sx_test *x)
-{
-	if (!x->miss.n || !x->within)
-		return false;
-	for (size_t i = 0; i < x->in.n; i++) {
-		if (!contains(&x->miss, x->in.v[i]))
-			return false;
-	}
-	return true;
-}
-
-/* Narrows v (u \ in, ascending) to its tests outside the gallop's last failing try when
- * the search looks there (narrows). Returns whether v was narrowed. */
-static bool peel_within(const sx_test *x, dx_sched *v)
-{
-	size_t k = 0;
-
-	if (x->by_one || !narrows(x))
-		return false;
-	for (size_t i = 0; i < v->n; i++) {
-		if (!contains(&x->miss, v->v[i]))
-			v->v[k++] = v->v[i];
-	}
-	v->n = k;
-	return true;
-}
-
 /* t's search is over: its prerequisites are `in`. */
 static void settle(sx *s, uint32_t t)
 {
@@ -1006,69 +967,25 @@ static int confirm_pass(sx *s, uint32_t t)
 	return rc < 0 ? rc : 1;
 }
 
-/* u is every earlier test: whether t passes there (known from the original order when it
- * ran). Returns 0 when it does, 1 when a run is planned, 2 when t waits or was left out,
- * < 0 on error. */
-static int pass_all(sx *s, uint32_t t)
-{
-	sx_test *x = &s->t[t];
-	long run = 0;
-	int a, rc = ask(s, t, &x->u, "after every earlier test", &run, &a);
-
-	if (rc < 0)
-		return rc;
-	if (a != SX_PASS) {
-		if (a != SX_PLANNED && a != SX_WAIT)
-			give_up(s, t, a == SX_STALLED);
-		return a == SX_PLANNED ? 1 : 2;
-	}
-	x->pass_run = run;
-	x->hi = t;
-	return 0;
-}
-
-/* A search of the peel starts (v: u \ in): t after `in`, which ends t's search when it
- * passes; else the latest test t needs outside `in` is looked for. Returns true when the
- * step ends here, with *rc what step_peel returns. */
-static bool search_start(sx *s, uint32_t t, dx_sched *v, int *rc)
-{
-	sx_test *x = &s->t[t];
-	long run = 0;
-	int a;
-
-	*rc = ask(s, t, &x->in, x->in.n ? "after what it is known to need" : "alone", &run, &a);
-	if (ends(s, t, a, rc))
-		return true;
-	if (a == SX_PASS) {
-		*rc = copy_sched(&x->u, &x->in);
-		x->pass_run = run;
-		x->state = SX_DONE;
-		return true;
-	}
-	x->searching = true;
-	/* once outcomes have disagreed, the failing try may have been intermittent */
-	x->within = !s->c->unsteady;
-	/* the tops one by one span all of u \ in: not when the search can look outside the
-	 * try (a chain of tests t does not need, which the try lacks, has one top at a time) */
-	x->by_one = !narrows(x) && by_one_pays(s, v, rc);
-	/* t after u without v (the gallop's try, when v is narrowed to the rest) */
-	x->fail_run = peel_within(x, v) ? x->miss_run : run;
-	x->lo = 0;
-	if (!x->hi)
-		x->hi = t;
-	return false;
-}
-
 static int step_peel(sx *s, uint32_t t)
 {
 	sx_test *x = &s->t[t];
 	dx_sched v = {0};
-	int rc = 0;
-	bool narrow;
+	long run = 0;
+	int rc = 0, a;
 
-	rc = x->pass_run ? 0 : pass_all(s, t);
-	if (rc != 0)
-		return rc == 2 ? 0 : rc;
+	if (!x->pass_run) { /* u is every earlier test: known to pass in the original order */
+		rc = ask(s, t, &x->u, "after every earlier test", &run, &a);
+		if (rc < 0)
+			return rc;
+		if (a != SX_PASS) {
+			if (a != SX_PLANNED && a != SX_WAIT)
+				give_up(s, t, a == SX_STALLED);
+			return a == SX_PLANNED;
+		}
+		x->pass_run = run;
+		x->hi = t;
+	}
 	for (;;) {
 		size_t lo, hi;
 
@@ -1079,9 +996,24 @@ static int step_peel(sx *s, uint32_t t)
 			x->state = SX_DONE;
 			break;
 		}
-		if (!x->searching && search_start(s, t, &v, &rc))
-			break;
-		narrow = peel_within(x, &v);
+		if (!x->searching) {
+			rc = ask(s, t, &x->in, x->in.n ? "after what it is known to need" : "alone",
+				 &run, &a);
+			if (ends(s, t, a, &rc))
+				break;
+			if (a == SX_PASS) {
+				rc = copy_sched(&x->u, &x->in);
+				x->pass_run = run;
+				x->state = SX_DONE;
+				break;
+			}
+			x->searching = true;
+			x->fail_run = run;
+			x->lo = 0;
+			if (!x->hi)
+				x->hi = t;
+			x->by_one = by_one_pays(s, &v, &rc);
+		}
 		if (x->by_one) {
 			if (one_by_one(s, t, &v, &rc))
 				break;
@@ -1092,12 +1024,6 @@ static int step_peel(sx *s, uint32_t t)
 			;
 		for (hi = lo; hi < v.n && v.v[hi] < x->hi; hi++)
 			;
-		if (hi == lo && narrow) { /* the try's failure did not hold: all of u \ in */
-			x->miss.n = 0;
-			x->searching = false;
-			x->hi = t;
-			continue;
-		}
 		if (hi == lo) { /* the evidence contradicts itself */
 			rc = confirm_pass(s, t);
 			if (rc == 0)
@@ -1113,8 +1039,6 @@ static int step_peel(sx *s, uint32_t t)
 			rc = add_found(s, t, d);
 			if (rc < 0)
 				break;
-			if (narrow) /* the try may hold needed tests later than d */
-				x->hi = t;
 			continue;
 		}
 		if (bisect(s, t, &v, lo, hi, &rc))

@@ -30,15 +30,11 @@ typedef struct {
 	uint32_t *rank;	    /* gallop: earlier tests, likeliest prerequisite first */
 	size_t nrank, ri;   /* how many; how many are in x */
 	dx_sched x;	    /* gallop: the tests tried so far */
-	dx_sched miss;	    /* the gallop's last try t failed after (closed): a test t needs
-			       is outside it, until `in` holds one (peel_within) */
-	long miss_run;	    /* the run that showed it */
 	size_t target;	    /* gallop: the size the next try grows to */
 	size_t step;	    /* gallop: how many tests more the try after it takes */
 	bool searching;	    /* peel: a binary search for the latest missing prerequisite */
 	bool top_tried;	    /* peel: this search asked about its latest test alone */
 	bool by_one;	    /* peel: leaving out each top test of u \ in alone (one_by_one) */
-	bool within;	    /* peel: this search looks outside the gallop's try (peel_within) */
 	int confirming;     /* peel: times the pass after u was run again (confirm_pass) */
 	uint32_t lo, hi;    /* peel: it is in u \ in, at or above lo and below hi */
 	long fail_run;	    /* peel: the last run that failed without it */
