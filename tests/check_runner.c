@@ -17,11 +17,43 @@
 #include "store/journal.h"
 #include "json/json.h"
 #include "proc/process.h"
+#include "runner/internal.h"
 #include "runner/runner.h"
 #include "runner/tally.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fs.h"
+
+/* The package a Java source declares, as the folders of its class (stale.c). */
+START_TEST(java_package_as_a_path)
+{
+	static const struct {
+		const char *text;
+		int rc;
+		const char *want;
+	} cases[] = {
+		{"package boards;\nimport x;", 1, "boards"},
+		{"/* Licence\n * package no.such; */\n// package nor.this;\npackage  a . b.c ;", 1,
+		 "a/b/c"},
+		{"import org.junit.Test;\npublic class T {}", 0, ""},
+		{"packages.Util x;", 0, ""},
+		{"package ;", -1, ""},
+		{"package a..b;", -1, ""},
+		{"package a.b", -1, ""},
+	};
+	char out[64], tiny[4];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = ut_runner__java_package(cases[i].text, strlen(cases[i].text), out,
+						 sizeof(out));
+
+		ck_assert_msg(rc == cases[i].rc, "case %zu: %d", i, rc);
+		if (rc >= 0)
+			ck_assert_str_eq(out, cases[i].want);
+	}
+	ck_assert_int_eq(ut_runner__java_package("package abcd;", 13, tiny, sizeof(tiny)), -1);
+}
+END_TEST
 
 Suite *runner_suite(void);
 
@@ -689,6 +721,7 @@ Suite *runner_suite(void)
 	tcase_add_test(tc, worker_told_or_not);
 	tcase_add_test(tc, untangle_worker_from_runner_env_wins);
 	tcase_add_test(tc, tally_counts_what_fails_a_job);
+	tcase_add_test(tc, java_package_as_a_path);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -195,6 +195,8 @@ static int open_runs(ut_runner **runner, ut_journal **journal, ut_arena *a, ck_r
 		tell(k, UT_CHECK_EV_RUNNER, NULL);
 		rc = ut_runner_new(runner, o->cfg, ".", tmp);
 	}
+	if (rc == 0 && k->r->in_.head.suite)
+		rc = ut_runner_watch_sources(*runner, k->r->in_.head.suite);
 	jo.path = jpath;
 	if (rc == 0)
 		rc = ut_store_journal_open(journal, a, k->r->check.graph, &jo);

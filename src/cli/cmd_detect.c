@@ -359,6 +359,10 @@ static int prepare(detect_cmd *d)
 	exit_code = ut_cli_runner_new(&d->runner, &d->p.cfg);
 	if (exit_code)
 		return exit_code;
+	if (ut_runner_watch_sources(d->runner, d->p.suite) < 0) {
+		ut_errorf("%s", ut_error_message());
+		return UT_EXIT_ENV;
+	}
 	if (d->p.cfg.runner.reset.n == 0)
 		ut_warnf("no runner.reset: each schedule starts from whatever state the one before "
 			 "left, so a test can pass on data an earlier schedule created and a "

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "runner/junit.h"
+#include "runner/runner.h"
 #include "util/arena.h"
 #include "util/map.h"
 #include "util/vec.h"
@@ -74,5 +75,18 @@ enum { UT_TESTS_REQUIRED, UT_TESTS_ALLOWED, UT_TESTS_FORBIDDEN };
 const char *ut_runner__java_classes(ut_arena *a, const char *src, const char *name,
 				    const char *root, const char *work,
 				    const char *const *env, const char *const *pass);
+
+/* stale.c: the package of a Java source (its declaration, comments skipped) as a path
+ * ("a/b/c") into out[size]: 1; 0 for the default package (out ""); -1 when the declaration
+ * cannot be read or does not fit. */
+int ut_runner__java_package(const char *text, size_t len, char *out, size_t size);
+
+/* stale.c: the first of the n Java sources (relative to root, or absolute) whose class file,
+ * found in the folders of classpath (':'-separated, relative to root), is more than 10 s
+ * older than the source (less is a copy of the project): 1 with *out filled; 0 when none is (sources that are not .java, or whose class
+ * is not in a folder of the class path, e.g. in a jar, are not compared); UT_ENOMEM or a
+ * read error. */
+int ut_runner__stale_class(const char *classpath, const char *root,
+			   const char *const *sources, size_t n, ut_stale_class *out);
 
 #endif

@@ -69,6 +69,23 @@ static int stop(const ut_run_result *res, const char *what, const char *fix)
 			    *more ? more : fix, *more ? "; else " : "", *more ? fix : "");
 }
 
+/* After the reset (which may build): a Java source newer than its class. */
+static int stale_classes(const ut_runner *r)
+{
+	ut_stale_class st;
+	int rc = ut_runner_stale_class(r, &st);
+
+	if (rc <= 0)
+		return rc;
+	return ut_error_set(UT_EENV, "preflight: %s was changed %.0f s after its class %s was "
+			    "compiled: the runs would exercise the code of the last build, not "
+			    "the sources untangle reads. To change: build the tests before "
+			    "untangle runs them (mvn test-compile, gradle testClasses, javac), or "
+			    "in runner.reset; touch the classes if they are current (a build "
+			    "restored from a cache with their old times)",
+			    st.source, st.behind_s < 1 ? 1 : st.behind_s, st.class_file);
+}
+
 int ut_runner_preflight(ut_runner *r, int worker, const char *id)
 {
 	double within = ut_runner_preflight_s(r);
@@ -109,5 +126,5 @@ int ut_runner_preflight(ut_runner *r, int worker, const char *id)
 			  "(--collect runner asks the runner for them)");
 	}
 	ut_run_result_dispose(&res);
-	return rc;
+	return rc == 0 ? stale_classes(r) : rc;
 }

@@ -32,6 +32,8 @@ struct ut_runner {
 	const char *root, *work, *runners, *python;
 	double timeout_s, preflight_s;
 	bool dot_dash; /* the pytest preset: an id that starts with '-' goes as "./" + id */
+	const char **java; /* ut_runner_watch_sources: the suite's Java sources */
+	size_t njava;
 };
 
 /* Every run's reset, command and list get UNTANGLE_WORKER, the worker's index, as pytest-xdist
@@ -321,6 +323,83 @@ bool ut_runner_worker_untold(const ut_runner *r)
 {
 	return names_worker(r->reset, r->nreset) && !names_worker(r->command, r->ncommand) &&
 	       !names_worker(r->env, r->nenv_own);
+}
+
+static bool java_source(const char *file)
+{
+	size_t n = file ? strlen(file) : 0;
+
+	return n > 5 && strcmp(file + n - 5, ".java") == 0;
+}
+
+int ut_runner_watch_sources(ut_runner *r, const ut_suite *s)
+{
+	UT_VEC(const char *) files = {0};
+	ut_map seen = UT_MAP_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < s->tests.n && rc == 0; i++) {
+		const ut_test *t = &s->tests.v[i];
+
+		for (size_t a = 0; a <= t->nactions && rc == 0; a++) {
+			const char *f = a < t->nactions ? t->actions[a].file : t->file;
+
+			if (!java_source(f) || ut_map_get(&seen, f, strlen(f)))
+				continue;
+			if (ut_map_put(&seen, f, strlen(f), (void *)f) < 0 ||
+			    ut_vec_push(&files, f) < 0)
+				rc = ut_error_set(UT_ENOMEM, "out of memory");
+		}
+	}
+	r->java = rc == 0 ? copy_list(&r->arena, files.v, files.n) : NULL;
+	if (rc == 0 && !r->java)
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	r->njava = rc == 0 ? files.n : 0;
+	ut_vec_free(&files);
+	ut_map_dispose(&seen);
+	return rc;
+}
+
+/* The folders and jars the runs' Java loads classes from: CLASSPATH as the runs get it,
+ * then the command's -cp / -classpath / --class-path values (templates left out). */
+static const char *class_path(const ut_runner *r, ut_buf *out)
+{
+	const char *cp = NULL;
+
+	ut_buf_clear(out);
+	for (size_t i = 0; i < r->nenv; i++) {
+		if (strncmp(r->env[i], "CLASSPATH=", 10) == 0)
+			cp = r->env[i] + 10;
+	}
+	if (!cp && ut_env_allowed("CLASSPATH"))
+		cp = getenv("CLASSPATH");
+	if (cp && !strchr(cp, '{'))
+		ut_buf_puts(out, cp);
+	for (size_t i = 0; i + 1 < r->ncommand; i++) {
+		const char *a = r->command[i];
+
+		if ((strcmp(a, "-cp") == 0 || strcmp(a, "-classpath") == 0 ||
+		     strcmp(a, "--class-path") == 0) &&
+		    !strchr(r->command[i + 1], '{')) {
+			if (out->len)
+				ut_buf_putc(out, ':');
+			ut_buf_puts(out, r->command[i + 1]);
+		}
+	}
+	return out->len && !out->failed ? out->ptr : NULL;
+}
+
+int ut_runner_stale_class(const ut_runner *r, ut_stale_class *out)
+{
+	ut_buf cp = UT_BUF_INIT;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (r->njava == 0)
+		return 0;
+	rc = ut_runner__stale_class(class_path(r, &cp), r->root, r->java, r->njava, out);
+	ut_buf_dispose(&cp);
+	return rc;
 }
 
 void ut_runner_free(ut_runner *r)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "config/config.h"
+#include "model/suite.h"
 #include "runner/junit.h"
 #include "proc/process.h"
 #include "util/buf.h"
@@ -164,6 +165,26 @@ int ut_runner_run_timed(ut_runner *r, int worker, const char *const *ids, size_t
  * of the runner's output and what to change (the class path, the python, npm ci, the
  * application...); UT_EINTR, UT_ENOMEM. */
 int ut_runner_preflight(ut_runner *r, int worker, const char *id);
+
+/* The Java sources of s's tests (their files and the files their actions come from: base
+ * classes, page objects), copied into the runner: after its reset, the preflight compares
+ * each with its class on the runner's class path (runner.env CLASSPATH or the command's
+ * -cp), and stops with UT_EENV when the class is more than 10 s older than the source
+ * (ut_runner_stale_class): the runs would
+ * exercise the code of the last build, not the code untangle read. 0 or UT_ENOMEM. */
+int ut_runner_watch_sources(ut_runner *r, const ut_suite *s);
+
+/* A source newer than its compiled class. */
+typedef struct {
+	char source[1024];     /* as the suite names it */
+	char class_file[2048]; /* the class path folder joined with the class's path */
+	double behind_s;       /* the source's mtime minus the class's */
+} ut_stale_class;
+
+/* The first watched source whose class is more than 10 s older than it: 1 with *out filled; 0 when none
+ * (or nothing is watched, or the class path has no folder holding them); UT_ENOMEM or a
+ * read error (UT_ERROR naming the file). */
+int ut_runner_stale_class(const ut_runner *r, ut_stale_class *out);
 /* The start of the last n lines of a runner's output tail (NULL gives ""). Borrowed. */
 const char *ut_runner_last_lines(const char *tail, size_t n);
 

@@ -155,6 +155,16 @@ bool ut_fs_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+bool ut_fs_mtime(const char *path, double *out)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return false;
+	*out = (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec / 1e9;
+	return true;
+}
+
 void ut_pathlist_dispose(ut_pathlist *l)
 {
 	size_t i;

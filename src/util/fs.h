@@ -57,6 +57,9 @@ int ut_fs_check_writable(const char *path);
 
 bool ut_fs_is_dir(const char *path);
 bool ut_fs_exists(const char *path);
+/* The modification time of path (seconds since the epoch, with its fraction) into *out:
+ * true, or false when it cannot be read (no such file). */
+bool ut_fs_mtime(const char *path, double *out);
 
 typedef struct {
 	char **paths; /* heap strings, sorted as the walk defines */
