@@ -643,11 +643,26 @@ START_TEST(worker_told_or_not)
 	ut_runner_free(runner);
 	cfg.runner.env = plain;
 	cfg.runner.nenv = 1;
-	ck_assert_int_eq(ut_runner_new(&runner, &cfg, fixture_dir(), fixture(0, "work/tmp")), 0);
+	/* fake-runner.py itself reads UNTANGLE_WORKER: a project folder without it */
+	untold[1] = fixture(1, "bin/fake-runner.py");
+	ck_assert_int_eq(ut_fs_mkdirs(fixture(2, "plain/tests")), 0);
+	ck_assert_int_eq(ut_fs_write_atomic(fixture(3, "plain/tests/test_a.py"), "x = 1\n", 6), 0);
+	ck_assert_int_eq(ut_runner_new(&runner, &cfg, fixture(2, "plain"), fixture(0, "work/tmp")),
+			 0);
 	ck_assert(ut_runner_worker_untold(runner));
 	ut_runner_free(runner);
+	/* ... until a file of the project reads it (a conftest.py's base URL) */
+	ck_assert_int_eq(ut_fs_write_atomic(fixture(3, "plain/tests/conftest.py"),
+					    "W = os.environ['UNTANGLE_WORKER']\n", 34), 0);
+	ck_assert_int_eq(ut_runner_new(&runner, &cfg, fixture(2, "plain"), fixture(0, "work/tmp")),
+			 0);
+	ck_assert(!ut_runner_worker_untold(runner));
+	ut_runner_free(runner);
+	ck_assert_int_eq(ut_fs_write_atomic(fixture(3, "plain/tests/conftest.py"), "W = 0\n", 6),
+			 0);
 	cfg.runner.reset.n = 0; /* no reset per worker: nothing to tell */
-	ck_assert_int_eq(ut_runner_new(&runner, &cfg, fixture_dir(), fixture(0, "work/tmp")), 0);
+	ck_assert_int_eq(ut_runner_new(&runner, &cfg, fixture(2, "plain"), fixture(0, "work/tmp")),
+			 0);
 	ck_assert(!ut_runner_worker_untold(runner));
 	cfg.runner.env = env;
 	cfg.runner.nenv = 2;

@@ -373,9 +373,9 @@ static int prepare(detect_cmd *d)
 	if (d->nworkers > 1 && ut_runner_worker_untold(d->runner))
 		ut_warnf("runner.reset gives each worker its own application ({worker}), but "
 			 "neither runner.command nor runner.env tells the tests which one is "
-			 "theirs: unless they read $UNTANGLE_WORKER, which every run gets, the "
-			 "%ld workers' tests all reach the same one. Read it in the tests' base "
-			 "URL, or pass it on under a name of yours, e.g. \"env\": "
+			 "theirs, and no file of the project reads $UNTANGLE_WORKER, which every "
+			 "run gets: the %ld workers' tests all reach the same one. Read it in the "
+			 "tests' base URL, or pass it on under a name of yours, e.g. \"env\": "
 			 "{\"APP_WORKER\": \"{worker}\"} in runner", d->nworkers);
 	if (d->select)
 		exit_code = select_tests(&d->g, &d->p, d->coverage_path, d->runner, &d->fs);

@@ -319,10 +319,50 @@ static bool names_worker(const char *const *items, size_t n)
 	return false;
 }
 
+/* Sources and settings a test reads its application's address from. */
+static bool worker_file(const char *name)
+{
+	static const char *const ext[] = {".py", ".js", ".mjs", ".cjs", ".ts", ".tsx",
+					  ".java", ".kt", ".groovy", ".properties", ".ini",
+					  ".cfg", ".toml", ".json", ".yml", ".yaml", ".xml",
+					  ".conf", ".env", ".sh", NULL};
+	const char *dot = strrchr(name, '.');
+
+	for (size_t i = 0; dot && ext[i]; i++) {
+		if (strcmp(dot, ext[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether a source or settings file below root (as ut_fs_walk lists them: no hidden,
+ * node_modules or build folders; at most WORKER_SCAN_FILES of them) names
+ * UNTANGLE_WORKER: its tests then pick their application without a line of
+ * configuration. */
+#define WORKER_SCAN_FILES 20000
+static bool project_reads_worker(const char *root)
+{
+	ut_pathlist files = {0};
+	ut_buf text = UT_BUF_INIT;
+	bool found = false;
+
+	if (ut_fs_walk(&files, root, worker_file) < 0)
+		ut_error_clear();
+	for (size_t i = 0; i < files.n && i < WORKER_SCAN_FILES && !found; i++) {
+		if (ut_fs_read(&text, files.paths[i], 8u * 1024u * 1024u) == 0)
+			found = strstr(text.ptr, "UNTANGLE_WORKER") != NULL;
+		else
+			ut_error_clear();
+	}
+	ut_buf_dispose(&text);
+	ut_pathlist_dispose(&files);
+	return found;
+}
+
 bool ut_runner_worker_untold(const ut_runner *r)
 {
 	return names_worker(r->reset, r->nreset) && !names_worker(r->command, r->ncommand) &&
-	       !names_worker(r->env, r->nenv_own);
+	       !names_worker(r->env, r->nenv_own) && !project_reads_worker(r->root);
 }
 
 static bool java_source(const char *file)

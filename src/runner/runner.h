@@ -123,8 +123,10 @@ double ut_runner_preflight_s(const ut_runner *r);
 /* Whether the runner has a list command: runner.list, or the preset's (docs/collection.md). */
 bool ut_runner_can_list(const ut_runner *r);
 /* Whether runner.reset gives each worker its own application ({worker} in it) while the
- * tests are never told which one is theirs (no {worker} in runner.command or runner.env):
- * with several workers, every worker's tests then reach the same instance. */
+ * tests are never told which one is theirs (no {worker} in runner.command or runner.env,
+ * and no source or settings file below the runner's root names UNTANGLE_WORKER, which
+ * every run gets): with several workers, every worker's tests then reach the same
+ * instance. */
 bool ut_runner_worker_untold(const ut_runner *r);
 /* The program the list command runs (its first element, templates expanded), for
  * messages; NULL when there is none. In r's arena. */
