@@ -464,7 +464,8 @@ int dx_disputes(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out)
 	return rc;
 }
 
-int dx_confirm_original(dx_ctx *c, const unsigned char *passes, int runs, unsigned char *out)
+int dx_confirm_original(dx_ctx *c, const unsigned char *passes, const unsigned char *told,
+			int runs, unsigned char *out)
 {
 	size_t n = c->g->ntests, m = 0;
 	dx_side *v = calloc(n ? n : 1, sizeof(*v));
@@ -485,7 +486,7 @@ int dx_confirm_original(dx_ctx *c, const unsigned char *passes, int runs, unsign
 			continue;
 		v[m] = (dx_side){.t = t, .phase = UT_PHASE_ORIGINAL, .pass = passes[t] > 0,
 				 .agree = passes[t], /* its failures may have followed others' */
-				 .disagree = passes[t] ? (unsigned)(runs - passes[t]) : 0};
+				 .disagree = passes[t] ? told[t] : 0};
 		rc = ut_vec_reserve(&v[m].set, (size_t)t + 1) < 0
 			 ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 		for (uint32_t e = 0; rc == 0 && e < t; e++)

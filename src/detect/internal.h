@@ -226,8 +226,10 @@ int dx_disputes(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out);
 /* The tests the original order's runs disagree on (passes[t] of `runs`) run again after
  * every earlier test until each shows one outcome as dx_disputes asks: out[t] (per test)
  * DX_IN, DX_FAILING, or DX_FLAKY when its runs never agree; the others as their runs
- * were. 0 or an error. */
-int dx_confirm_original(dx_ctx *c, const unsigned char *passes, int runs, unsigned char *out);
+ * were. told[t]: its failures with every earlier test passing, the only ones that vote
+ * against its passes. 0 or an error. */
+int dx_confirm_original(dx_ctx *c, const unsigned char *passes, const unsigned char *told,
+			int runs, unsigned char *out);
 
 /* How many runs t ended, after exactly before, that passed whole (0 none). */
 unsigned dx_evidence_whole_hits(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n);
