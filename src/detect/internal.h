@@ -208,7 +208,9 @@ dx_rec *dx_evidence_find(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, b
 /* Drops t's record after exactly set (pass or fail records) and, for a pass, the whole
  * schedules t ended in that record's run. */
 void dx_evidence_forget(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, bool is_pass);
-/* Adds what `hits` runs showed of t after exactly set, as dx_evidence_learn would. */
+/* Adds what `hits` runs showed of t after exactly set, as dx_evidence_learn would, but
+ * kept even when another record says more (an outcome confirmed by reruns outlives a
+ * record that a dispute may refute later). */
 int dx_evidence_add(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, long run,
 		    unsigned hits, bool is_pass);
 /* t ended a schedule that passed whole: t after exactly before, in run `run`. */
