@@ -323,18 +323,23 @@ dx_rec *dx_evidence_find(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, b
 	return NULL;
 }
 
-/* Removes from r the records for which drop(rec, ...) holds. */
+/* Removes from r its record after exactly set or, set NULL, the records of run `run`. set
+ * may be that record's own (dx_evidence_forget_run): it is not read once freed (a list
+ * holds one record per set). */
 static void recs_remove(dx_recs *r, const uint32_t *set, size_t n, long run)
 {
 	size_t i, k;
+	bool found = false;
 
 	for (i = k = 0; i < r->n; i++) {
 		dx_rec *e = &r->v[i];
 
-		if (set ? same_set(e, set, n) : e->run == run)
+		if (set ? !found && same_set(e, set, n) : e->run == run) {
 			free(e->set);
-		else
+			found = true;
+		} else {
 			r->v[k++] = *e;
+		}
 	}
 	r->n = k;
 }
