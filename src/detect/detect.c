@@ -35,6 +35,25 @@ int ut_detect_strategy_parse(ut_detect_strategy *out, const char *name)
 	return 0;
 }
 
+/* Per test, the runs of the original order it passed in, and those it failed in with every
+ * earlier test passing (a failure after one that failed says nothing of the test: the
+ * proof rule). */
+static void count_outcomes(const dx_ctx *c, const dx_result *res, int runs,
+			   unsigned char *passes, unsigned char *told)
+{
+	for (int k = 0; k < runs; k++) {
+		bool clean = true;
+
+		for (size_t i = 0; i < c->g->ntests; i++) {
+			bool pass = res[k].outcomes[i] == UT_OUT_PASS;
+
+			passes[i] += pass;
+			told[i] += clean && !pass;
+			clean = clean && (pass || c->excluded[i] != DX_IN);
+		}
+	}
+}
+
 int dx_original_order(dx_ctx *c, const dx_job *extra, size_t nextra, dx_result *extra_out,
 		      int (*seen)(void *ctx, const dx_job *job, const dx_result *r), void *ctx)
 {
@@ -43,11 +62,12 @@ int dx_original_order(dx_ctx *c, const dx_job *extra, size_t nextra, dx_result *
 	uint32_t *all = malloc((c->g->ntests ? c->g->ntests : 1) * sizeof(*all));
 	unsigned char *passes = calloc(c->g->ntests ? c->g->ntests : 1, 1);
 	unsigned char *verdict = calloc(c->g->ntests ? c->g->ntests : 1, 1);
+	unsigned char *told = calloc(c->g->ntests ? c->g->ntests : 1, 1);
 	dx_job *jobs = calloc(m, sizeof(*jobs));
 	dx_result *res = calloc(m, sizeof(*res));
 	char (*purpose)[64] = calloc((size_t)runs, sizeof(*purpose));
 
-	if (!all || !passes || !verdict || !jobs || !res || !purpose) {
+	if (!all || !passes || !verdict || !told || !jobs || !res || !purpose) {
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -71,9 +91,8 @@ int dx_original_order(dx_ctx *c, const dx_job *extra, size_t nextra, dx_result *
 					  res[k].detail);
 			goto done;
 		}
-		for (i = 0; i < c->g->ntests; i++)
-			passes[i] += res[k].outcomes[i] == UT_OUT_PASS;
 	}
+	count_outcomes(c, res, runs, passes, told);
 	for (i = 0, k = 0; i < c->g->ntests; i++)
 		k += c->excluded[i] == DX_IN && passes[i] > 0;
 	if (k == 0 && c->g->ntests > 0) {
@@ -86,7 +105,7 @@ int dx_original_order(dx_ctx *c, const dx_job *extra, size_t nextra, dx_result *
 		goto done;
 	}
 	/* a test the runs disagree on runs again until its outcome is confirmed */
-	rc = dx_confirm_original(c, passes, runs, verdict);
+	rc = dx_confirm_original(c, passes, told, runs, verdict);
 	for (i = 0; rc == 0 && i < c->g->ntests; i++) {
 		if (verdict[i] == DX_FLAKY)
 			dx_mark_flaky(c, (uint32_t)i);
@@ -105,6 +124,7 @@ done:
 	free(purpose);
 	free(passes);
 	free(verdict);
+	free(told);
 	free(all);
 	return rc;
 }

@@ -63,10 +63,11 @@ static void make_room(dx_recs *r, bool is_pass)
 	r->n--;
 }
 
-/* Adds a record unless one already says more (or the same: it counts one run more). For
- * passes a smaller set says more, for failures a larger one. */
+/* Adds a record unless one already says more (or the same: it counts one run more; keep:
+ * added even when another says more). For passes a smaller set says more, for failures a
+ * larger one. */
 static int recs_add(dx_recs *r, const uint32_t *set, size_t n, long run, bool is_pass,
-		    unsigned hits)
+		    unsigned hits, bool keep)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		dx_rec *e = &r->v[i];
@@ -75,7 +76,8 @@ static int recs_add(dx_recs *r, const uint32_t *set, size_t n, long run, bool is
 			e->hits += hits; /* the same question asked again */
 			return 0;
 		}
-		if (is_pass ? dx_subset(e->set, e->n, set, n) : dx_subset(set, n, e->set, e->n))
+		if (!keep &&
+		    (is_pass ? dx_subset(e->set, e->n, set, n) : dx_subset(set, n, e->set, e->n)))
 			return 0;
 	}
 	if (r->n >= DX_RECORDS)
@@ -230,13 +232,13 @@ int dx_evidence_learn(dx_ctx *c, const uint32_t *sched, size_t n, size_t ends,
 			all++; /* a test left out does not count */
 		if (learn && pass) {
 			drop_refuted(x, sched, i);
-			rc = recs_add(&x->pass, sched, i, r->run, true, 1);
+			rc = recs_add(&x->pass, sched, i, r->run, true, 1, false);
 		} else if (learn &&
 			   (r->outcomes[i] == UT_OUT_FAIL || r->outcomes[i] == UT_OUT_ERROR)) {
 			/* The proof rule: a failure says t fails after the tests that ran and
 			 * passed before it, never after one that failed or did not run. */
 			if (!dx_evidence_contradicts(c, t, ok, nok))
-				rc = recs_add(&x->fail, ok, nok, r->run, false, 1);
+				rc = recs_add(&x->fail, ok, nok, r->run, false, 1, false);
 		}
 		if (pass)
 			ok[nok++] = t;
@@ -321,18 +323,23 @@ dx_rec *dx_evidence_find(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, b
 	return NULL;
 }
 
-/* Removes from r the records for which drop(rec, ...) holds. */
+/* Removes from r its record after exactly set or, set NULL, the records of run `run`. set
+ * may be that record's own (dx_evidence_forget_run): it is not read once freed (a list
+ * holds one record per set). */
 static void recs_remove(dx_recs *r, const uint32_t *set, size_t n, long run)
 {
 	size_t i, k;
+	bool found = false;
 
 	for (i = k = 0; i < r->n; i++) {
 		dx_rec *e = &r->v[i];
 
-		if (set ? same_set(e, set, n) : e->run == run)
+		if (set ? !found && same_set(e, set, n) : e->run == run) {
 			free(e->set);
-		else
+			found = true;
+		} else {
 			r->v[k++] = *e;
+		}
 	}
 	r->n = k;
 }
@@ -352,7 +359,11 @@ int dx_evidence_add(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, long r
 {
 	if (is_pass)
 		drop_refuted(&c->ev[t], set, n);
-	return recs_add(recs_of(c, t, is_pass), set, n, run, is_pass, hits);
+	/* kept beside one that says more: when a dispute refutes that one (a pass alone by
+	 * chance), a pass after every earlier test that the original order's reruns
+	 * confirmed was gone with it, and one intermittent failure after them left the
+	 * test out as flaky */
+	return recs_add(recs_of(c, t, is_pass), set, n, run, is_pass, hits, true);
 }
 
 int dx_evidence_note_whole(dx_ctx *c, uint32_t t, const uint32_t *before, size_t n, long run)

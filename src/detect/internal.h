@@ -208,7 +208,9 @@ dx_rec *dx_evidence_find(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, b
 /* Drops t's record after exactly set (pass or fail records) and, for a pass, the whole
  * schedules t ended in that record's run. */
 void dx_evidence_forget(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, bool is_pass);
-/* Adds what `hits` runs showed of t after exactly set, as dx_evidence_learn would. */
+/* Adds what `hits` runs showed of t after exactly set, as dx_evidence_learn would, but
+ * kept even when another record says more (an outcome confirmed by reruns outlives a
+ * record that a dispute may refute later). */
 int dx_evidence_add(dx_ctx *c, uint32_t t, const uint32_t *set, size_t n, long run,
 		    unsigned hits, bool is_pass);
 /* t ended a schedule that passed whole: t after exactly before, in run `run`. */
@@ -226,8 +228,10 @@ int dx_disputes(dx_ctx *c, const dx_job *jobs, size_t m, dx_result *out);
 /* The tests the original order's runs disagree on (passes[t] of `runs`) run again after
  * every earlier test until each shows one outcome as dx_disputes asks: out[t] (per test)
  * DX_IN, DX_FAILING, or DX_FLAKY when its runs never agree; the others as their runs
- * were. 0 or an error. */
-int dx_confirm_original(dx_ctx *c, const unsigned char *passes, int runs, unsigned char *out);
+ * were. told[t]: its failures with every earlier test passing, the only ones that vote
+ * against its passes. 0 or an error. */
+int dx_confirm_original(dx_ctx *c, const unsigned char *passes, const unsigned char *told,
+			int runs, unsigned char *out);
 
 /* How many runs t ended, after exactly before, that passed whole (0 none). */
 unsigned dx_evidence_whole_hits(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n);
