@@ -124,23 +124,50 @@ static bool subset_within(const uint32_t *a, size_t na, const uint32_t *w, size_
 	return true;
 }
 
+/* Whether a failure of x's test after a superset of set answers; *run shows it. */
+static bool fails_after(const dx_evidence *x, const uint32_t *set, size_t n, long *run)
+{
+	for (size_t i = 0; i < x->fail.n; i++) {
+		if (dx_subset(set, n, x->fail.v[i].set, x->fail.v[i].n)) {
+			*run = x->fail.v[i].run;
+			return true;
+		}
+	}
+	return false;
+}
+
 int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
 		      const uint32_t *within, size_t nw, long *run)
 {
 	const dx_evidence *x = &c->ev[t];
 	size_t i;
 
-	for (i = 0; i < x->fail.n; i++) {
-		if (dx_subset(set, n, x->fail.v[i].set, x->fail.v[i].n)) {
-			*run = x->fail.v[i].run;
-			return -1;
-		}
-	}
+	if (fails_after(x, set, n, run))
+		return -1;
 	for (i = 0; i < x->pass.n; i++) {
 		const dx_rec *p = &x->pass.v[i];
 
 		if (within ? subset_within(p->set, p->n, within, nw, set, n)
 			   : dx_subset(p->set, p->n, set, n)) {
+			*run = p->run;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int dx_evidence_known_over(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
+			   const uint32_t *base, size_t nb, long *run)
+{
+	const dx_evidence *x = &c->ev[t];
+	size_t i;
+
+	if (fails_after(x, set, n, run))
+		return -1;
+	for (i = 0; i < x->pass.n; i++) {
+		const dx_rec *p = &x->pass.v[i];
+
+		if (dx_subset(base, nb, p->set, p->n) && dx_subset(p->set, p->n, set, n)) {
 			*run = p->run;
 			return 1;
 		}
@@ -254,13 +281,13 @@ int dx_need(const dx_ctx *c)
 }
 
 unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
-			      uint32_t lacking)
+			      uint32_t lacking, bool held)
 {
 	const dx_recs *f = &c->ev[t].fail;
 	unsigned k = 0;
 
 	for (size_t i = 0; i < f->n; i++) {
-		if (dx_subset(set, n, f->v[i].set, f->v[i].n) &&
+		if ((!held || f->v[i].held) && dx_subset(set, n, f->v[i].set, f->v[i].n) &&
 		    (lacking == UINT32_MAX || !dx_subset(&lacking, 1, f->v[i].set, f->v[i].n)))
 			k += f->v[i].hits;
 	}

@@ -181,6 +181,12 @@ int dx_evidence_learn(dx_ctx *c, const uint32_t *sched, size_t n, size_t ends,
  * alone), so that the runs of other tests that held t answer its questions too. */
 int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
 		      const uint32_t *within, size_t nw, long *run);
+/* What is known of t run after exactly the tests of set (ascending), above base (a subset
+ * of set): as dx_evidence_known without `within`, but only a pass after a superset of
+ * base answers (t need not be monotone below it: the rescue of a test broken by one of
+ * base, rescue.c). */
+int dx_evidence_known_over(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
+			   const uint32_t *base, size_t nb, long *run);
 /* Whether t passed before after a subset of `before`: its failure after `before` would
  * contradict that. */
 bool dx_evidence_contradicts(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n);
@@ -191,9 +197,10 @@ long dx_evidence_whole(const dx_ctx *c, uint32_t t, const uint32_t *before, size
 /* How many runs of one question a decision needs: detect.reruns + 1, at least 1. */
 int dx_need(const dx_ctx *c);
 /* Runs that showed t fail after a set holding every test of set (ascending) and not
- * `lacking` (UINT32_MAX: any set): a failure with the test lacking says nothing of it. */
+ * `lacking` (UINT32_MAX: any set): a failure with the test lacking says nothing of it.
+ * held: only in records a dispute held (t is not monotone there: confirmed by reruns). */
 unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
-			      uint32_t lacking);
+			      uint32_t lacking, bool held);
 /* Runs that showed t fail after a superset of set (ascending), in records no dispute held
  * (a test not monotone there fails after more tests by rule, not by chance). */
 unsigned dx_evidence_refutes(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n);

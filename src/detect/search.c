@@ -111,6 +111,7 @@ static void test_reset(sx_test *x)
 	x->lo = x->hi = 0; /* a search again starts below t, not where the last one ended */
 	x->last_probe = 0;
 	x->stalls = 0;
+	ut_vec_free(&x->ctx);
 }
 
 void sx_dispose(sx *s)
@@ -1085,6 +1086,8 @@ static int step(sx *s, uint32_t t)
 	}
 	if (x->state == SX_PEEL)
 		return step_peel(s, t);
+	if (x->state == SX_RESCUE)
+		return sx_rescue_step(s, t);
 	return 0;
 }
 
@@ -1308,6 +1311,7 @@ int sx_search(sx *s)
 		size_t planned = 0, open = 0;
 
 		reopen_refuted(s, searched);
+		sx_rescue_begin(s, searched);
 		for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
 			int st = s->t[t].state;
 
