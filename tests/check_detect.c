@@ -113,6 +113,9 @@ START_TEST(a_pass_refutes_the_failures_it_contradicts)
 	ck_assert(dx_evidence_contradicts(&f.c, 6, q, 2) == false);
 	run(&f, s2, 2, "pp", 2, false); /* then passed after {2}: flakiness */
 	ck_assert(dx_evidence_contradicts(&f.c, 6, q, 2));
+	dx_evidence_find(&f.c, 6, s2, 1, true)->held = true; /* unless not monotone */
+	ck_assert(!dx_evidence_contradicts(&f.c, 6, q, 2));
+	dx_evidence_find(&f.c, 6, s2, 1, true)->held = false;
 	ck_assert_int_eq(known(&f, 6, q, 2, &id), 1);
 	ck_assert_int_eq(id, 2);
 	/* and a failure after a superset of a pass is not kept */

@@ -180,7 +180,7 @@ bool dx_evidence_contradicts(const dx_ctx *c, uint32_t t, const uint32_t *before
 	const dx_evidence *x = &c->ev[t];
 
 	for (size_t i = 0; i < x->pass.n; i++) {
-		if (dx_subset(x->pass.v[i].set, x->pass.v[i].n, before, n))
+		if (!x->pass.v[i].held && dx_subset(x->pass.v[i].set, x->pass.v[i].n, before, n))
 			return true;
 	}
 	return false;

@@ -188,7 +188,8 @@ int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n
 int dx_evidence_known_over(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
 			   const uint32_t *base, size_t nb, long *run);
 /* Whether t passed before after a subset of `before`: its failure after `before` would
- * contradict that. */
+ * contradict that. A pass a dispute held does not: t is not monotone above it (the
+ * failures after more tests are what it was held against; rescue.c asks about them). */
 bool dx_evidence_contradicts(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n);
 /* The run in which t, after exactly `before`, ended a schedule that passed whole; 0 when
  * none did. */

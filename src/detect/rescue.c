@@ -191,6 +191,19 @@ static int plan(sx *s, uint32_t t, size_t m, const dx_sched *v)
 	return rc < 0 ? rc : 1;
 }
 
+/* What is known of t after exactly v (a superset of t's ctx): a run of that schedule that
+ * passed whole (the store keeps no pass after more tests than one it holds, and t passed
+ * after fewer), else the store above ctx. */
+static int known(sx *s, uint32_t t, const dx_sched *v, long *run)
+{
+	const sx_test *x = &s->t[t];
+
+	*run = dx_evidence_whole(s->c, t, v->v, v->n);
+	if (*run)
+		return 1;
+	return dx_evidence_known_over(s->c, t, v->v, v->n, x->ctx.v, x->ctx.n, run);
+}
+
 int sx_rescue_step(sx *s, uint32_t t)
 {
 	sx_test *x = &s->t[t];
@@ -207,7 +220,7 @@ int sx_rescue_step(sx *s, uint32_t t)
 			break;
 		}
 		rc = probe_set(s, x, m, &v);
-		k = rc < 0 ? 0 : dx_evidence_known_over(s->c, t, v.v, v.n, x->ctx.v, x->ctx.n, &run);
+		k = rc < 0 ? 0 : known(s, t, &v, &run);
 		if (rc < 0)
 			break;
 		if (!k) {
