@@ -26,14 +26,43 @@ static bool settled(const sx_test *x)
 	return x->state == SX_DONE || x->state == SX_GRAPH;
 }
 
-/* A failure of t a dispute held after a set holding all that t is settled on. */
+static bool holds(const dx_sched *v, uint32_t t)
+{
+	return v->n && bsearch(&t, v->v, v->n, sizeof(t), ut_cmp_u32);
+}
+
+/* Whether a schedule may hold t and a test of set (ascending) that is not in `but` (its
+ * breaker among them): the closure of a test settled on t holds one, or a test is still
+ * searched (its closure is not known yet). */
+static bool matters(const sx *s, uint32_t t, const uint32_t *set, size_t n, const dx_sched *but)
+{
+	for (uint32_t d = t + 1; d < s->n; d++) {
+		const sx_test *w = &s->t[d];
+
+		if (s->c->excluded[d] != DX_IN)
+			continue;
+		if (w->state == SX_START || w->state == SX_GALLOP || w->state == SX_PEEL)
+			return true;
+		if (!holds(&w->anc, t))
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			if (holds(&w->anc, set[i]) && !holds(but, set[i]))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* A failure of t after a set holding all that t is settled on (the store keeps one only
+ * when a dispute held t not monotone there), when it matters. */
 static const dx_rec *broken_after(const sx *s, uint32_t t)
 {
 	const dx_recs *f = &s->c->ev[t].fail;
 	const dx_sched *a = &s->t[t].anc;
 
 	for (size_t i = 0; i < f->n; i++) {
-		if (f->v[i].held && dx_subset(a->v, a->n, f->v[i].set, f->v[i].n))
+		if (dx_subset(a->v, a->n, f->v[i].set, f->v[i].n) &&
+		    matters(s, t, f->v[i].set, f->v[i].n, a))
 			return &f->v[i];
 	}
 	return NULL;
@@ -50,9 +79,12 @@ static int begin(sx *s, uint32_t t, const dx_rec *f)
 	sx_test *x = &s->t[t];
 	int rc = 0;
 
-	x->ctx.n = x->x.n = 0;
-	for (size_t i = 0; rc == 0 && i < f->n; i++)
+	x->ctx.n = x->x.n = x->breakers.n = 0;
+	for (size_t i = 0; rc == 0 && i < f->n; i++) {
 		rc = push_u32(&x->ctx, f->set[i]);
+		if (rc == 0 && !holds(&x->anc, f->set[i]))
+			rc = push_u32(&x->breakers, f->set[i]);
+	}
 	for (uint32_t e = 0, k = 0; rc == 0 && e < t; e++) {
 		while (k < f->n && f->set[k] < e)
 			k++;
@@ -112,11 +144,6 @@ static int merge(sx *s, dx_sched *v, uint32_t y)
 	return rc;
 }
 
-static bool holds(const dx_sched *v, uint32_t t)
-{
-	return v->n && bsearch(&t, v->v, v->n, sizeof(t), ut_cmp_u32);
-}
-
 /* v = ctx, and the tests of C[0, m) with what they are settled on, ascending. */
 static int probe_set(sx *s, const sx_test *x, size_t m, dx_sched *v)
 {
@@ -162,7 +189,46 @@ static int finish(sx *s, uint32_t t, bool found)
 	x->state = SX_DONE;
 	ut_vec_free(&x->x);
 	x->top_tried = false;
+	x->rescued = found;
+	x->rescuer = y;
 	return found ? add_rescuer(s, t, y) : 0;
+}
+
+/* t's prerequisites lose the rescuer: its closure is that of the others it found. */
+static int drop_rescuer(sx *s, uint32_t t)
+{
+	sx_test *x = &s->t[t];
+	size_t k = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < x->found.n; i++) {
+		if (x->found.v[i].test != x->rescuer)
+			x->found.v[k++] = x->found.v[i];
+	}
+	x->found.n = k;
+	if (s->dependents[x->rescuer])
+		s->dependents[x->rescuer]--;
+	x->anc.n = 0;
+	for (size_t i = 0; rc == 0 && i < k; i++)
+		rc = merge(s, &x->anc, x->found.v[i].test);
+	x->rescued = false;
+	return rc;
+}
+
+int sx_rescue_keep(sx *s)
+{
+	int rc = 0;
+
+	for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
+		sx_test *x = &s->t[t];
+
+		dx_sched none = {0};
+
+		if (x->rescued && x->state == SX_DONE &&
+		    !matters(s, t, x->breakers.v, x->breakers.n, &none))
+			rc = drop_rescuer(s, t);
+	}
+	return rc;
 }
 
 /* Plans t after v, unless the same question went unanswered too often (the rescue is

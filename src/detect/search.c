@@ -112,6 +112,8 @@ static void test_reset(sx_test *x)
 	x->last_probe = 0;
 	x->stalls = 0;
 	ut_vec_free(&x->ctx);
+	ut_vec_free(&x->breakers);
+	x->rescued = false;
 }
 
 void sx_dispose(sx *s)
@@ -1335,6 +1337,8 @@ int sx_search(sx *s)
 		}
 		rc = sx_run_probes(s);
 	}
+	if (rc == 0)
+		rc = sx_rescue_keep(s);
 	for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
 		if (searched[t] && included(s, t))
 			rc = write_edges(s, t);

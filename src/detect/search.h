@@ -44,7 +44,10 @@ typedef struct {
 	uint64_t last_probe;
 	int stalls;
 	dx_sched ctx;	    /* rescue: the tests it failed after, its prerequisites among them */
+	dx_sched breakers;  /* rescue: those of ctx it was not settled on (X among them) */
 	unsigned rescues;   /* rescue: how many were begun */
+	bool rescued;	    /* rescue: it found `rescuer` (a direct prerequisite in found) */
+	uint32_t rescuer;
 } sx_test;
 
 /* A run planned for a test. */
@@ -105,6 +108,10 @@ size_t sx_rescue_begin(sx *s, unsigned char *searched);
 /* One step of t's rescue: 1 when a run is planned, 0 when it is over (t is SX_DONE, with
  * Y among its prerequisites when one was found), < 0 on error. */
 int sx_rescue_step(sx *s, uint32_t t);
+/* Once the search is over: a rescuer that no schedule needs is dropped again (no test
+ * whose closure holds t holds a test t failed after beyond t's own prerequisites: X is in
+ * no schedule with t). Its probes held X and t while the search did not know yet. */
+int sx_rescue_keep(sx *s);
 
 /* Verification (verify.c): every test of `scope` (NULL: all) passes after its schedule in
  * the output graph, each of the schedules of tests nobody depends on ran whole and passed,
