@@ -124,55 +124,43 @@ static bool subset_within(const uint32_t *a, size_t na, const uint32_t *w, size_
 	return true;
 }
 
-/* Whether a failure of x's test after a superset of set answers; *run shows it. */
-static bool fails_after(const dx_evidence *x, const uint32_t *set, size_t n, long *run)
+/* dx_evidence_known and dx_evidence_known_over: base (NULL: none) must be in a pass. */
+static int known(const dx_evidence *x, const uint32_t *set, size_t n, const uint32_t *within,
+		 size_t nw, const uint32_t *base, size_t nb, long *run)
 {
-	for (size_t i = 0; i < x->fail.n; i++) {
+	size_t i;
+
+	for (i = 0; i < x->fail.n; i++) {
 		if (dx_subset(set, n, x->fail.v[i].set, x->fail.v[i].n)) {
 			*run = x->fail.v[i].run;
-			return true;
+			return -1;
 		}
 	}
-	return false;
+	for (i = 0; i < x->pass.n; i++) {
+		const dx_rec *p = &x->pass.v[i];
+
+		if ((within ? subset_within(p->set, p->n, within, nw, set, n)
+			    : dx_subset(p->set, p->n, set, n)) &&
+		    (!base || dx_subset(base, nb, p->set, p->n))) {
+			*run = p->run;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
 		      const uint32_t *within, size_t nw, long *run)
 {
-	const dx_evidence *x = &c->ev[t];
-	size_t i;
-
-	if (fails_after(x, set, n, run))
-		return -1;
-	for (i = 0; i < x->pass.n; i++) {
-		const dx_rec *p = &x->pass.v[i];
-
-		if (within ? subset_within(p->set, p->n, within, nw, set, n)
-			   : dx_subset(p->set, p->n, set, n)) {
-			*run = p->run;
-			return 1;
-		}
-	}
-	return 0;
+	return known(&c->ev[t], set, n, within, nw, NULL, 0, run);
 }
 
 int dx_evidence_known_over(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
 			   const uint32_t *base, size_t nb, long *run)
 {
-	const dx_evidence *x = &c->ev[t];
-	size_t i;
+	static const uint32_t none;
 
-	if (fails_after(x, set, n, run))
-		return -1;
-	for (i = 0; i < x->pass.n; i++) {
-		const dx_rec *p = &x->pass.v[i];
-
-		if (dx_subset(base, nb, p->set, p->n) && dx_subset(p->set, p->n, set, n)) {
-			*run = p->run;
-			return 1;
-		}
-	}
-	return 0;
+	return known(&c->ev[t], set, n, NULL, 0, base ? base : &none, nb, run);
 }
 
 bool dx_evidence_contradicts(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n)
