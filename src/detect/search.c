@@ -1313,7 +1313,7 @@ int sx_search(sx *s)
 		size_t planned = 0, open = 0;
 
 		reopen_refuted(s, searched);
-		sx_rescue_begin(s, searched);
+		rc = sx_rescue_begin(s, searched);
 		for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
 			int st = s->t[t].state;
 

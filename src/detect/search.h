@@ -103,8 +103,9 @@ bool sx_included(const sx *s, uint32_t t);
  * prerequisites (a pair that is not monotone: an earlier test X breaks it) is searched for
  * the earlier test outside that set after which it passes there again (Y, which restores
  * what X broke), a binary search over the earlier tests in their order. Begins that
- * search for each such test (SX_RESCUE; searched[t] set); returns how many began. */
-size_t sx_rescue_begin(sx *s, unsigned char *searched);
+ * search for each such test where a schedule may hold X with it (SX_RESCUE; searched[t]
+ * set). 0 or UT_ENOMEM. */
+int sx_rescue_begin(sx *s, unsigned char *searched);
 /* One step of t's rescue: 1 when a run is planned, 0 when it is over (t is SX_DONE, with
  * Y among its prerequisites when one was found), < 0 on error. */
 int sx_rescue_step(sx *s, uint32_t t);
