@@ -125,6 +125,27 @@ int sx_rescue_begin(sx *s, unsigned char *searched)
 	return rc;
 }
 
+/* v (ascending) gains y and what y is settled on. */
+static int merge(sx *s, dx_sched *v, uint32_t y)
+{
+	dx_sched w = {0};
+	int rc = 0;
+
+	for (size_t i = 0; i < v->n; i++)
+		s->mark[v->v[i]] = 1;
+	s->mark[y] = 1;
+	for (size_t k = 0; settled(&s->t[y]) && k < s->t[y].anc.n; k++)
+		s->mark[s->t[y].anc.v[k]] = 1;
+	for (uint32_t e = 0; e < s->n; e++) {
+		if (s->mark[e] && rc == 0)
+			rc = push_u32(&w, e);
+		s->mark[e] = 0;
+	}
+	ut_vec_free(v);
+	*v = w;
+	return rc;
+}
+
 /* v = ctx, and the tests of C[0, m) with what they are settled on, ascending. */
 static int probe_set(sx *s, const sx_test *x, size_t m, dx_sched *v)
 {
