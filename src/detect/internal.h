@@ -73,6 +73,8 @@ typedef struct {
 	 * decided on one is searched again. Ascending by the order they were refuted. */
 	UT_VEC(long) refuted;
 	bool unsteady;           /* outcomes disagreed once: decisions need confirming */
+	bool intermittent;       /* a dispute other than a clean not-monotone one: both sides
+				    held and no run of either showed the other outcome */
 } dx_ctx;
 
 /* Runs in a row past runner.timeout_s after which detection stops (UT_EENV): a hang costs

@@ -55,8 +55,22 @@ static bool matters(const sx *s, uint32_t t, const uint32_t *set, size_t n, cons
 	return false;
 }
 
-/* A failure of t after a set holding all that t is settled on (the store keeps one only
- * when a dispute held t not monotone there), when it matters. */
+/* Whether a dispute held t not monotone at failure f: f held, or f after more tests than
+ * a pass of t a dispute held (learnt since: such a pass contradicts no failure). Else f
+ * may be an intermittent failure the passes have not outvoted yet. */
+static bool not_monotone(const sx *s, uint32_t t, const dx_rec *f)
+{
+	const dx_recs *p = &s->c->ev[t].pass;
+
+	for (size_t i = 0; !f->held && i < p->n; i++) {
+		if (p->v[i].held && dx_subset(p->v[i].set, p->v[i].n, f->set, f->n))
+			return true;
+	}
+	return f->held;
+}
+
+/* A failure of t, not monotone, after a set holding all that t is settled on, when it
+ * matters. */
 static const dx_rec *broken_after(const sx *s, uint32_t t)
 {
 	const dx_recs *f = &s->c->ev[t].fail;
@@ -64,7 +78,7 @@ static const dx_rec *broken_after(const sx *s, uint32_t t)
 
 	for (size_t i = 0; i < f->n; i++) {
 		if (dx_subset(a->v, a->n, f->v[i].set, f->v[i].n) &&
-		    matters(s, t, f->v[i].set, f->v[i].n, a))
+		    not_monotone(s, t, &f->v[i]) && matters(s, t, f->v[i].set, f->v[i].n, a))
 			return &f->v[i];
 	}
 	return NULL;
@@ -110,7 +124,10 @@ int sx_rescue_begin(sx *s, unsigned char *searched)
 {
 	int rc = 0;
 
-	for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
+	/* once an outcome was intermittent, two in a row can make a not-monotone claim
+	 * hold too (seed 2 on Claroline: AddCourse after AddUser), and a rescuer would be
+	 * an edge of flips: no rescue then */
+	for (uint32_t t = 0; rc == 0 && !s->c->intermittent && t < s->n; t++) {
 		sx_test *x = &s->t[t];
 		const dx_rec *f;
 
