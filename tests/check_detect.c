@@ -113,6 +113,9 @@ START_TEST(a_pass_refutes_the_failures_it_contradicts)
 	ck_assert(dx_evidence_contradicts(&f.c, 6, q, 2) == false);
 	run(&f, s2, 2, "pp", 2, false); /* then passed after {2}: flakiness */
 	ck_assert(dx_evidence_contradicts(&f.c, 6, q, 2));
+	dx_evidence_find(&f.c, 6, s2, 1, true)->held = true; /* unless not monotone */
+	ck_assert(!dx_evidence_contradicts(&f.c, 6, q, 2));
+	dx_evidence_find(&f.c, 6, s2, 1, true)->held = false;
 	ck_assert_int_eq(known(&f, 6, q, 2, &id), 1);
 	ck_assert_int_eq(id, 2);
 	/* and a failure after a superset of a pass is not kept */
@@ -136,9 +139,11 @@ START_TEST(passes_outvote_failures_that_add_up)
 	ck_assert_int_eq(dx_evidence_add(&f.c, 6, s0, 1, 1, 2, false), 0); /* 2 failures */
 	ck_assert_int_eq(dx_evidence_add(&f.c, 5, s02, 2, 2, 2, false), 0);
 	dx_evidence_find(&f.c, 5, s02, 2, false)->held = true;
-	ck_assert_uint_eq(dx_evidence_failures(&f.c, 6, NULL, 0, UINT32_MAX), 2);
-	ck_assert_uint_eq(dx_evidence_failures(&f.c, 6, NULL, 0, 0), 0); /* 0 was there */
-	ck_assert_uint_eq(dx_evidence_failures(&f.c, 6, NULL, 0, 3), 2);
+	ck_assert_uint_eq(dx_evidence_failures(&f.c, 6, NULL, 0, UINT32_MAX, false), 2);
+	ck_assert_uint_eq(dx_evidence_failures(&f.c, 6, NULL, 0, 0, false), 0); /* 0 was there */
+	ck_assert_uint_eq(dx_evidence_failures(&f.c, 6, NULL, 0, 3, false), 2);
+	ck_assert_uint_eq(dx_evidence_failures(&f.c, 5, s0, 1, 3, true), 2); /* held */
+	ck_assert_uint_eq(dx_evidence_failures(&f.c, 6, NULL, 0, 3, true), 0);
 	run(&f, p6, 2, "pp", 3, false); /* 6 passed after {0}: one vote less */
 	ck_assert_ptr_nonnull(dx_evidence_find(&f.c, 6, s0, 1, false));
 	ck_assert_uint_eq(dx_evidence_find(&f.c, 6, s0, 1, false)->hits, 1);

@@ -774,6 +774,86 @@ START_TEST(a_pair_that_is_not_monotone)
 }
 END_TEST
 
+/* The non-monotone triple that matters (issue 32): t3 fails after t1 unless t2 ran too,
+ * and a schedule of the graph holds t1 and t3: that of t4, which needs both (t1 in a
+ * dependent's closure), or t3's own when it needs t1 itself. Each schedule must pass, so
+ * t3 needs t2 there: the search finds that from the failure at t3 (nothing tells it), and
+ * the graph is the truth with t3 -> t2, with 1 and 4 workers. */
+START_TEST(a_triple_that_matters_gives_its_rescuer)
+{
+	static const char *const suites[][3] = {
+		{"3>0 4>1 4>3", "4>1 4>3", "3>0 3>2 4>1 4>3"}, /* t1 in t4's closure */
+		{"4>1 4>3", "", "3>2 4>1 4>3"},		/* no candidates at all */
+		{"3>1 4>3", "3>1 4>3", "3>1 3>2 4>3"},		/* t1 in t3's own */
+	};
+
+	for (size_t k = 0; k < sizeof(suites) / sizeof(*suites); k++) {
+		for (int workers = 1; workers <= 4; workers += 3) {
+			dt d;
+
+			dt_suite(&d, 5, suites[k][0], suites[k][1]);
+			sim_breaks(&d.s, 3, 1, 2);
+			ck_assert_int_eq(detect(&d, "fast", workers, 1), 0);
+			if (getenv("DSIM_VERBOSE")) {
+				char got[512];
+
+				manifest_edges(&d, got, sizeof(got));
+				fprintf(stderr, "triple %zu, %d workers: %s (runs %ld)\n", k,
+					workers, got, d.stats.schedules_run);
+			}
+			ck_assert_edges(&d, suites[k][2]);
+			for (uint32_t t = 0; t < 5; t++)
+				ck_assert(!d.g->tests[t].flaky && !d.g->tests[t].failing);
+			ck_schedules_pass(&d);
+			ck_certificates(&d);
+			ck_runs_in_order(&d);
+			dt_teardown(&d);
+		}
+	}
+}
+END_TEST
+
+/* The shop example's shape (examples/shop/truth.json, 0-based): t12 counts the products
+ * t1 and t2 add, fails after t10 archives one unless t11 restores it; nothing needs t10,
+ * t11 or t12, so no schedule holds t10 and t12 and the triple does not matter: the graph
+ * is the truth's, without t12 -> t11 (EXPECTED.md; session 18's cost change added it on
+ * the real browser), whatever candidates lead probes to hold t10 and t12. */
+START_TEST(a_triple_that_does_not_matter_gives_nothing)
+{
+	static const char *const truth = "1>0 2>0 4>3 5>1 6>4 7>1 7>4 8>7 9>8 10>2 11>0 12>1 "
+					 "12>2 13>3";
+	static const char *const cands[] = {
+		"4>3 5>1 6>4 7>1 7>4 8>7 9>8 10>2 13>3",
+		"4>3 5>1 6>4 7>1 7>4 8>7 9>8 10>2 13>3 11>10 12>10 13>10",
+		"4>3 5>1 6>4 7>1 7>4 8>7 9>8 10>2 13>3 13>12 13>10 13>2 13>1",
+		"13>12 13>10 13>11 13>2 13>1 13>0",
+		"",
+	};
+
+	for (size_t k = 0; k < sizeof(cands) / sizeof(*cands); k++) {
+		for (int workers = 1; workers <= 4; workers += 3) {
+			dt d;
+
+			dt_suite(&d, 14, truth, cands[k]);
+			sim_breaks(&d.s, 12, 10, 11);
+			ck_assert_int_eq(detect(&d, "fast", workers, 1), 0);
+			if (getenv("DSIM_VERBOSE")) {
+				char got[512];
+
+				manifest_edges(&d, got, sizeof(got));
+				fprintf(stderr, "shop %zu, %d workers: %s (runs %ld, not monotone "
+					"%zu)\n", k, workers, got, d.stats.schedules_run,
+					d.stats.not_monotone);
+			}
+			ck_assert_edges(&d, "1>0 2>0 4>3 5>1 6>4 7>1 7>4 8>7 9>8 10>2 11>0 12>1 "
+					    "12>2 13>3");
+			ck_schedules_pass(&d);
+			dt_teardown(&d);
+		}
+	}
+}
+END_TEST
+
 /* The one schedule function as detect uses it: less one direct prerequisite (kept when
  * another prerequisite needs it), and without the flaky rule of the commands. */
 START_TEST(schedules_without_a_prerequisite)
@@ -902,6 +982,8 @@ Suite *detect_sim_suite(void)
 	tcase_add_test(tc, schedules_without_a_prerequisite);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("faults");
+	tcase_add_test(tc, a_triple_that_matters_gives_its_rescuer);
+	tcase_add_test(tc, a_triple_that_does_not_matter_gives_nothing);
 	tcase_add_test(tc, sim_non_monotone_pair);
 	tcase_add_test(tc, sim_intermittent_is_seeded);
 	suite_add_tcase(s, tc);

@@ -366,6 +366,7 @@ static int apply(dx_ctx *c, dx_dispute *d, const dx_job *jobs, dx_result *out)
 	c->stats->disputes++;
 	c->stats->not_monotone += both;
 	c->unsteady = true;
+	c->intermittent = c->intermittent || !both || mine->disagree || rec->disagree;
 	return rc;
 }
 

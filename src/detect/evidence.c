@@ -126,10 +126,10 @@ static bool subset_within(const uint32_t *a, size_t na, const uint32_t *w, size_
 	return true;
 }
 
-int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
-		      const uint32_t *within, size_t nw, long *run)
+/* dx_evidence_known and dx_evidence_known_over: base (NULL: none) must be in a pass. */
+static int known(const dx_evidence *x, const uint32_t *set, size_t n, const uint32_t *within,
+		 size_t nw, const uint32_t *base, size_t nb, long *run)
 {
-	const dx_evidence *x = &c->ev[t];
 	size_t i;
 
 	for (i = 0; i < x->fail.n; i++) {
@@ -141,8 +141,9 @@ int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n
 	for (i = 0; i < x->pass.n; i++) {
 		const dx_rec *p = &x->pass.v[i];
 
-		if (within ? subset_within(p->set, p->n, within, nw, set, n)
-			   : dx_subset(p->set, p->n, set, n)) {
+		if ((within ? subset_within(p->set, p->n, within, nw, set, n)
+			    : dx_subset(p->set, p->n, set, n)) &&
+		    (!base || dx_subset(base, nb, p->set, p->n))) {
 			*run = p->run;
 			return 1;
 		}
@@ -150,12 +151,26 @@ int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n
 	return 0;
 }
 
+int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
+		      const uint32_t *within, size_t nw, long *run)
+{
+	return known(&c->ev[t], set, n, within, nw, NULL, 0, run);
+}
+
+int dx_evidence_known_over(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
+			   const uint32_t *base, size_t nb, long *run)
+{
+	static const uint32_t none;
+
+	return known(&c->ev[t], set, n, NULL, 0, base ? base : &none, nb, run);
+}
+
 bool dx_evidence_contradicts(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n)
 {
 	const dx_evidence *x = &c->ev[t];
 
 	for (size_t i = 0; i < x->pass.n; i++) {
-		if (dx_subset(x->pass.v[i].set, x->pass.v[i].n, before, n))
+		if (!x->pass.v[i].held && dx_subset(x->pass.v[i].set, x->pass.v[i].n, before, n))
 			return true;
 	}
 	return false;
@@ -256,13 +271,13 @@ int dx_need(const dx_ctx *c)
 }
 
 unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
-			      uint32_t lacking)
+			      uint32_t lacking, bool held)
 {
 	const dx_recs *f = &c->ev[t].fail;
 	unsigned k = 0;
 
 	for (size_t i = 0; i < f->n; i++) {
-		if (dx_subset(set, n, f->v[i].set, f->v[i].n) &&
+		if ((!held || f->v[i].held) && dx_subset(set, n, f->v[i].set, f->v[i].n) &&
 		    (lacking == UINT32_MAX || !dx_subset(&lacking, 1, f->v[i].set, f->v[i].n)))
 			k += f->v[i].hits;
 	}

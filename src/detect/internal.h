@@ -73,6 +73,8 @@ typedef struct {
 	 * decided on one is searched again. Ascending by the order they were refuted. */
 	UT_VEC(long) refuted;
 	bool unsteady;           /* outcomes disagreed once: decisions need confirming */
+	bool intermittent;       /* a dispute other than a clean not-monotone one: both sides
+				    held and no run of either showed the other outcome */
 } dx_ctx;
 
 /* Runs in a row past runner.timeout_s after which detection stops (UT_EENV): a hang costs
@@ -181,8 +183,15 @@ int dx_evidence_learn(dx_ctx *c, const uint32_t *sched, size_t n, size_t ends,
  * alone), so that the runs of other tests that held t answer its questions too. */
 int dx_evidence_known(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
 		      const uint32_t *within, size_t nw, long *run);
+/* What is known of t run after exactly the tests of set (ascending), above base (a subset
+ * of set): as dx_evidence_known without `within`, but only a pass after a superset of
+ * base answers (t need not be monotone below it: the rescue of a test broken by one of
+ * base, rescue.c). */
+int dx_evidence_known_over(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
+			   const uint32_t *base, size_t nb, long *run);
 /* Whether t passed before after a subset of `before`: its failure after `before` would
- * contradict that. */
+ * contradict that. A pass a dispute held does not: t is not monotone above it (the
+ * failures after more tests are what it was held against; rescue.c asks about them). */
 bool dx_evidence_contradicts(const dx_ctx *c, uint32_t t, const uint32_t *before, size_t n);
 /* The run in which t, after exactly `before`, ended a schedule that passed whole; 0 when
  * none did. */
@@ -191,9 +200,10 @@ long dx_evidence_whole(const dx_ctx *c, uint32_t t, const uint32_t *before, size
 /* How many runs of one question a decision needs: detect.reruns + 1, at least 1. */
 int dx_need(const dx_ctx *c);
 /* Runs that showed t fail after a set holding every test of set (ascending) and not
- * `lacking` (UINT32_MAX: any set): a failure with the test lacking says nothing of it. */
+ * `lacking` (UINT32_MAX: any set): a failure with the test lacking says nothing of it.
+ * held: only in records a dispute held (t is not monotone there: confirmed by reruns). */
 unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
-			      uint32_t lacking);
+			      uint32_t lacking, bool held);
 /* Runs that showed t fail after a superset of set (ascending), in records no dispute held
  * (a test not monotone there fails after more tests by rule, not by chance). */
 unsigned dx_evidence_refutes(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n);

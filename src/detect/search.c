@@ -111,6 +111,9 @@ static void test_reset(sx_test *x)
 	x->lo = x->hi = 0; /* a search again starts below t, not where the last one ended */
 	x->last_probe = 0;
 	x->stalls = 0;
+	ut_vec_free(&x->ctx);
+	ut_vec_free(&x->breakers);
+	x->rescued = false;
 }
 
 void sx_dispose(sx *s)
@@ -1085,6 +1088,8 @@ static int step(sx *s, uint32_t t)
 	}
 	if (x->state == SX_PEEL)
 		return step_peel(s, t);
+	if (x->state == SX_RESCUE)
+		return sx_rescue_step(s, t);
 	return 0;
 }
 
@@ -1308,6 +1313,7 @@ int sx_search(sx *s)
 		size_t planned = 0, open = 0;
 
 		reopen_refuted(s, searched);
+		rc = sx_rescue_begin(s, searched);
 		for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
 			int st = s->t[t].state;
 
@@ -1331,6 +1337,8 @@ int sx_search(sx *s)
 		}
 		rc = sx_run_probes(s);
 	}
+	if (rc == 0)
+		rc = sx_rescue_keep(s);
 	for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
 		if (searched[t] && included(s, t))
 			rc = write_edges(s, t);

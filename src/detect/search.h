@@ -12,7 +12,8 @@ enum {
 	SX_START,     /* to be searched: first, whether it passes alone */
 	SX_GALLOP,    /* growing a set it passes after, the likeliest prerequisites first */
 	SX_PEEL,      /* narrowing that set down to what it needs */
-	SX_DONE	      /* searched: its prerequisites are `in` */
+	SX_DONE,      /* searched: its prerequisites are `in` */
+	SX_RESCUE     /* searched, and failing after more tests than it needs (rescue.c) */
 };
 
 /* A direct prerequisite found, and the run that failed without it (and with the rest). */
@@ -42,6 +43,11 @@ typedef struct {
 	double cand_weight; /* what a candidate edge adds to the prior (make_rank) */
 	uint64_t last_probe;
 	int stalls;
+	dx_sched ctx;	    /* rescue: the tests it failed after, its prerequisites among them */
+	dx_sched breakers;  /* rescue: those of ctx it was not settled on (X among them) */
+	unsigned rescues;   /* rescue: how many were begun */
+	bool rescued;	    /* rescue: it found `rescuer` (a direct prerequisite in found) */
+	uint32_t rescuer;
 } sx_test;
 
 /* A run planned for a test. */
@@ -92,6 +98,21 @@ int sx_propose(sx *s, uint32_t owner, dx_sched *sched, ut_detect_phase phase, co
 int sx_graph_closures(sx *s, bool (*want)(const sx *s, uint32_t t));
 /* Whether t takes part (not left out as flaky or failing). */
 bool sx_included(const sx *s, uint32_t t);
+
+/* Rescue (rescue.c): a searched test that a dispute held failing after a set holding its
+ * prerequisites (a pair that is not monotone: an earlier test X breaks it) is searched for
+ * the earlier test outside that set after which it passes there again (Y, which restores
+ * what X broke), a binary search over the earlier tests in their order. Begins that
+ * search for each such test where a schedule may hold X with it (SX_RESCUE; searched[t]
+ * set). 0 or UT_ENOMEM. */
+int sx_rescue_begin(sx *s, unsigned char *searched);
+/* One step of t's rescue: 1 when a run is planned, 0 when it is over (t is SX_DONE, with
+ * Y among its prerequisites when one was found), < 0 on error. */
+int sx_rescue_step(sx *s, uint32_t t);
+/* Once the search is over: a rescuer that no schedule needs is dropped again (no test
+ * whose closure holds t holds a test t failed after beyond t's own prerequisites: X is in
+ * no schedule with t). Its probes held X and t while the search did not know yet. */
+int sx_rescue_keep(sx *s);
 
 /* Verification (verify.c): every test of `scope` (NULL: all) passes after its schedule in
  * the output graph, each of the schedules of tests nobody depends on ran whole and passed,

@@ -98,14 +98,20 @@ static int confirmations(sx *s, uint32_t t, uint32_t d, const dx_sched *without)
 	const unsigned *k = confirm_slot(s, t, d);
 
 	const dx_rec *e = dx_evidence_find(s->c, t, without->v, without->n, false);
+	/* a failure after more tests that a dispute held (t not monotone there, confirmed
+	 * by reruns): the proof of a rescuer (rescue.c), which t's schedule without it,
+	 * lacking the test that breaks t, cannot give */
+	unsigned held = dx_evidence_failures(s->c, t, without->v, without->n, d, true);
+	unsigned own = e && (!k || e->hits > *k) ? e->hits : k ? *k : 0;
 
 	/* once outcomes disagreed: runs of that very schedule (one after more tests may
 	 * have been intermittent, and two such of different schedules prove nothing). The
 	 * verification's own runs are the store's too when it keeps that record: the
 	 * larger count, not the sum (one run counted twice) */
 	if (s->c->unsteady)
-		return (int)(e && (!k || e->hits > *k) ? e->hits : k ? *k : 0);
-	return (int)dx_evidence_failures(s->c, t, without->v, without->n, d) + (k ? (int)*k : 0);
+		return (int)(held > own ? held : own);
+	return (int)dx_evidence_failures(s->c, t, without->v, without->n, d, false) +
+	       (k ? (int)*k : 0);
 }
 
 /* Runs that must agree before the verification takes a schedule as passing or an edge as
@@ -144,7 +150,7 @@ static int plan_edges(sx *s, ut_scheduler *sch, uint32_t t, const dx_sched *cl, 
 			continue;
 		rc = push_one(&sched, t);
 		snprintf(purpose, sizeof(purpose), "%s that %s needs %s",
-			 dx_evidence_failures(s->c, t, sched.v, sched.n - 1, d) ? "confirm" : "verify",
+			 dx_evidence_failures(s->c, t, sched.v, sched.n - 1, d, false) ? "confirm" : "verify",
 			 s->g->tests[t].id, s->g->tests[d].id);
 		if (rc == 0)
 			rc = sx_propose(s, t, &sched, UT_PHASE_VERIFY, purpose);

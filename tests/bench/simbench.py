@@ -10,7 +10,9 @@ itself; each run script puts this folder on sys.path and imports from here.
   compile_simrun      the simulated runner (tests/sim/simrun.c and sim.c, the behaviour the
                       detect unit tests share) compiled with cc -O2 into a folder
                       (tests/sim/simsuite.py's compile)
-  read_suite          suite.tsv: order, durations, true prerequisites, index by id
+  read_suite          suite.tsv: order, durations, true prerequisites, non-monotone pairs,
+                      index by id
+  sim_fails_at        the first test of a schedule that fails in the simulator's truth
   stop, run_detect    `untangle detect -C DIR --strategy S --workers W --quiet --json` in
                       its own session, stopped (SIGTERM to its group, then SIGKILL) after
                       a wall-time budget; stdout and stderr go to DIR/detect.out, .err
@@ -84,8 +86,9 @@ def compile_simrun(work):
 
 
 def read_suite(path):
-    """suite.tsv: order, durations and true prerequisites by id."""
-    order, duration, prereqs = [], {}, {}
+    """suite.tsv: order, durations and true prerequisites by id, and the non-monotone
+    pairs (broken[t] = (X, Y or None): t fails after X unless Y ran too; tests/sim/sim.h)."""
+    order, duration, prereqs, broken = [], {}, {}, {}
     lineno = 0
     try:
         with open(path) as fh:
@@ -93,14 +96,30 @@ def read_suite(path):
                 line = line.rstrip("\n")
                 if not line or line.startswith("#"):
                     continue
-                fields = line.split("\t") + ["", ""]
+                fields = line.split("\t") + ["", "", "", "", ""]
                 order.append(fields[0])
                 duration[fields[0]] = float(fields[1])
                 prereqs[fields[0]] = [p for p in fields[2].split(",") if p]
+                if fields[5]:
+                    broken[fields[0]] = (fields[5], fields[6] or None)
     except (OSError, ValueError, IndexError) as e:
         raise HarnessError(f"{path}:{lineno}: {e}")
-    return {"order": order, "duration": duration, "prereqs": prereqs,
+    return {"order": order, "duration": duration, "prereqs": prereqs, "broken": broken,
             "index": {t: i for i, t in enumerate(order)}}
+
+
+def sim_fails_at(suite, sched):
+    """The first test of sched (in order) that fails in the simulated runner's truth
+    (a true prerequisite not before it, or a breaker before it without its rescuer;
+    flaky and intermittent turns aside), or None when the schedule passes."""
+    seen = set()
+    for t in sched:
+        x, y = suite.get("broken", {}).get(t, (None, None))
+        if any(p not in seen for p in suite["prereqs"].get(t, ())) or \
+                (x in seen and (y is None or y not in seen)):
+            return t
+        seen.add(t)
+    return None
 
 
 def stop(p):

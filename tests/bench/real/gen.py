@@ -2,7 +2,7 @@
 """gen.py: one real subject of tests/data/real rebuilt as a suite for the simulated runner.
 
     gen.py --subject FILE.json --out DIR --simrun PATH [--untangle BIN] [--readme README]
-           [--ignore-rule RULE]
+           [--ignore-rule RULE] [--nonmono]
 
 FILE.json is one of the six TEDD subjects (tests/data/real/README.md: `order`, `truth`,
 `tests` with the actions `untangle tests --json` read from the real sources). Writes a
@@ -17,12 +17,13 @@ project folder that `untangle detect -C DIR` runs end to end:
                      action, with the same kinds and string values (setup actions in an
                      @Before method), so that the candidates come out as from the real
                      sources. Nothing of the real sources is copied: only the values.
-  suite.tsv          what simrun runs: id, duration, true prerequisites (the truth graph)
-  truth.json         the truth's [dependent, dependee] pairs
+  suite.tsv          what simrun runs: id, duration, true prerequisites (the truth graph),
+                     and with --nonmono the triple's broken_by and unless
+  truth.json         the truth's [dependent, dependee] pairs (with --nonmono, T -> Y too)
   untangle.json      runner.command = simrun on suite.tsv, reset `true`; everything else
                      is untangle's default configuration
-  bench.json         the subject, its size and the lower bound of its README, and the
-                     values --ignore-rule put in values.ignore
+  bench.json         the subject, its size and the lower bound of its README, the values
+                     --ignore-rule put in values.ignore, and the --nonmono triple
 
 Durations are not published per test: each test is given 1 s plus 0.1 s per action it
 takes outside setup (the subjects' tests take 2 to 10 s that way).
@@ -31,6 +32,18 @@ With --untangle, the folder is read back with `untangle tests --json`: the ids m
 exactly the subject's `order`, the class outside the suite named in a warning, and every
 test's actions must equal the subject's (kind, values, setup); a difference is an error
 (exit 2), since the candidates would then not be those of the real sources.
+
+With --nonmono, one non-monotone triple (issue 32; tests/sim/sim.h): a test T that fails
+when X ran and passed earlier, unless Y ran too (the shop example's archive, restore and
+count). It is chosen from the truth so that it matters: X is earlier than T and in the
+transitive prerequisites of T, or of a test that depends on T, so that an output schedule
+holds X and T; Y is a test between X and T in the order, none of T's prerequisites, left
+out of such a schedule. A dependent's closure is preferred to T's own (there T's own
+schedule passes without Y, and only a dependent's fails). The first such T in the order,
+then the first X, then the first Y. The original order still passes (Y runs between X and
+T). The truth then gains T -> Y while a schedule holds X and T (rescued_truth): every
+schedule of the truth passes, and that is the graph detection must give. The lower bound
+is computed on that truth. Without --nonmono the suite is as before.
 
 With --readme, the subject's row of that README's table (tests/data/real/README.md) must
 give the file's number of tests, of truth edges and its lower bound (exit 1 otherwise).
@@ -165,6 +178,14 @@ def lower_bound(order, truth):
     """The README's lower bound: the original order once, each sink's schedule once, and
     each truth edge seen failing once (the dependent's transitive prerequisites less that
     one, and the dependent)."""
+    anc = closures_of(order, truth)
+    needed = set().union(*anc.values()) if anc else set()
+    sinks = [t for t in order if t not in needed]
+    return len(order) + sum(len(anc[s]) + 1 for s in sinks) + sum(len(anc[d]) for d, _ in truth)
+
+
+def closures_of(order, truth):
+    """{test: its transitive prerequisites} of the truth edges."""
     index = {t: i for i, t in enumerate(order)}
     pre = {t: set() for t in order}
     for d, e in truth:
@@ -175,9 +196,40 @@ def lower_bound(order, truth):
         for p in pre[t]:
             a |= {p} | anc[p]
         anc[t] = a
+    return anc
+
+
+def schedules_of(order, truth):
+    """The truth's output schedules: each test nothing depends on, with its closure."""
+    anc = closures_of(order, truth)
     needed = set().union(*anc.values()) if anc else set()
-    sinks = [t for t in order if t not in needed]
-    return len(order) + sum(len(anc[s]) + 1 for s in sinks) + sum(len(anc[d]) for d, _ in truth)
+    return [anc[t] | {t} for t in order if t not in needed]
+
+
+def rescued_truth(order, truth, triple):
+    """The truth with the triple (T, X, Y): T -> Y while a schedule holds X and T."""
+    t, x, y = triple
+    edges = list(truth)
+    while (t, y) not in edges and any(x in s and t in s for s in schedules_of(order, edges)):
+        edges.append((t, y))
+    return edges
+
+
+def pick_triple(order, truth):
+    """(T, X, Y, where) of --nonmono (see the docstring), or None when none matters."""
+    index = {t: i for i, t in enumerate(order)}
+    anc = closures_of(order, truth)
+    scheds = schedules_of(order, truth)
+    for own in (False, True):
+        for t in order:
+            for x in order[:index[t]]:
+                if (x in anc[t]) != own:
+                    continue
+                for y in order[index[x] + 1:index[t]]:
+                    if y not in anc[t] and any(x in s and t in s and y not in s
+                                               for s in scheds):
+                        return t, x, y, "its own closure" if own else "a dependent's closure"
+    return None
 
 
 def outside_class():
@@ -296,11 +348,15 @@ def main():
     ap.add_argument("--readme", help="check the subject's row of this README's table")
     ap.add_argument("--ignore-rule", default="",
                     help="values.ignore: the values RULE selects (see the docstring)")
+    ap.add_argument("--nonmono", action="store_true",
+                    help="one non-monotone triple that matters (see the docstring)")
     args = ap.parse_args()
     try:
         parse_rule(args.ignore_rule)
     except ValueError as e:
         sys.exit(f"gen.py: --ignore-rule: {e}")
+    if args.readme and args.nonmono:
+        sys.exit("gen.py: --readme checks the subject's own truth: not with --nonmono")
     if args.ignore_rule and not args.untangle:
         sys.exit("gen.py: --ignore-rule needs --untangle (the values are counted by it)")
     with open(args.subject) as fh:
@@ -331,10 +387,18 @@ def main():
     prereqs = {t: [] for t in order}
     for d, e in truth:
         prereqs[d].append(e)
+    triple = pick_triple(order, truth) if args.nonmono else None
+    if args.nonmono and not triple:
+        sys.exit(f"gen.py: {args.subject}: no non-monotone triple would matter")
+    broken = {triple[0]: (triple[1], triple[2])} if triple else {}
     with open(os.path.join(args.out, "suite.tsv"), "w") as fh:
-        fh.write("# id\tduration_s\tprereqs\tflaky\n")
+        fh.write("# id\tduration_s\tprereqs\tflaky\tintermittent\tbroken_by\tunless\n")
         for t in subject["tests"]:
-            fh.write(f"{t['id']}\t{duration(t)}\t{','.join(prereqs[t['id']])}\t\n")
+            x, y = broken.get(t["id"], ("", ""))
+            fh.write(f"{t['id']}\t{duration(t)}\t{','.join(prereqs[t['id']])}\t\t\t{x}\t"
+                     f"{y}\n")
+    if triple:
+        truth = rescued_truth(order, truth, triple[:3])
     with open(os.path.join(args.out, "truth.json"), "w") as fh:
         json.dump([list(p) for p in truth], fh, indent=0)
     config = {
@@ -349,6 +413,9 @@ def main():
         json.dump(config, fh, indent=1)
     meta = {"subject": subject["subject"], "tests": len(order), "edges": len(truth),
             "lower_bound": lower_bound(order, truth)}
+    if triple:
+        meta["nonmono"] = {"test": triple[0], "breaker": triple[1], "rescuer": triple[2],
+                           "breaker_in": triple[3]}
     with open(os.path.join(args.out, "bench.json"), "w") as fh:
         json.dump(meta, fh, indent=1)
     if args.readme:
