@@ -1,6 +1,10 @@
 /* check_process.c: real child processes: exit status, signals, timeouts that kill a whole
  * process group, programs that cannot start, bounded output, environment and PATH,
- * strays holding the pipe, the interrupt, and concurrent runs from threads. */
+ * strays holding the pipe, the interrupt, and concurrent runs from threads.
+ *
+ * Wall-time bounds say that nothing waited for the fixtures' hangs (300 s) or a 30 s
+ * timeout: 15 s, not the 2 s these take on an idle machine, as ci/test runs them beside
+ * browser steps on two cores (a load of 8 to 20). */
 #include <check.h>
 #include <errno.h>
 #include <pthread.h>
@@ -51,7 +55,7 @@ START_TEST(exit_status_and_output)
 	ck_assert_ptr_nonnull(strstr(res.tail, "to stderr\n"));
 	ck_assert_uint_eq(res.dropped, 0);
 	ck_assert(res.pid > 0);
-	ck_assert(res.wall_s > 0 && res.wall_s < 5);
+	ck_assert(res.wall_s > 0 && res.wall_s < 15);
 	ck_assert_str_eq(ut_proc_state_name(res.state), "exited");
 }
 END_TEST
@@ -78,7 +82,7 @@ START_TEST(timeout_kills_the_group)
 	ck_assert_ptr_nonnull(strstr(ut_error_message(), "timeout"));
 	ck_assert_int_eq(res.state, UT_PROC_TIMEOUT);
 	ck_assert_int_eq(res.signal, SIGKILL); /* it ignored SIGTERM */
-	ck_assert_msg(res.wall_s >= 0.5 && res.wall_s < 3, "took %.2f s", res.wall_s);
+	ck_assert_msg(res.wall_s >= 0.5 && res.wall_s < 15, "took %.2f s", res.wall_s);
 	ck_assert_ptr_nonnull(strstr(res.tail, "hanging"));
 	grandchild = pid_from(pidfile);
 	ck_assert_int_gt(grandchild, 0);
@@ -259,14 +263,14 @@ START_TEST(strays_do_not_hang_the_reader)
 
 	ck_assert_int_eq(run_sh("bin/stray.sh", pidfile, 30, false), 0);
 	ck_assert_int_eq(res.exit_code, 0);
-	ck_assert_msg(res.wall_s < 2, "took %.2f s", res.wall_s);
+	ck_assert_msg(res.wall_s < 15, "took %.2f s", res.wall_s);
 	ck_assert_ptr_nonnull(strstr(res.tail, "done"));
 	stray = pid_from(pidfile);
 	ck_assert(pid_alive(stray)); /* left alone: resets start daemons */
 	kill(stray, SIGKILL);
 
 	ck_assert_int_eq(run_sh("bin/stray.sh", pidfile, 30, true), 0);
-	ck_assert_msg(res.wall_s < 2, "took %.2f s", res.wall_s);
+	ck_assert_msg(res.wall_s < 15, "took %.2f s", res.wall_s);
 	stray = pid_from(pidfile);
 	ck_assert_msg(pid_dies(stray), "stray %d survived", stray);
 }
@@ -330,7 +334,7 @@ START_TEST(interrupt_stops_runs)
 	ck_assert_int_eq(run_sh("bin/hang.sh", pidfile, 0, false), UT_EINTR);
 	pthread_join(t, NULL);
 	ck_assert_int_eq(res.state, UT_PROC_INTERRUPTED);
-	ck_assert_msg(res.wall_s < 2, "took %.2f s", res.wall_s);
+	ck_assert_msg(res.wall_s < 15, "took %.2f s", res.wall_s);
 	ck_assert(pid_dies(pid_from(pidfile)));
 	ck_assert(ut_proc_interrupted());
 	/* nothing new starts */
@@ -421,7 +425,7 @@ START_TEST(call_runs_a_function_in_a_child)
 	o.timeout_s = 0.3;
 	ck_assert_int_eq(ut_proc_call(&res, &o, "trial", child_hangs, NULL), UT_ETIMEOUT);
 	ck_assert_int_eq(res.state, UT_PROC_TIMEOUT);
-	ck_assert(res.wall_s < 5);
+	ck_assert(res.wall_s < 15);
 	ck_assert_ptr_nonnull(strstr(ut_error_message(), "'trial' ran past its timeout"));
 	ck_assert_ptr_nonnull(strstr(ut_proc_describe(&res, how, sizeof(how)), "timed out"));
 	ut_proc_result_dispose(&res);

@@ -719,7 +719,7 @@ Suite *runner_suite(void)
 	TCase *tc = tcase_create("runner");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tc, 240); /* javac twice beside browser steps (ci/test) */
 	tcase_add_test(tc, templates_reach_the_command);
 	tcase_add_test(tc, outcomes_come_from_the_report);
 	tcase_add_test(tc, missing_report_is_not_retried);
