@@ -155,8 +155,8 @@ static int plan_edges(sx *s, ut_scheduler *sch, uint32_t t, const dx_sched *cl, 
 		if (rc < 0 || imp)
 			continue;
 		rc = copy_plus(&sched, cl, d, UINT32_MAX);
-		/* once outcomes disagreed, a failure needs confirming: one may have been
-		 * intermittent without contradicting anything */
+		/* a failure needs confirming (edge_need): one may have been intermittent
+		 * without contradicting anything */
 		if (rc < 0 || confirmations(s, t, d, &sched) >= edge_need(s))
 			continue;
 		rc = push_one(&sched, t);
