@@ -345,15 +345,16 @@ static void watch(ut_proc_result *out, const ut_proc_opts *o, int fd, ring *r, d
 				out->state = UT_PROC_TIMEOUT;
 			if (out->state == UT_PROC_INTERRUPTED || out->state == UT_PROC_TIMEOUT) {
 				killing = true;
-				kill(-pid, SIGTERM);
-				/* the tree too: a descendant that left the group (setsid) */
+				/* the tree first, the group after: a descendant that left the group
+				 * (setsid) is found as the child's only while the child lives */
 				(void)ut_proc__kill_tree(pid, 0, SIGTERM, &strays);
+				kill(-pid, SIGTERM);
 				kill_at = now + grace;
 			}
 		}
 		if (killing && !exited && !hard && now >= kill_at) {
-			kill(-pid, SIGKILL);
 			(void)ut_proc__kill_tree(pid, 0, SIGKILL, &strays);
+			kill(-pid, SIGKILL);
 			hard = true;
 		}
 		if (exited && (eof || now - exit_at >= DRAIN_S))
