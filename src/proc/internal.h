@@ -35,9 +35,12 @@ void ut_proc__note_strays(bool now);
 
 /* tree.c: sends sig to every descendant of root (root itself, and spare with its own
  * descendants, left out); with SIGKILL, lists again until none is left (a process may fork
- * meanwhile) and reaps those that were this process's children. *killed counts the
- * signals sent. 0, UT_EENV (/proc cannot be read) or UT_ENOMEM. */
-int ut_proc__kill_tree(pid_t root, pid_t spare, int sig, size_t *killed);
+ * meanwhile) and reaps those that were this process's children. With group, root's
+ * process group gets sig too, once the tree is listed and before any descendant does: a
+ * descendant that left the group (setsid) is found as root's only while its parent lives.
+ * *killed counts the signals sent to descendants. 0, UT_EENV (/proc cannot be read) or
+ * UT_ENOMEM. */
+int ut_proc__kill_tree(pid_t root, pid_t spare, int sig, bool group, size_t *killed);
 /* tree.c, for the supervisor (async-signal-safe): SIGKILLs every process whose environment
  * holds the entry marker ("UNTANGLE_RUN=..."), until none is left. */
 void ut_proc__kill_marked(const char *marker);

@@ -345,16 +345,17 @@ static void watch(ut_proc_result *out, const ut_proc_opts *o, int fd, ring *r, d
 				out->state = UT_PROC_TIMEOUT;
 			if (out->state == UT_PROC_INTERRUPTED || out->state == UT_PROC_TIMEOUT) {
 				killing = true;
-				/* the tree first, the group after: a descendant that left the group
-				 * (setsid) is found as the child's only while the child lives */
-				(void)ut_proc__kill_tree(pid, 0, SIGTERM, &strays);
-				kill(-pid, SIGTERM);
+				/* the group and the tree as listed before either is signalled: a
+				 * descendant that left the group (setsid) is the child's only while
+				 * the child lives */
+				if (ut_proc__kill_tree(pid, 0, SIGTERM, true, &strays) < 0)
+					kill(-pid, SIGTERM);
 				kill_at = now + grace;
 			}
 		}
 		if (killing && !exited && !hard && now >= kill_at) {
-			(void)ut_proc__kill_tree(pid, 0, SIGKILL, &strays);
-			kill(-pid, SIGKILL);
+			if (ut_proc__kill_tree(pid, 0, SIGKILL, true, &strays) < 0)
+				kill(-pid, SIGKILL);
 			hard = true;
 		}
 		if (exited && (eof || now - exit_at >= DRAIN_S))

@@ -152,7 +152,7 @@ done:
 	return rc;
 }
 
-int ut_proc__kill_tree(pid_t root, pid_t spare, int sig, size_t *killed)
+int ut_proc__kill_tree(pid_t root, pid_t spare, int sig, bool group, size_t *killed)
 {
 	plinks links = {0};
 	char *in = NULL;
@@ -171,6 +171,8 @@ int ut_proc__kill_tree(pid_t root, pid_t spare, int sig, size_t *killed)
 			break;
 		}
 		mark(links.v, links.n, root, spare, in);
+		if (group && round == 0)
+			kill(-root, sig);
 		found = 0;
 		for (i = 0; i < links.n; i++) {
 			if (!in[i] || zombie(links.v[i].pid))
