@@ -17,7 +17,7 @@ void sim_init(sim *s, size_t n)
 {
 	memset(s, 0, sizeof(*s));
 	s->n = n;
-	s->flaky = -1;
+	s->flaky = s->glitch = -1;
 	s->seed = 1;
 	for (size_t t = 0; t < SIM_MAX; t++)
 		s->broken_by[t] = s->unless[t] = -1;
@@ -103,6 +103,7 @@ int sim_run_schedule(void *ctx, int worker, const char *const *ids, const uint32
 {
 	sim *s = ctx;
 	unsigned char ran[SIM_MAX] = {0};
+	uint32_t before = 0; /* the tests run so far, a bit each */
 	sim_model m;
 	sim_run log;
 	int rc;
@@ -134,6 +135,11 @@ int sim_run_schedule(void *ctx, int worker, const char *const *ids, const uint32
 
 		if (sim_flipped(s->seed, t, ++s->execs[t], s->flip_every))
 			pass = !pass;
+		if ((long)t == s->glitch && before == s->glitch_after) {
+			pass = false;
+			s->glitch = -1;
+		}
+		before |= 1u << t;
 
 		ran[t] = pass;
 		out->tests[i].outcome = pass ? UT_OUT_PASS : UT_OUT_FAIL;

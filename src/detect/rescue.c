@@ -259,7 +259,7 @@ static int plan(sx *s, uint32_t t, size_t m, const dx_sched *v)
 	char purpose[200];
 	int rc = 0;
 
-	if (x->target == m && ++x->stalls > 3)
+	if (x->target == m && ++x->stalls > 3 + dx_need(s->c))
 		return finish(s, t, false);
 	if (x->target != m)
 		x->stalls = 0;
@@ -289,6 +289,23 @@ static int known(sx *s, uint32_t t, const dx_sched *v, long *run)
 	return dx_evidence_known_over(s->c, t, v->v, v->n, x->ctx.v, x->ctx.n, run);
 }
 
+/* Whether answer k of t after v (< 0 failed, > 0 passed) is yet to be confirmed before
+ * it decides a step of the binary search, once outcomes disagreed (MantisBT, 1 flip in
+ * 20: t failed by chance after F, its rescuer and one more test, the search took the next
+ * test for the rescuer, and t ended left out with its dependent). A failure needs
+ * reruns + 1 failures after v or more. A pass needs a run of v itself that passed whole:
+ * a pass after fewer tests (one of v failed by chance, or the store's from another run)
+ * says nothing of t after all of v, since t is not monotone there. */
+static bool unconfirmed(const sx *s, uint32_t t, const dx_sched *v, int k)
+{
+	if (!s->c->unsteady)
+		return false;
+	if (k < 0)
+		return dx_evidence_failures(s->c, t, v->v, v->n, UINT32_MAX, false) <
+		       (unsigned)dx_need(s->c);
+	return dx_evidence_whole(s->c, t, v->v, v->n) == 0;
+}
+
 int sx_rescue_step(sx *s, uint32_t t)
 {
 	sx_test *x = &s->t[t];
@@ -308,7 +325,7 @@ int sx_rescue_step(sx *s, uint32_t t)
 		k = rc < 0 ? 0 : known(s, t, &v, &run);
 		if (rc < 0)
 			break;
-		if (!k) {
+		if (!k || unconfirmed(s, t, &v, k)) {
 			rc = plan(s, t, m, &v);
 			break;
 		}
