@@ -135,7 +135,7 @@ int sim_run_schedule(void *ctx, int worker, const char *const *ids, const uint32
 
 		if (sim_flipped(s->seed, t, ++s->execs[t], s->flip_every))
 			pass = !pass;
-		if ((long)t == s->glitch && before == s->glitch_after) {
+		if ((long)t == s->glitch && before == s->glitch_after && s->glitch_skip-- <= 0) {
 			pass = false;
 			s->glitch = -1;
 		}

@@ -38,10 +38,12 @@ typedef struct {
 	long flip_every;             /* each execution's outcome flipped 1 in flip_every
 				      * (sim_flipped, from seed); 0 none */
 	long execs[SIM_MAX];         /* executions per test so far */
-	long glitch;                 /* a test that fails once by chance, -1 none: its first
+	long glitch;                 /* a test that fails once by chance, -1 none: its
 				      * execution after exactly the tests of glitch_after (a
-				      * bit each, whatever their outcomes) */
+				      * bit each, whatever their outcomes) once glitch_skip
+				      * such executions passed by */
 	uint32_t glitch_after;
+	long glitch_skip;
 	long crash_run;              /* the run (1-based, in execution order) in which no test runs:
 				      * every one reported not-run, as when mocha's beforeEach fails
 				      * before the first test (a browser that did not answer); 0 none */
