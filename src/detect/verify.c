@@ -271,6 +271,17 @@ static bool proven_alone(sx *s, uint32_t f)
 	return dx_evidence_whole_hits(s->c, f, a->v, a->n) >= (unsigned)dx_need(s->c);
 }
 
+/* Whether t failed after its own schedule (or after more tests) more often than that
+ * schedule passed whole: the failures are then a verdict; while they are not more, the
+ * schedule runs again and the majority decides. */
+static bool outnumbered(sx *s, uint32_t t)
+{
+	const dx_sched *a = &s->t[t].anc;
+
+	return dx_evidence_failures(s->c, t, a->v, a->n, UINT32_MAX, false) >
+	       dx_evidence_whole_hits(s->c, t, a->v, a->n);
+}
+
 /* The verdict on planned run i, answered by the run of job (hosted: a longer schedule's
  * run): the test to search again, or -1. */
 static long judge(sx *s, const vx_job *why, size_t i, const dx_job *job, const dx_result *r,
@@ -288,14 +299,15 @@ static long judge(sx *s, const vx_job *why, size_t i, const dx_job *job, const d
 	}
 	if (f >= 0 && r->outcomes[k - 1] == UT_OUT_NOTRUN)
 		return -1; /* after an intermittent failure: no verdict, planned again */
-	/* an earlier test whose own schedule holds, or t's own schedule that passed whole as
-	 * often as a decision needs: most likely intermittent here, not a reason to search it
+	/* an earlier test whose own schedule holds, or t's own schedule that failed no more
+	 * often than it passed whole: most likely intermittent here, not a reason to search it
 	 * again (MantisBT with 4 workers, 1 flip in 20: a rescued test's schedule failed once
-	 * after three passes; searched again, it lost its rescuer for good and was left out
-	 * with its dependent). The schedule is planned again while it has passed fewer times
-	 * than verify_need asks. */
-	if (f >= 0 && s->c->unsteady && proven_alone(s, (uint32_t)f) &&
-	    (f != (long)t || why[i].without < 0))
+	 * after passing; searched again, it lost its rescuer for good and was left out with
+	 * its dependent). The schedule is planned again while it has passed fewer times than
+	 * verify_need asks; once its failures outnumber its passes, they decide. */
+	if (f >= 0 && s->c->unsteady &&
+	    (f != (long)t ? proven_alone(s, (uint32_t)f)
+			  : why[i].without < 0 && !outnumbered(s, t)))
 		return -1;
 	if (why[i].without < 0) {
 		/* it ended a schedule that passed whole inside a longer one (a run of its
