@@ -488,6 +488,85 @@ START_TEST(plan_file_round_trip)
 }
 END_TEST
 
+/* The tests of plan p's list i as ids of g, space-separated. */
+static void list_ids(char *out, size_t cap, const ut_graph *g, const ut_shard_plan *p, size_t i)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (size_t j = 0; j < p->shards[i].n && used < cap; j++)
+		used += (size_t)snprintf(out + used, cap - used, "%s ",
+					 g->tests[p->shards[i].tests[j]].id);
+}
+
+/* The plan `shard --verify` published, written and read back as a plan file, replaces a
+ * plan made with other durations: the same lists, counted with the new durations. */
+START_TEST(shard_adopts_a_published_plan)
+{
+	ut_graph *g = make_graph(6, example_edges, 3), *other = make_graph(7, example_edges, 3);
+	ut_graph *fewer = make_graph(5, example_edges, 3);
+	const double later_d[] = {0.5, 0.5, 0.5, 0.5, 0.5, 9}, seven_d[] = {1, 1, 1, 1, 1, 1, 1};
+	ut_shard_opts o = {2, false};
+	ut_shard_plan verified, now, wrong;
+	char a[128], b[128];
+	ut_fingerprint fp;
+	ut_plan_file pf;
+	ut_buf out = UT_BUF_INIT;
+	char *path = write_temp("");
+
+	memset(&fp, 0, sizeof(fp));
+	ck_assert_int_eq(ut_shard_plan_build(&verified, g, example_d, &o), 0);
+	ck_assert_int_eq(ut_plan_file_write(&out, g, &verified, example_d, NULL, false, &fp), 0);
+	ck_assert_int_eq(ut_fs_write_atomic(path, out.ptr, out.len), 0);
+	ck_assert_int_eq(ut_plan_file_read(&pf, path), 0);
+	ck_assert_int_eq(ut_shard_plan_build(&now, g, later_d, &o), 0);
+	list_ids(a, sizeof(a), g, &verified, 0);
+	list_ids(b, sizeof(b), g, &now, 0);
+	ck_assert_str_ne(a, b); /* the new durations make another plan */
+	ck_assert_int_eq(ut_shard_plan_adopt(&now, g, later_d, pf.g, &pf.plan), 0);
+	assert_valid(g, &now);
+	for (size_t i = 0; i < 2; i++) {
+		list_ids(a, sizeof(a), g, &verified, i);
+		list_ids(b, sizeof(b), g, &now, i);
+		ck_assert_str_eq(a, b);
+	}
+	/* {t0 t1 t5} and {t2 t3 t4}, now 10 s and 1.5 s */
+	ck_assert_str_eq(a, "t2 t3 t4 ");
+	ck_assert_double_eq_tol(now.shards[0].cost_s, 10, 1e-9);
+	ck_assert_double_eq_tol(now.makespan_s, 10, 1e-9);
+	ck_assert_double_eq_tol(now.mean_s, 5.75, 1e-9);
+	ck_assert_double_eq_tol(now.original_s, 11.5, 1e-9); /* the bounds are the new ones */
+	ck_assert_uint_eq(now.nonempty, 2);
+	ck_assert_uint_eq(now.repeats, 0);
+	ck_assert_uint_eq(now.shards[1].ntargets, 2); /* t3 and t4: t2 is needed by both */
+	ck_assert_uint_eq(now.shards[1].targets[0], 3);
+	/* a plan of another suite is refused, and the plan stays as it was */
+	ck_assert_int_eq(ut_shard_plan_build(&wrong, other, seven_d, &o), 0);
+	ck_assert_int_eq(ut_shard_plan_adopt(&now, g, later_d, other, &wrong), UT_EINPUT);
+	ck_assert_str_eq(ut_error_message(), "'t6' is not a test of the graph");
+	ut_shard_plan_dispose(&wrong);
+	ck_assert_int_eq(ut_shard_plan_build(&wrong, fewer, example_d, &o), 0);
+	ck_assert_int_eq(ut_shard_plan_adopt(&now, g, later_d, fewer, &wrong), UT_EINPUT);
+	ck_assert_str_eq(ut_error_message(), "'t5' is in none of its shards");
+	ut_shard_plan_dispose(&wrong);
+	o.nshards = 3;
+	ck_assert_int_eq(ut_shard_plan_build(&wrong, g, example_d, &o), 0);
+	ck_assert_int_eq(ut_shard_plan_adopt(&now, g, later_d, g, &wrong), UT_EINPUT);
+	ut_shard_plan_dispose(&wrong);
+	list_ids(b, sizeof(b), g, &now, 1);
+	ck_assert_str_eq(b, "t2 t3 t4 ");
+	ck_assert_double_eq_tol(now.makespan_s, 10, 1e-9);
+	unlink(path);
+	free(path);
+	ut_buf_dispose(&out);
+	ut_plan_file_dispose(&pf);
+	ut_shard_plan_dispose(&now);
+	ut_shard_plan_dispose(&verified);
+	ut_graph_free(fewer);
+	ut_graph_free(other);
+	ut_graph_free(g);
+}
+END_TEST
 
 /* The list of plan p that holds test t, or -1; t in two lists fails. */
 static long list_of(const ut_shard_plan *p, uint32_t t)
@@ -794,6 +873,7 @@ Suite *shard_suite(void)
 	tcase_add_test(tc, drift_names_added_and_removed_tests);
 	tcase_add_test(tc, fingerprint_names_changed_added_removed);
 	tcase_add_test(tc, plan_file_round_trip);
+	tcase_add_test(tc, shard_adopts_a_published_plan);
 	tcase_add_test(tc, shard_keeps_pairs_apart);
 	tcase_add_test(tc, shard_splits_a_component_holding_a_pair);
 	tcase_add_test(tc, shard_random_pairs_apart_keep_order);

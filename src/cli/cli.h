@@ -254,11 +254,15 @@ typedef struct {
 	ut_timings_info timings;
 	ut_shard_plan plan;
 	double plan_s; /* the time planning took */
+	bool verified; /* plan is the one `shard --verify` published (ut_store_verified_plan_path) */
 } ut_cli_plan;
 
 /* Loads and plans; prints what goes wrong and returns the exit code (0 on success). The
- * plan must be disposed of whatever the result. */
-int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shard_opts *opts);
+ * plan must be disposed of whatever the result. With use_verified, a plan of as many
+ * shards that `shard --verify` published replaces the one made, while the project and the
+ * graph are as they were when it passed (one that cannot be read is a warning). */
+int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shard_opts *opts,
+		     bool use_verified);
 void ut_cli_plan_dispose(ut_cli_plan *pl);
 /* Writes the plan file (shard/plan_file.h) of pl to path, with the fingerprint of the
  * project as it is now. Prints what goes wrong; returns the exit code. */

@@ -213,7 +213,7 @@ int cmd_run(int argc, char **argv)
 	if (plan_file)
 		exit_code = ut_cli_plan_read(&pl, &common, plan_file, n, allow_drift);
 	else
-		exit_code = ut_cli_plan_load(&pl, &common, &so);
+		exit_code = ut_cli_plan_load(&pl, &common, &so, true);
 	if (exit_code)
 		goto done;
 	sh = &pl.plan.shards[k - 1];

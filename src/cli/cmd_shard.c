@@ -147,6 +147,10 @@ static int print_json(const ut_cli_plan *pl, bool per_sink)
 	key_int(&w, "durations_fallback", pl->timings.fallback);
 	key_double(&w, "fallback_s", pl->timings.fallback_s);
 	key_double(&w, "plan_s", pl->plan_s);
+	if (!per_sink) {
+		ut_jsonw_key(&w, "verified");
+		ut_jsonw_bool(&w, pl->verified);
+	}
 	ut_jsonw_obj_end(&w);
 	ut_jsonw_obj_end(&w);
 	return ut_cli_emit(&out);
@@ -291,6 +295,24 @@ static void on_run(void *ctx, const ut_detect_event *ev)
 			 ev->run_s);
 }
 
+/* The plan that passed its verification, where `shard` and `run --shard` find it (a plan
+ * file); the exit code. */
+static int publish(ut_cli_plan *pl)
+{
+	char path[UT_STORE_PATH_MAX];
+	int exit_code;
+
+	ut_store_verified_plan_path(path, pl->plan.nshards);
+	exit_code = ut_cli_plan_write(pl, path);
+	if (exit_code == 0) {
+		pl->verified = true;
+		ut_detailf("'untangle run --shard K/%zu' runs this plan while the suite and the "
+			   "graph stay as they are (a new one each time otherwise: timings.json "
+			   "changes with every run)", pl->plan.nshards);
+	}
+	return exit_code;
+}
+
 /* --verify: every shard run after a reset, repaired, before anything is printed. */
 static int verify_plan(ut_cli_plan *pl, const ut_shard_opts *so)
 {
@@ -313,7 +335,9 @@ static int verify_plan(ut_cli_plan *pl, const ut_shard_opts *so)
 	ut_cli_signals_restore(&sigs);
 	exit_code = verify_report(pl, &r, rc);
 	ut_runner_free(runner);
-	return exit_code;
+	if (exit_code == UT_EXIT_FOUND && ut_store_verified_plan_forget(so->nshards) < 0)
+		ut_warnf("%s", ut_error_message()); /* a shard fails: no plan of N stays published */
+	return exit_code ? exit_code : publish(pl);
 }
 
 /* The options that go together, and the shard options they make; 0 or UT_EXIT_INPUT
@@ -425,7 +449,7 @@ static int shard_main(const char *name, bool schedules, int argc, char **argv)
 	exit_code = check_args(name, &a, &common, &so);
 	if (exit_code)
 		return exit_code;
-	exit_code = ut_cli_plan_load(&pl, &common, &so);
+	exit_code = ut_cli_plan_load(&pl, &common, &so, !a.verify);
 	if (exit_code == 0 && a.verify)
 		exit_code = verify_plan(&pl, &so);
 	if (exit_code)

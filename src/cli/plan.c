@@ -131,7 +131,58 @@ static int load_suite_and_graph(ut_cli_plan *pl, const ut_cli_common *common)
 	return check_drift(pl);
 }
 
-int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shard_opts *opts)
+/* The verified plan at path in place of pl's, when the project's fingerprint is still
+ * the one it was published with: 1 adopted, 0 not (said why), or an error. */
+static int adopt_verified(ut_cli_plan *pl, const char *path)
+{
+	ut_plan_file pf;
+	ut_fingerprint now;
+	int rc;
+
+	memset(&now, 0, sizeof(now));
+	rc = ut_plan_file_read(&pf, path);
+	if (rc < 0)
+		return rc;
+	rc = ut_fingerprint_project(&now, &pl->p.cfg);
+	if (rc == 0 && now.hash != pf.fp.hash)
+		ut_infof("%s was verified for the suite and graph as they were then, not as they "
+			 "are: this plan is made again, unverified ('untangle shard --shards %zu "
+			 "--verify' verifies it)", path, pl->plan.nshards);
+	else if (rc == 0 && ut_shard_plan_adopt(&pl->plan, pl->g, pl->durations, pf.g,
+						&pf.plan) < 0)
+		rc = ut_error_set(UT_EINPUT, "%s: %s", path, ut_error_message());
+	else if (rc == 0)
+		rc = 1;
+	ut_fingerprint_dispose(&now);
+	ut_plan_file_dispose(&pf);
+	return rc;
+}
+
+/* Whether `shard --verify` published a plan of opts->nshards shards that holds still. */
+static void use_verified_plan(ut_cli_plan *pl, const ut_shard_opts *opts)
+{
+	char path[UT_STORE_PATH_MAX];
+	int rc;
+
+	if (opts->per_sink)
+		return;
+	ut_store_verified_plan_path(path, opts->nshards);
+	if (!ut_fs_exists(path))
+		return;
+	rc = adopt_verified(pl, path);
+	if (rc < 0) {
+		ut_warnf("the verified plan is not used, the plan is made again: %s",
+			 ut_error_message());
+		ut_error_clear();
+	} else if (rc == 1) {
+		pl->verified = true;
+		ut_infof("the plan 'untangle shard --verify' ran and published (%s), as it ran",
+			 path);
+	}
+}
+
+int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shard_opts *opts,
+		     bool use_verified)
 {
 	double t0;
 	int rc, exit_code;
@@ -157,6 +208,8 @@ int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shar
 	pl->plan_s = ut_clock_mono() - t0;
 	if (rc < 0)
 		goto fail;
+	if (use_verified)
+		use_verified_plan(pl, opts);
 	if (pl->plan.apart_broken)
 		ut_warnf("%zu pair%s of tests kept apart in %s share a list anyway (one test's "
 			 "schedule holds both, or too few shards)", pl->plan.apart_broken,

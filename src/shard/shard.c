@@ -534,9 +534,11 @@ static size_t count_apart_broken(const ut_shard_plan *out, const ut_graph *g)
 	return broken;
 }
 
-static void finish_stats(ut_shard_plan *out, const sink_set *s)
+/* The statistics of out's lists over ntests tests: non-empty lists, their mean and longest
+ * cost, and the repeats (per list and in all). */
+static void finish_stats(ut_shard_plan *out, size_t ntests)
 {
-	unsigned char *seen = calloc(s->n + 1, 1);
+	unsigned char *seen = calloc(ntests + 1, 1);
 	size_t i, j, total = 0;
 
 	for (i = 0; i < out->nshards; i++) {
@@ -557,7 +559,7 @@ static void finish_stats(ut_shard_plan *out, const sink_set *s)
 	}
 	if (out->nonempty)
 		out->mean_s /= (double)out->nonempty;
-	out->repeats = total > s->n ? total - s->n : 0;
+	out->repeats = total > ntests ? total - ntests : 0;
 	free(seen);
 }
 
@@ -669,7 +671,7 @@ int ut_shard_plan_build(ut_shard_plan *out, const ut_graph *g, const double *dur
 	}
 	if (!opts->per_sink)
 		qsort(out->shards, k, sizeof(*out->shards), cmp_shard);
-	finish_stats(out, &s);
+	finish_stats(out, s.n);
 	if (!opts->per_sink)
 		out->apart_broken = count_apart_broken(out, g);
 done:
@@ -679,6 +681,104 @@ done:
 	if (rc < 0)
 		ut_shard_plan_dispose(out);
 	return rc;
+}
+
+/* List *from (tests of `of`) as a list of g: its tests by id, ascending, their cost, and
+ * as targets those without a dependent in the list; covered[t] set for each. */
+static int adopt_list(ut_shard *sh, const ut_graph *g, const ut_map *index,
+		      const ut_adjacency *adj, const double *durations, const ut_graph *of,
+		      const ut_shard *from, unsigned char *covered)
+{
+	size_t i, j;
+
+	sh->tests = malloc((from->n ? from->n : 1) * sizeof(*sh->tests));
+	sh->targets = malloc((from->n ? from->n : 1) * sizeof(*sh->targets));
+	if (!sh->tests || !sh->targets)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (i = 0; i < from->n; i++) {
+		const char *id = of->tests[from->tests[i]].id;
+		void *at = NULL;
+
+		if (!ut_map_find(index, id, strlen(id), &at))
+			return ut_error_set(UT_EINPUT, "'%s' is not a test of the graph", id);
+		sh->tests[sh->n++] = (uint32_t)(uintptr_t)at;
+	}
+	qsort(sh->tests, sh->n, sizeof(*sh->tests), ut_cmp_u32);
+	for (i = 0; i < sh->n; i++) {
+		if (i && sh->tests[i] == sh->tests[i - 1])
+			return ut_error_set(UT_EINPUT, "'%s' is twice in one shard",
+					    g->tests[sh->tests[i]].id);
+		covered[sh->tests[i]] = 1;
+		sh->cost_s += durations[sh->tests[i]];
+	}
+	for (i = 0; i < sh->n; i++) {
+		bool needed = false;
+
+		for (j = i + 1; j < sh->n && !needed; j++) {
+			uint32_t t = sh->tests[j];
+
+			needed = bsearch(&sh->tests[i], adj->deps + adj->start[t],
+					 adj->start[t + 1] - adj->start[t], sizeof(*adj->deps),
+					 ut_cmp_u32) != NULL;
+		}
+		if (!needed)
+			sh->targets[sh->ntargets++] = sh->tests[i];
+	}
+	return 0;
+}
+
+/* The index of every test of g by id (values are indices). */
+static int index_tests(ut_map *m, const ut_graph *g)
+{
+	for (size_t i = 0; i < g->ntests; i++)
+		if (ut_map_put(m, g->tests[i].id, strlen(g->tests[i].id), (void *)(uintptr_t)i) < 0)
+			return ut_error_set(UT_ENOMEM, "out of memory");
+	return 0;
+}
+
+int ut_shard_plan_adopt(ut_shard_plan *plan, const ut_graph *g, const double *durations,
+			const ut_graph *of, const ut_shard_plan *lists)
+{
+	ut_shard_plan next = *plan;
+	ut_adjacency adj = {0};
+	ut_map index = UT_MAP_INIT;
+	unsigned char *covered = calloc(g->ntests + 1, 1);
+	int rc = covered ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
+
+	if (rc == 0 && lists->nshards != plan->nshards)
+		rc = ut_error_set(UT_EINPUT, "it holds %zu shards, not %zu", lists->nshards,
+				  plan->nshards);
+	next.shards = rc == 0 ? calloc(plan->nshards + 1, sizeof(*next.shards)) : NULL;
+	if (rc == 0 && !next.shards)
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = index_tests(&index, g);
+	if (rc == 0)
+		rc = ut_adjacency_build(&adj, g, NULL, NULL);
+	for (size_t i = 0; rc == 0 && i < lists->nshards; i++)
+		rc = adopt_list(&next.shards[i], g, &index, &adj, durations, of, &lists->shards[i],
+				covered);
+	for (size_t t = 0; rc == 0 && t < g->ntests; t++)
+		if (!covered[t])
+			rc = ut_error_set(UT_EINPUT, "'%s' is in none of its shards", g->tests[t].id);
+	ut_adjacency_dispose(&adj);
+	ut_map_dispose(&index);
+	free(covered);
+	if (rc < 0) {
+		ut_shard_plan_dispose(&next);
+		return rc;
+	}
+	for (size_t i = 0; i < plan->nshards; i++) {
+		free(plan->shards[i].tests);
+		free(plan->shards[i].targets);
+	}
+	free(plan->shards);
+	next.nonempty = next.repeats = next.moves = 0;
+	next.makespan_s = next.mean_s = 0;
+	finish_stats(&next, g->ntests);
+	next.apart_broken = count_apart_broken(&next, g);
+	*plan = next;
+	return 0;
 }
 
 void ut_shard_plan_dispose(ut_shard_plan *p)

@@ -70,6 +70,17 @@ typedef struct {
 int ut_shard_plan_build(ut_shard_plan *out, const ut_graph *g, const double *durations,
 			const ut_shard_opts *opts);
 
+/* Replaces the lists of plan (built by ut_shard_plan_build for g and durations, of as
+ * many shards) with `lists`, whose tests are indices into `of` (a plan file's graph): the
+ * plan `shard --verify` published, run as it was verified. Each test is found in g by its
+ * id; a list's targets become its tests without a dependent in it; costs, repeats and
+ * the apart pairs held together are counted again over g and durations; the bounds stay.
+ * Returns 0; UT_EINPUT when lists has another number of shards, a test g does not hold,
+ * a test twice in a list, or leaves a test of g out (the plan is then unchanged);
+ * UT_ENOMEM. */
+int ut_shard_plan_adopt(ut_shard_plan *plan, const ut_graph *g, const double *durations,
+			const ut_graph *of, const ut_shard_plan *lists);
+
 /* Frees what the plan owns. Accepts NULL. */
 void ut_shard_plan_dispose(ut_shard_plan *p);
 

@@ -2,10 +2,12 @@
  * graph file and note, and the durations of `untangle run`. */
 #include "store/store.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "graph/graph_json.h"
 #include "graph/timings.h"
@@ -89,6 +91,21 @@ int ut_store_note_write(ut_git *git, const char *notes_ref, const char *commit,
 		rc = ut_git_note_write(git, notes_ref, commit, json.ptr);
 	ut_buf_dispose(&json);
 	return rc;
+}
+
+void ut_store_verified_plan_path(char path[UT_STORE_PATH_MAX], size_t nshards)
+{
+	snprintf(path, UT_STORE_PATH_MAX, UT_STORE_DIR "/verified-plan-%zu.json", nshards);
+}
+
+int ut_store_verified_plan_forget(size_t nshards)
+{
+	char path[UT_STORE_PATH_MAX];
+
+	ut_store_verified_plan_path(path, nshards);
+	if (unlink(path) < 0 && errno != ENOENT)
+		return ut_error_set(UT_EENV, "%s: cannot remove it: %s", path, strerror(errno));
+	return 0;
 }
 
 int ut_store_timings_record_run(const char *path, const char *const *ids,

@@ -34,6 +34,15 @@
 #define UT_STORE_TMP_NAME "tmp"                  /* runner reports, check's base copy */
 #define UT_STORE_TMP UT_STORE_DIR "/" UT_STORE_TMP_NAME
 #define UT_STORE_SHARDS UT_STORE_DIR "/shards"   /* `shard --format lines` by default */
+#define UT_STORE_PATH_MAX 64                      /* room for any path above */
+
+/* Where the plan of nshards shards that `shard --verify` published goes (a plan file,
+ * shard/plan_file.h: ".untangle/verified-plan-N.json"); `shard` and `run --shard` run that
+ * plan, not a new one, while the project and the graph are as they were when it passed. */
+void ut_store_verified_plan_path(char path[UT_STORE_PATH_MAX], size_t nshards);
+/* Removes that file (a plan that failed its verification is not run); 0, or UT_EENV
+ * naming it when it exists and cannot be removed. */
+int ut_store_verified_plan_forget(size_t nshards);
 
 /* Creates UT_STORE_DIR (no symbolic link in its path), takes UT_STORE_LOCK for this
  * process (ut_lock_take: `command` names the holder) and removes the temporary files of
