@@ -90,6 +90,26 @@ START_TEST(timeout_kills_the_group)
 }
 END_TEST
 
+/* The runner dies at the SIGTERM of its timeout; its setsid child ignores SIGTERM and is
+ * no descendant of it any more: it is SIGKILLed after the grace all the same, not left
+ * running until untangle ends. */
+START_TEST(timeout_kills_a_stubborn_setsid_child)
+{
+	const char *pidfile = fixture(2, "setsid.pid");
+	int child;
+
+	ck_assert_int_eq(run_sh("bin/setsid-stubborn.sh", pidfile, 0.5, false), UT_ETIMEOUT);
+	ck_assert_int_eq(res.signal, SIGTERM); /* the runner died at once */
+	child = pid_from(pidfile);
+	ck_assert_int_gt(child, 0);
+	ck_assert_msg(pid_dies(child), "setsid child %d survived its runner's timeout", child);
+	ck_assert_msg(res.wall_s >= 0.5 + 0.3 - 0.05 && res.wall_s < 15,
+		      "took %.2f s: the child gets the grace (0.3 s) first", res.wall_s);
+	if (pid_alive(child))
+		kill(child, SIGKILL);
+}
+END_TEST
+
 START_TEST(could_not_start)
 {
 	const char *missing[] = {"ut-no-such-program", "x", NULL};
@@ -496,6 +516,7 @@ Suite *process_suite(void)
 	tcase_add_test(tc, exit_status_and_output);
 	tcase_add_test(tc, killed_by_a_signal);
 	tcase_add_test(tc, timeout_kills_the_group);
+	tcase_add_test(tc, timeout_kills_a_stubborn_setsid_child);
 	tcase_add_test(tc, could_not_start);
 	tcase_add_test(tc, output_tail_is_bounded);
 	tcase_add_test(tc, environment_and_path);

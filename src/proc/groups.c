@@ -254,7 +254,7 @@ int ut_proc_stop_strays(size_t *killed)
 	*killed = 0;
 	if (!path)
 		return 0;
-	return ut_proc__kill_tree(getpid(), supervisor, SIGKILL, false, killed);
+	return ut_proc__kill_tree(getpid(), supervisor, SIGKILL, false, killed, NULL);
 }
 
 /* Whether the process's environment (as it was started) holds one of the markers. */

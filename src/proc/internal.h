@@ -38,9 +38,15 @@ void ut_proc__note_strays(bool now);
  * meanwhile) and reaps those that were this process's children. With group, root's
  * process group gets sig too, once the tree is listed and before any descendant does: a
  * descendant that left the group (setsid) is found as root's only while its parent lives.
- * *killed counts the signals sent to descendants. 0, UT_EENV (/proc cannot be read) or
- * UT_ENOMEM. */
-int ut_proc__kill_tree(pid_t root, pid_t spare, int sig, bool group, size_t *killed);
+ * *killed counts the signals sent to descendants; sent (may be NULL) gets each of them
+ * (pid, group and start time) as the first listing found it, so that the caller can
+ * escalate to SIGKILL after its grace even when their parent died meanwhile and they are
+ * root's no more. 0, UT_EENV (/proc cannot be read) or UT_ENOMEM. */
+int ut_proc__kill_tree(pid_t root, pid_t spare, int sig, bool group, size_t *killed,
+		       ut_proc_strays *sent);
+/* tree.c: whether the process s names still runs (the same pid and start time, not a
+ * zombie), and its parent then. */
+bool ut_proc__still(const ut_proc_stray *s, pid_t *ppid);
 /* tree.c, for the supervisor (async-signal-safe): SIGKILLs every process whose environment
  * holds the entry marker ("UNTANGLE_RUN=..."), until none is left. */
 void ut_proc__kill_marked(const char *marker);

@@ -318,6 +318,29 @@ static bool has_exited(pid_t pid)
 	return si.si_pid == pid;
 }
 
+/* The descendants that the SIGTERM reached (sent), once the child is gone: those that
+ * still run get until kill_at, then SIGKILL; those this process adopted are reaped. A
+ * descendant that left the group (setsid) and ignores SIGTERM is no descendant of the
+ * child any more once the child died, so the group's kill and the tree's miss it. */
+static void kill_listed(const ut_proc_strays *sent, double kill_at)
+{
+	size_t i, alive = sent->n;
+	pid_t ppid;
+
+	while (alive && ut_clock_mono() < kill_at) {
+		for (i = 0, alive = 0; i < sent->n; i++)
+			alive += ut_proc__still(&sent->v[i], &ppid);
+		if (alive)
+			usleep(20000);
+	}
+	for (i = 0; alive && i < sent->n; i++) {
+		if (!ut_proc__still(&sent->v[i], &ppid) || kill(sent->v[i].pid, SIGKILL) < 0)
+			continue;
+		if (ppid == getpid())
+			waitpid(sent->v[i].pid, NULL, 0);
+	}
+}
+
 /* Reads output until the child is gone; kills its group on timeout or interrupt. The child
  * is left unreaped (a zombie), so its pid, which names the group, cannot be reused. */
 static void watch(ut_proc_result *out, const ut_proc_opts *o, int fd, ring *r, double t0)
@@ -326,6 +349,7 @@ static void watch(ut_proc_result *out, const ut_proc_opts *o, int fd, ring *r, d
 	bool exited = false, eof = false, killing = false, hard = false;
 	pid_t pid = out->pid;
 	struct pollfd p;
+	ut_proc_strays sent = {0};
 	size_t strays;
 	int wait_ms;
 
@@ -348,13 +372,13 @@ static void watch(ut_proc_result *out, const ut_proc_opts *o, int fd, ring *r, d
 				/* the group and the tree as listed before either is signalled: a
 				 * descendant that left the group (setsid) is the child's only while
 				 * the child lives */
-				if (ut_proc__kill_tree(pid, 0, SIGTERM, true, &strays) < 0)
+				if (ut_proc__kill_tree(pid, 0, SIGTERM, true, &strays, &sent) < 0)
 					kill(-pid, SIGTERM);
 				kill_at = now + grace;
 			}
 		}
 		if (killing && !exited && !hard && now >= kill_at) {
-			if (ut_proc__kill_tree(pid, 0, SIGKILL, true, &strays) < 0)
+			if (ut_proc__kill_tree(pid, 0, SIGKILL, true, &strays, NULL) < 0)
 				kill(-pid, SIGKILL);
 			hard = true;
 		}
@@ -367,8 +391,11 @@ static void watch(ut_proc_result *out, const ut_proc_opts *o, int fd, ring *r, d
 		if (poll(&p, 1, wait_ms) > 0 && !eof)
 			eof = drain(fd, r);
 	}
-	if (killing)
+	if (killing) {
 		kill(-pid, SIGKILL); /* descendants that outlived the child or ignored SIGTERM */
+		kill_listed(&sent, kill_at);
+	}
+	ut_vec_free(&sent);
 }
 
 /* The parent's side once the child runs: its output, its deadline, its status. */

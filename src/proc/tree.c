@@ -152,7 +152,18 @@ done:
 	return rc;
 }
 
-int ut_proc__kill_tree(pid_t root, pid_t spare, int sig, bool group, size_t *killed)
+bool ut_proc__still(const ut_proc_stray *s, pid_t *ppid)
+{
+	plink l;
+
+	if (!read_stat(s->pid, &l) || l.start != s->start || l.state == 'Z' || l.state == 'X')
+		return false;
+	*ppid = l.ppid;
+	return true;
+}
+
+int ut_proc__kill_tree(pid_t root, pid_t spare, int sig, bool group, size_t *killed,
+		       ut_proc_strays *sent)
 {
 	plinks links = {0};
 	char *in = NULL;
@@ -178,8 +189,13 @@ int ut_proc__kill_tree(pid_t root, pid_t spare, int sig, bool group, size_t *kil
 			if (!in[i] || zombie(links.v[i].pid))
 				continue;
 			found++;
-			if (kill(links.v[i].pid, sig) == 0)
-				(*killed)++;
+			if (kill(links.v[i].pid, sig) != 0)
+				continue;
+			(*killed)++;
+			if (sent && round == 0 &&
+			    ut_vec_push(sent, ((ut_proc_stray){links.v[i].pid, links.v[i].pgid,
+							       links.v[i].start})) < 0)
+				rc = ut_error_set(UT_ENOMEM, "out of memory");
 		}
 		if (sig != SIGKILL)
 			break; /* the caller escalates */
