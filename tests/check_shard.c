@@ -192,6 +192,35 @@ END_TEST
 
 /* Random graphs: whatever the shape, every list is valid, the bounds hold, and the same
  * input gives the same plan (separate CI jobs must agree). */
+/* A plan adopted by a plan of the same graph and durations (ut_shard_plan_adopt) gives
+ * the same lists, the same targets (a left-out test needing every earlier one) and the
+ * same statistics. */
+static void assert_adopts_itself(const ut_graph *g, const double *d, const ut_shard_plan *p)
+{
+	ut_shard_opts o = {p->nshards, false};
+	ut_shard_plan q;
+
+	ck_assert_int_eq(ut_shard_plan_build(&q, g, d, &o), 0);
+	ck_assert_int_eq(ut_shard_plan_adopt(&q, g, d, g, p), 0);
+	assert_valid(g, &q);
+	for (size_t k = 0; k < p->nshards; k++) {
+		const ut_shard *x = &p->shards[k], *y = &q.shards[k];
+
+		ck_assert_uint_eq(x->n, y->n);
+		ck_assert(!memcmp(x->tests, y->tests, x->n * sizeof(uint32_t)));
+		ck_assert_uint_eq(x->ntargets, y->ntargets);
+		ck_assert(!memcmp(x->targets, y->targets, x->ntargets * sizeof(uint32_t)));
+		ck_assert_double_eq_tol(x->cost_s, y->cost_s, 1e-9);
+		ck_assert_uint_eq(x->repeats, y->repeats);
+	}
+	ck_assert_double_eq_tol(p->makespan_s, q.makespan_s, 1e-9);
+	ck_assert_double_eq_tol(p->mean_s, q.mean_s, 1e-9);
+	ck_assert_uint_eq(p->repeats, q.repeats);
+	ck_assert_uint_eq(p->nonempty, q.nonempty);
+	ck_assert_uint_eq(p->apart_broken, q.apart_broken);
+	ut_shard_plan_dispose(&q);
+}
+
 START_TEST(shard_random_graphs_are_valid_and_deterministic)
 {
 	unsigned seed = 12345;
@@ -227,6 +256,7 @@ START_TEST(shard_random_graphs_are_valid_and_deterministic)
 			ck_assert(!memcmp(a.shards[k].tests, b.shards[k].tests,
 					  a.shards[k].n * sizeof(uint32_t)));
 		}
+		assert_adopts_itself(g, d, &a);
 		ut_shard_plan_dispose(&a);
 		ut_shard_plan_dispose(&b);
 		o.per_sink = true;
@@ -505,6 +535,9 @@ START_TEST(shard_adopts_a_published_plan)
 {
 	ut_graph *g = make_graph(6, example_edges, 3), *other = make_graph(7, example_edges, 3);
 	ut_graph *fewer = make_graph(5, example_edges, 3);
+	ut_graph *unlinked = make_graph(6, example_edges + 1, 2);
+	ut_shard_opts o6 = {6, false};
+	ut_shard_plan six;
 	const double later_d[] = {0.5, 0.5, 0.5, 0.5, 0.5, 9}, seven_d[] = {1, 1, 1, 1, 1, 1, 1};
 	ut_shard_opts o = {2, false};
 	ut_shard_plan verified, now, wrong;
@@ -547,8 +580,22 @@ START_TEST(shard_adopts_a_published_plan)
 	ut_shard_plan_dispose(&wrong);
 	ck_assert_int_eq(ut_shard_plan_build(&wrong, fewer, example_d, &o), 0);
 	ck_assert_int_eq(ut_shard_plan_adopt(&now, g, later_d, fewer, &wrong), UT_EINPUT);
-	ck_assert_str_eq(ut_error_message(), "'t5' is in none of its shards");
+	ck_assert_str_eq(ut_error_message(), "it leaves 't5' out");
 	ut_shard_plan_dispose(&wrong);
+	/* lists that no longer hold a prerequisite (t1 needs t0 now, not then) */
+	ck_assert_int_eq(ut_shard_plan_build(&wrong, unlinked, example_d, &o6), 0);
+	ck_assert_int_eq(ut_shard_plan_build(&six, g, example_d, &o6), 0);
+	ck_assert_int_eq(ut_shard_plan_adopt(&six, g, example_d, unlinked, &wrong), UT_EINPUT);
+	ck_assert_str_eq(ut_error_message(), "a list holds 't1' without 't0', which it needs");
+	ut_shard_plan_dispose(&wrong);
+	/* nor every earlier test of one detect left out */
+	g->tests[3].flaky = true;
+	ck_assert_int_eq(ut_shard_plan_adopt(&six, g, example_d, g, &six), UT_EINPUT);
+	ck_assert_str_eq(ut_error_message(), "a list holds 't3', which detect left out, without "
+			 "every earlier test");
+	g->tests[3].flaky = false;
+	ck_assert_int_eq(ut_shard_plan_adopt(&six, g, example_d, g, &six), 0);
+	ut_shard_plan_dispose(&six);
 	o.nshards = 3;
 	ck_assert_int_eq(ut_shard_plan_build(&wrong, g, example_d, &o), 0);
 	ck_assert_int_eq(ut_shard_plan_adopt(&now, g, later_d, g, &wrong), UT_EINPUT);
@@ -563,6 +610,7 @@ START_TEST(shard_adopts_a_published_plan)
 	ut_shard_plan_dispose(&now);
 	ut_shard_plan_dispose(&verified);
 	ut_graph_free(fewer);
+	ut_graph_free(unlinked);
 	ut_graph_free(other);
 	ut_graph_free(g);
 }

@@ -269,7 +269,8 @@ static int verify_report(const ut_cli_plan *pl, const ut_shard_verify_result *r,
 		 r->stats.schedules_run);
 	if (r->passed)
 		return UT_EXIT_OK;
-	ut_errorf("a shard still fails: the plan is not published");
+	ut_errorf("a shard still fails: the plan is not published (nor is any earlier plan "
+		  "of %zu shards kept: 'run --shard' plans again)", pl->plan.nshards);
 	if (r->unfixed >= 0)
 		ut_detailf("'%s' fails where no pair kept apart explains it (its own schedule "
 			   "fails, or it fails only sometimes): run 'untangle detect' again",
@@ -308,9 +309,13 @@ static int publish(ut_cli_plan *pl)
 		pl->verified = true;
 		ut_detailf("'untangle run --shard K/%zu' runs this plan while the suite and the "
 			   "graph stay as they are (a new one each time otherwise: timings.json "
-			   "changes with every run)", pl->plan.nshards);
+			   "changes with every run); a CI job needs this file beside graph.json",
+			   pl->plan.nshards);
+	} else {
+		ut_warnf("every shard passed, but the plan is not published: 'untangle run "
+			 "--shard K/%zu' plans again", pl->plan.nshards);
 	}
-	return exit_code;
+	return UT_EXIT_OK;
 }
 
 /* --verify: every shard run after a reset, repaired, before anything is printed. */

@@ -131,54 +131,89 @@ static int load_suite_and_graph(ut_cli_plan *pl, const ut_cli_common *common)
 	return check_drift(pl);
 }
 
-/* The verified plan at path in place of pl's, when the project's fingerprint is still
- * the one it was published with: 1 adopted, 0 not (said why), or an error. */
-static int adopt_verified(ut_cli_plan *pl, const char *path)
+/* The first difference of d, in words ("'a.py' changed (120 bytes, was 118)"), and the
+ * counts when there are more. */
+static void drift_text(ut_buf *msg, const ut_fp_drift *d)
+{
+	if (d->changed)
+		ut_buf_printf(msg, "'%s' changed (%lld bytes, was %lld)", d->first_changed->path,
+			      d->now_size, d->first_changed->size);
+	else if (d->added)
+		ut_buf_printf(msg, "'%s' is new", d->first_added);
+	else
+		ut_buf_printf(msg, "'%s' was removed", d->first_removed);
+	if (d->changed + d->added + d->removed > 1)
+		ut_buf_printf(msg, "; files changed: %zu, new: %zu, removed: %zu", d->changed,
+			      d->added, d->removed);
+}
+
+/* The published plan is stale: says what changed since it was verified. */
+static void say_stale(const char *path, size_t nshards, const ut_fingerprint *was,
+		      const ut_fingerprint *now)
+{
+	ut_buf msg = UT_BUF_INIT;
+	ut_fp_drift d;
+
+	ut_buf_printf(&msg, "%s was verified for the project as it was then, not as it is",
+		      path);
+	if (ut_fingerprint_diff(&d, was, now) == 0 && d.changed + d.added + d.removed) {
+		ut_buf_puts(&msg, ": ");
+		drift_text(&msg, &d);
+	}
+	ut_warnf("%s", msg.ptr && !msg.failed ? msg.ptr : path);
+	ut_detailf("this plan is made again and is not verified: 'untangle shard --shards %zu "
+		   "--verify' runs and publishes it", nshards);
+	ut_error_clear();
+	ut_buf_dispose(&msg);
+}
+
+/* The plan `shard --verify` published at path in place of pl's, when the project's
+ * fingerprint is the one it was published with; what goes wrong is a warning, and the
+ * plan made stays. Whether it was adopted. */
+static bool adopt_verified(ut_cli_plan *pl, const char *path)
 {
 	ut_plan_file pf;
 	ut_fingerprint now;
+	bool adopted = false;
 	int rc;
 
 	memset(&now, 0, sizeof(now));
 	rc = ut_plan_file_read(&pf, path);
-	if (rc < 0)
-		return rc;
+	if (rc < 0) {
+		ut_warnf("the verified plan is not used (the plan is made again): %s",
+			 ut_error_message());
+		ut_error_clear();
+		return false;
+	}
 	rc = ut_fingerprint_project(&now, &pl->p.cfg);
 	if (rc == 0 && now.hash != pf.fp.hash)
-		ut_infof("%s was verified for the suite and graph as they were then, not as they "
-			 "are: this plan is made again, unverified ('untangle shard --shards %zu "
-			 "--verify' verifies it)", path, pl->plan.nshards);
-	else if (rc == 0 && ut_shard_plan_adopt(&pl->plan, pl->g, pl->durations, pf.g,
-						&pf.plan) < 0)
-		rc = ut_error_set(UT_EINPUT, "%s: %s", path, ut_error_message());
+		say_stale(path, pl->plan.nshards, &pf.fp, &now);
 	else if (rc == 0)
-		rc = 1;
+		rc = ut_shard_plan_adopt(&pl->plan, pl->g, pl->durations, pf.g, &pf.plan);
+	if (rc < 0) {
+		ut_warnf("the verified plan %s is not used (the plan is made again): %s", path,
+			 ut_error_message());
+		ut_error_clear();
+	}
+	adopted = rc == 0 && now.hash == pf.fp.hash;
 	ut_fingerprint_dispose(&now);
 	ut_plan_file_dispose(&pf);
-	return rc;
+	return adopted;
 }
 
-/* Whether `shard --verify` published a plan of opts->nshards shards that holds still. */
+/* The plan of opts->nshards shards that `shard --verify` published, when it still holds. */
 static void use_verified_plan(ut_cli_plan *pl, const ut_shard_opts *opts)
 {
 	char path[UT_STORE_PATH_MAX];
-	int rc;
 
 	if (opts->per_sink)
 		return;
 	ut_store_verified_plan_path(path, opts->nshards);
-	if (!ut_fs_exists(path))
+	if (!ut_fs_exists(path) || !adopt_verified(pl, path))
 		return;
-	rc = adopt_verified(pl, path);
-	if (rc < 0) {
-		ut_warnf("the verified plan is not used, the plan is made again: %s",
-			 ut_error_message());
-		ut_error_clear();
-	} else if (rc == 1) {
-		pl->verified = true;
-		ut_infof("the plan 'untangle shard --verify' ran and published (%s), as it ran",
-			 path);
-	}
+	pl->verified = true;
+	ut_infof("the plan 'untangle shard --shards %zu --verify' ran and published (%s): "
+		 "timings.json does not change its lists", opts->nshards, path);
 }
 
 int ut_cli_plan_load(ut_cli_plan *pl, const ut_cli_common *common, const ut_shard_opts *opts,
@@ -321,24 +356,15 @@ int ut_cli_plan_write(const ut_cli_plan *pl, const char *path)
 	return UT_EXIT_OK;
 }
 
-/* The first difference, in words ("'a.py' changed (120 bytes, was 118)"), and the counts
- * when there are more: an error, or a warning with --allow-drift. */
+/* What changed since the plan file at path was written: an error, or a warning with
+ * --allow-drift. */
 static void say_drift(const char *path, const ut_fp_drift *d, bool allow)
 {
 	ut_buf msg = UT_BUF_INIT;
 	const char *text;
 
 	ut_buf_printf(&msg, "the suite changed since %s was written: ", path);
-	if (d->changed)
-		ut_buf_printf(&msg, "'%s' changed (%lld bytes, was %lld)", d->first_changed->path,
-			      d->now_size, d->first_changed->size);
-	else if (d->added)
-		ut_buf_printf(&msg, "'%s' is new", d->first_added);
-	else
-		ut_buf_printf(&msg, "'%s' was removed", d->first_removed);
-	if (d->changed + d->added + d->removed > 1)
-		ut_buf_printf(&msg, "; files changed: %zu, new: %zu, removed: %zu", d->changed,
-			      d->added, d->removed);
+	drift_text(&msg, d);
 	text = msg.ptr && !msg.failed ? msg.ptr : "the suite changed";
 	if (allow) {
 		ut_warnf("%s; running the plan as it is (--allow-drift)", text);

@@ -683,13 +683,53 @@ done:
 	return rc;
 }
 
-/* List *from (tests of `of`) as a list of g: its tests by id, ascending, their cost, and
- * as targets those without a dependent in the list; covered[t] set for each. */
-static int adopt_list(ut_shard *sh, const ut_graph *g, const ut_map *index,
-		      const ut_adjacency *adj, const double *durations, const ut_graph *of,
-		      const ut_shard *from, unsigned char *covered)
+/* What adopting a list needs besides the list: g's tests by id, their prerequisites, and
+ * two flags per test of g (cleared again after each list). */
+typedef struct {
+	const ut_graph *g;
+	ut_map index;
+	ut_adjacency adj;
+	unsigned char *in, *needed, *covered;
+} adopter;
+
+/* Whether the list sh (ascending) holds every prerequisite of its tests, as the planner
+ * gives them (a test detect left out needs every earlier test); marks in a->needed the
+ * tests another of the list needs. 0, or UT_EINPUT naming the first one missing. */
+static int check_closed(adopter *a, const ut_shard *sh)
 {
-	size_t i, j;
+	const ut_graph *g = a->g;
+	size_t i, last_leftout = 0;
+	uint32_t k;
+
+	for (i = 0; i < sh->n; i++) {
+		uint32_t t = sh->tests[i];
+
+		for (k = a->adj.start[t]; k < a->adj.start[t + 1]; k++) {
+			if (!a->in[a->adj.deps[k]])
+				return ut_error_set(UT_EINPUT, "a list holds '%s' without '%s', which "
+						    "it needs", g->tests[t].id,
+						    g->tests[a->adj.deps[k]].id);
+			a->needed[a->adj.deps[k]] = 1;
+		}
+		if (!(g->tests[t].flaky || g->tests[t].failing))
+			continue;
+		if (i != t) /* ascending and without repeats: i earlier tests are all of them */
+			return ut_error_set(UT_EINPUT, "a list holds '%s', which detect left out, "
+					    "without every earlier test", g->tests[t].id);
+		last_leftout = i;
+	}
+	for (i = 0; i < last_leftout; i++)
+		a->needed[sh->tests[i]] = 1;
+	return 0;
+}
+
+/* List *from (tests of `of`) as a list of g: its tests by id, ascending, their cost, and
+ * as targets those no other test of the list needs; a->covered[t] set for each. */
+static int adopt_list(adopter *a, ut_shard *sh, const double *durations, const ut_graph *of,
+		      const ut_shard *from)
+{
+	size_t i;
+	int rc = 0;
 
 	sh->tests = malloc((from->n ? from->n : 1) * sizeof(*sh->tests));
 	sh->targets = malloc((from->n ? from->n : 1) * sizeof(*sh->targets));
@@ -699,32 +739,26 @@ static int adopt_list(ut_shard *sh, const ut_graph *g, const ut_map *index,
 		const char *id = of->tests[from->tests[i]].id;
 		void *at = NULL;
 
-		if (!ut_map_find(index, id, strlen(id), &at))
+		if (!ut_map_find(&a->index, id, strlen(id), &at))
 			return ut_error_set(UT_EINPUT, "'%s' is not a test of the graph", id);
 		sh->tests[sh->n++] = (uint32_t)(uintptr_t)at;
 	}
 	qsort(sh->tests, sh->n, sizeof(*sh->tests), ut_cmp_u32);
-	for (i = 0; i < sh->n; i++) {
+	for (i = 0; i < sh->n && rc == 0; i++) {
 		if (i && sh->tests[i] == sh->tests[i - 1])
-			return ut_error_set(UT_EINPUT, "'%s' is twice in one shard",
-					    g->tests[sh->tests[i]].id);
-		covered[sh->tests[i]] = 1;
+			rc = ut_error_set(UT_EINPUT, "'%s' is twice in one list",
+					  a->g->tests[sh->tests[i]].id);
+		a->in[sh->tests[i]] = a->covered[sh->tests[i]] = 1;
 		sh->cost_s += durations[sh->tests[i]];
 	}
+	if (rc == 0)
+		rc = check_closed(a, sh);
 	for (i = 0; i < sh->n; i++) {
-		bool needed = false;
-
-		for (j = i + 1; j < sh->n && !needed; j++) {
-			uint32_t t = sh->tests[j];
-
-			needed = bsearch(&sh->tests[i], adj->deps + adj->start[t],
-					 adj->start[t + 1] - adj->start[t], sizeof(*adj->deps),
-					 ut_cmp_u32) != NULL;
-		}
-		if (!needed)
+		if (rc == 0 && !a->needed[sh->tests[i]])
 			sh->targets[sh->ntargets++] = sh->tests[i];
+		a->in[sh->tests[i]] = a->needed[sh->tests[i]] = 0;
 	}
-	return 0;
+	return rc;
 }
 
 /* The index of every test of g by id (values are indices). */
@@ -740,11 +774,14 @@ int ut_shard_plan_adopt(ut_shard_plan *plan, const ut_graph *g, const double *du
 			const ut_graph *of, const ut_shard_plan *lists)
 {
 	ut_shard_plan next = *plan;
-	ut_adjacency adj = {0};
-	ut_map index = UT_MAP_INIT;
-	unsigned char *covered = calloc(g->ntests + 1, 1);
-	int rc = covered ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
+	adopter a = {.g = g, .index = UT_MAP_INIT};
+	int rc = 0;
 
+	a.in = calloc(g->ntests + 1, 1);
+	a.needed = calloc(g->ntests + 1, 1);
+	a.covered = calloc(g->ntests + 1, 1);
+	if (!a.in || !a.needed || !a.covered)
+		rc = ut_error_set(UT_ENOMEM, "out of memory");
 	if (rc == 0 && lists->nshards != plan->nshards)
 		rc = ut_error_set(UT_EINPUT, "it holds %zu shards, not %zu", lists->nshards,
 				  plan->nshards);
@@ -752,18 +789,19 @@ int ut_shard_plan_adopt(ut_shard_plan *plan, const ut_graph *g, const double *du
 	if (rc == 0 && !next.shards)
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 	if (rc == 0)
-		rc = index_tests(&index, g);
+		rc = index_tests(&a.index, g);
 	if (rc == 0)
-		rc = ut_adjacency_build(&adj, g, NULL, NULL);
+		rc = ut_adjacency_build(&a.adj, g, NULL, NULL);
 	for (size_t i = 0; rc == 0 && i < lists->nshards; i++)
-		rc = adopt_list(&next.shards[i], g, &index, &adj, durations, of, &lists->shards[i],
-				covered);
+		rc = adopt_list(&a, &next.shards[i], durations, of, &lists->shards[i]);
 	for (size_t t = 0; rc == 0 && t < g->ntests; t++)
-		if (!covered[t])
-			rc = ut_error_set(UT_EINPUT, "'%s' is in none of its shards", g->tests[t].id);
-	ut_adjacency_dispose(&adj);
-	ut_map_dispose(&index);
-	free(covered);
+		if (!a.covered[t])
+			rc = ut_error_set(UT_EINPUT, "it leaves '%s' out", g->tests[t].id);
+	ut_adjacency_dispose(&a.adj);
+	ut_map_dispose(&a.index);
+	free(a.in);
+	free(a.needed);
+	free(a.covered);
 	if (rc < 0) {
 		ut_shard_plan_dispose(&next);
 		return rc;

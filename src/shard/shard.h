@@ -72,12 +72,13 @@ int ut_shard_plan_build(ut_shard_plan *out, const ut_graph *g, const double *dur
 
 /* Replaces the lists of plan (built by ut_shard_plan_build for g and durations, of as
  * many shards) with `lists`, whose tests are indices into `of` (a plan file's graph): the
- * plan `shard --verify` published, run as it was verified. Each test is found in g by its
- * id; a list's targets become its tests without a dependent in it; costs, repeats and
- * the apart pairs held together are counted again over g and durations; the bounds stay.
- * Returns 0; UT_EINPUT when lists has another number of shards, a test g does not hold,
- * a test twice in a list, or leaves a test of g out (the plan is then unchanged);
- * UT_ENOMEM. */
+ * plan `shard --verify` published, run as it was verified, in its order (no longer
+ * longest first once the durations changed). Each test is found in g by its id; a list's
+ * targets become its tests that no other test of it needs; costs, repeats and the apart
+ * pairs held together are counted again over g and durations; the bounds stay. Returns 0;
+ * UT_EINPUT when lists has another number of shards, names a test g does not hold, holds
+ * a test twice in a list or a test without a prerequisite (a left-out test without every
+ * earlier test), or leaves a test of g out (the plan is then unchanged); UT_ENOMEM. */
 int ut_shard_plan_adopt(ut_shard_plan *plan, const ut_graph *g, const double *durations,
 			const ut_graph *of, const ut_shard_plan *lists);
 
