@@ -7,7 +7,8 @@ from selenium.webdriver.chrome.service import Service
 
 @pytest.fixture(scope="session")
 def base_url():
-    return f"http://127.0.0.1:{18280 + int(os.environ.get('APP_WORKER', '0'))}/doku.php"
+    base = int(os.environ.get('WIKI_PORT_BASE', '18280'))
+    return f"http://127.0.0.1:{base + int(os.environ.get('APP_WORKER', '0'))}/doku.php"
 
 
 @pytest.fixture(scope="session")
