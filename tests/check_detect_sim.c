@@ -174,30 +174,37 @@ static bool truly_needs(const sim *s, uint32_t t, uint32_t p)
 
 /* Every manifest edge t -> p has a run in which t failed, p did not run, and every other
  * manifest prerequisite of t ran and passed before it: the decision rule of docs/detection.md. */
+/* Runs that show t failing without p, every other direct prerequisite of t in the graph
+ * run and passed before it. */
+static size_t certificates(const dt *d, uint32_t t, uint32_t p)
+{
+	size_t found = 0;
+
+	for (size_t r = 0; r < d->s.nlog; r++) {
+		const sim_run *run = &d->s.log[r];
+		bool ok[SIM_MAX] = {false}, good = true;
+		size_t i;
+
+		for (i = 0; i < run->n && run->sched[i] != t; i++)
+			ok[run->sched[i]] = run->passed[i];
+		if (i == run->n || run->passed[i])
+			continue;
+		for (size_t k = 0; k < i; k++)
+			good = good && run->sched[k] != p;
+		for (uint32_t q = 0; q < t; q++)
+			good = good && (q == p || !manifest(d, t, q) || ok[q]);
+		found += good;
+	}
+	return found;
+}
+
 static void ck_certificates(const dt *d)
 {
 	for (uint32_t t = 0; t < d->g->ntests; t++) {
 		for (uint32_t p = 0; p < t; p++) {
-			bool found = false;
-
-			if (!manifest(d, t, p))
-				continue;
-			for (size_t r = 0; r < d->s.nlog && !found; r++) {
-				const sim_run *run = &d->s.log[r];
-				bool ok[SIM_MAX] = {false}, good = true;
-				size_t i;
-
-				for (i = 0; i < run->n && run->sched[i] != t; i++)
-					ok[run->sched[i]] = run->passed[i];
-				if (i == run->n || run->passed[i])
-					continue;
-				for (size_t k = 0; k < i; k++)
-					good = good && run->sched[k] != p;
-				for (uint32_t q = 0; q < t; q++)
-					good = good && (q == p || !manifest(d, t, q) || ok[q]);
-				found = good;
-			}
-			ck_assert_msg(found, "no run shows that t%u needs t%u", t, p);
+			if (manifest(d, t, p))
+				ck_assert_msg(certificates(d, t, p) > 0,
+					      "no run shows that t%u needs t%u", t, p);
 		}
 	}
 }
@@ -426,6 +433,39 @@ static size_t batches_of(const dt *d, const char *what, long *batch, size_t max)
 	fclose(f);
 	return n;
 }
+
+/* Confirmations that end another run: t2, t4 and t6 each need t0 and a test of their own
+ * (t1, t3, t5), t7 needs t6. Confirming that t4 needs t3 (t0, then t4) can end the run
+ * that confirms t2 needs t1 (t0, t2), and so on: fewer runs than edges to confirm. Every
+ * edge still shows its dependent failing without it, with its other prerequisites passed,
+ * as often as reruns 1 asks (twice), and the graph stays exact. */
+START_TEST(confirmations_end_other_runs)
+{
+	const char *truth = "2>0 2>1 4>0 4>3 6>0 6>5 7>6";
+	dt d;
+	long batch[16];
+	size_t ended;
+
+	dt_suite(&d, 8, truth, truth);
+	ck_assert_int_eq(detect(&d, "fast", 1, 1), 0);
+	ck_assert_edges(&d, truth);
+	ck_schedules_pass(&d);
+	for (uint32_t t = 0; t < 8; t++) {
+		for (uint32_t p = 0; p < t; p++) {
+			if (manifest(&d, t, p))
+				ck_assert_msg(certificates(&d, t, p) >= 2,
+					      "t%u needs t%u: %zu failing runs show it", t, p,
+					      certificates(&d, t, p));
+		}
+	}
+	ended = batches_of(&d, "at its end\"", batch, 16);
+	ck_assert_msg(ended >= 1, "no confirmation ended another run");
+	ck_assert_msg(d.stats.verify_runs < d.stats.verify_confirmed,
+		      "%zu verification runs confirmed %zu edges", d.stats.verify_runs,
+		      d.stats.verify_confirmed);
+	dt_teardown(&d);
+}
+END_TEST
 
 /* t6 needs t1 and t2, which need nothing (the others are unrelated): the gallop's guess,
  * its two candidates (few among six earlier tests), passes, and neither of its tops needs the other. Each is left out alone, both
@@ -1196,6 +1236,7 @@ Suite *detect_sim_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("schedules");
 	tcase_add_test(tc, siblings_share_a_run);
+	tcase_add_test(tc, confirmations_end_other_runs);
 	tcase_add_test(tc, the_tops_are_asked_about_side_by_side);
 	tcase_add_test(tc, schedules_without_a_prerequisite);
 	suite_add_tcase(s, tc);

@@ -262,6 +262,95 @@ static void find_hosts(const sx *s, const vx_job *why, size_t m, size_t *host)
 	}
 }
 
+static bool has(const uint32_t *v, size_t n, uint32_t x)
+{
+	return n && bsearch(&x, v, n, sizeof(x), ut_cmp_u32);
+}
+
+/* Whether confirmation i (t without d: t's schedule less d, then t) can end run k as it
+ * stands: t comes after all of it, every test t's failure needs passes there (k's own
+ * schedule, less its owner when k confirms an edge too: that one fails), and neither d
+ * nor a test another of k's confirmations leaves out (miss[k]) is there or t. */
+static bool can_end(const sx *s, const vx_job *why, const size_t *base, const dx_sched *miss,
+		    size_t i, size_t k)
+{
+	const dx_sched *a = &s->probes.v[i].sched, *h = &s->probes.v[k].sched;
+	size_t pass = base[k] - (why[k].without >= 0);
+	uint32_t t = why[i].owner, d = (uint32_t)why[i].without;
+
+	return h->v[h->n - 1] < t && !has(h->v, h->n, d) && !has(miss[k].v, miss[k].n, t) &&
+	       !has(miss[k].v, miss[k].n, d) && dx_subset(a->v, a->n - 1, h->v, pass);
+}
+
+typedef struct {
+	size_t len, i;
+} vx_len;
+
+static int by_len_desc(const void *a, const void *b)
+{
+	const vx_len *x = a, *y = b;
+
+	if (x->len != y->len)
+		return x->len > y->len ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The run that confirmation i ends, the shortest that can (can_end), or m. */
+static size_t end_of(const sx *s, const vx_job *why, const size_t *host, const size_t *base,
+		     const dx_sched *miss, size_t m, size_t i)
+{
+	size_t best = m;
+
+	for (size_t k = 0; k < m; k++) {
+		if (k != i && host[k] == k && base[k] >= base[i] &&
+		    (best == m || base[k] < base[best]) && can_end(s, why, base, miss, i, k))
+			best = k;
+	}
+	return best;
+}
+
+/* Confirmations end other planned runs where they can (can_end): a failure of t after
+ * more tests than its schedule less d, none of them d, is the same proof under the
+ * search's model (a longer run's failure answers every question about fewer tests), and
+ * one run then confirms several edges (the six real shapes: 126 confirmation runs instead
+ * of 151). The longest go first, so that the shorter ones find a run to end. Only while
+ * outcomes agree: once they disagreed, a failure that ends a run after another one may be
+ * that one's doing as much as the missing test's, and a confirmation runs on its own.
+ * host[i] as find_hosts'; base[k]: run k's own length; miss[k]: the tests its
+ * confirmations leave out, ascending. */
+static int host_confirmations(sx *s, const vx_job *why, size_t m, size_t *host, size_t *base,
+			      dx_sched *miss)
+{
+	vx_len *by = malloc((m ? m : 1) * sizeof(*by));
+	int rc = by ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
+
+	for (size_t i = 0; rc == 0 && i < m; i++) {
+		base[i] = s->probes.v[i].sched.n;
+		if (why[i].without >= 0)
+			rc = push_one(&miss[i], (uint32_t)why[i].without);
+		by[i] = (vx_len){base[i], i};
+	}
+	if (rc == 0)
+		qsort(by, m, sizeof(*by), by_len_desc);
+	for (size_t a = 0; rc == 0 && !s->c->unsteady && a < m; a++) {
+		size_t i = by[a].i, k;
+
+		if (why[i].without < 0 || host[i] != i || s->probes.v[i].sched.n != base[i])
+			continue; /* a run that others end already stays one */
+		k = end_of(s, why, host, base, miss, m, i);
+		if (k == m)
+			continue;
+		host[i] = k;
+		rc = push_one(&s->probes.v[k].sched, why[i].owner);
+		for (size_t j = 0; rc == 0 && j < miss[i].n; j++)
+			rc = push_one(&miss[k], miss[i].v[j]);
+		if (rc == 0)
+			qsort(miss[k].v, miss[k].n, sizeof(*miss[k].v), ut_cmp_u32);
+	}
+	free(by);
+	return rc;
+}
+
 /* Whether f's own schedule (its settled prerequisites) ran whole and passed as often as
  * a decision needs. */
 static bool proven_alone(sx *s, uint32_t f)
@@ -282,9 +371,9 @@ static bool outnumbered(sx *s, uint32_t t)
 	       dx_evidence_whole_hits(s->c, t, a->v, a->n);
 }
 
-/* The verdict on planned run i, answered by the run of job (hosted: a longer schedule's
- * run): the test to search again, or -1. */
-static long judge(sx *s, const vx_job *why, size_t i, const dx_job *job, const dx_result *r,
+/* The verdict on planned run i from o, the outcomes of its first n tests (its own: the
+ * run's, or those of a run that took it, hosted): the test to search again, or -1. */
+static long judge(sx *s, const vx_job *why, size_t i, size_t n, const ut_outcome *o, long run,
 		  bool hosted)
 {
 	const sx_probe *p = &s->probes.v[i];
@@ -293,11 +382,11 @@ static long judge(sx *s, const vx_job *why, size_t i, const dx_job *job, const d
 
 	size_t k;
 
-	for (k = 0; k < p->sched.n && f < 0; k++) {
-		if (s->c->excluded[job->sched[k]] == DX_IN && r->outcomes[k] != UT_OUT_PASS)
-			f = (long)job->sched[k];
+	for (k = 0; k < n && f < 0; k++) {
+		if (s->c->excluded[p->sched.v[k]] == DX_IN && o[k] != UT_OUT_PASS)
+			f = (long)p->sched.v[k];
 	}
-	if (f >= 0 && r->outcomes[k - 1] == UT_OUT_NOTRUN)
+	if (f >= 0 && o[k - 1] == UT_OUT_NOTRUN)
 		return -1; /* after an intermittent failure: no verdict, planned again */
 	/* an earlier test whose own schedule holds, or t's own schedule that failed no more
 	 * often than it passed whole: most likely intermittent here, not a reason to search it
@@ -314,8 +403,7 @@ static long judge(sx *s, const vx_job *why, size_t i, const dx_job *job, const d
 		 * own is in the store already: noted twice, one run would count as the
 		 * two that reruns 1 asks for) */
 		if (f < 0 && hosted)
-			return dx_evidence_note_whole(s->c, t, p->sched.v, p->sched.n - 1, r->run) < 0
-				   ? -2 : -1;
+			return dx_evidence_note_whole(s->c, t, p->sched.v, n - 1, run) < 0 ? -2 : -1;
 		if (f < 0)
 			return -1;
 		return f;
@@ -328,7 +416,98 @@ static long judge(sx *s, const vx_job *why, size_t i, const dx_job *job, const d
 			(*slot)++;
 		return -1;
 	}
+	/* another test failed first: the run that took it has it in its own schedule and
+	 * its own verdict sends it back */
+	if (f >= 0 && hosted)
+		return -1;
 	return f < 0 ? (long)t : f; /* it does not need it, or something else failed */
+}
+
+/* The jobs of the planned runs: each run that no other takes, with the confirmations
+ * that end it (host_confirmations); slot[i]: run i's job. Returns how many, or < 0. */
+static long plan_jobs(sx *s, const vx_job *why, size_t *host, size_t *base, size_t *slot,
+		      dx_job *jobs)
+{
+	size_t m = s->probes.n, nrun = 0;
+	dx_sched *miss = calloc(m ? m : 1, sizeof(*miss));
+	int rc = miss ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
+
+	find_hosts(s, why, m, host);
+	if (rc == 0)
+		rc = host_confirmations(s, why, m, host, base, miss);
+	for (size_t i = 0; rc == 0 && i < m; i++) {
+		sx_probe *p = &s->probes.v[i];
+		size_t more = p->sched.n - base[i], len = strlen(p->purpose);
+
+		if (host[i] != i)
+			continue;
+		if (more)
+			snprintf(p->purpose + len, sizeof(p->purpose) - len,
+				 ", and %zu confirmation%s at its end", more, more == 1 ? "" : "s");
+		slot[i] = nrun;
+		jobs[nrun++] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase, more + 1};
+	}
+	for (size_t i = 0; i < m && miss; i++)
+		ut_vec_free(&miss[i]);
+	free(miss);
+	return rc < 0 ? rc : (long)nrun;
+}
+
+/* view[k]: the outcome of probe i's k-th test in run job (ascending: a position found
+ * by halving). */
+static void view_of(const sx_probe *p, size_t n, const dx_job *job, const dx_result *r,
+		    ut_outcome *view)
+{
+	for (size_t k = 0; k < n; k++) {
+		size_t lo = 0, hi = job->n;
+
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (job->sched[mid] < p->sched.v[k])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		view[k] = lo < job->n && job->sched[lo] == p->sched.v[k] ? r->outcomes[lo]
+									: UT_OUT_NOTRUN;
+	}
+}
+
+/* Judges every planned run on the run that answered it (see judge). */
+static int judge_all(sx *s, const vx_job *why, const size_t *host, const size_t *base,
+		     const size_t *slot, const dx_job *jobs, const dx_result *res,
+		     size_t *reopened, unsigned *reopens)
+{
+	size_t m = s->probes.n, most = 1;
+	ut_outcome *view;
+	int rc = 0;
+
+	for (size_t i = 0; i < m; i++)
+		most = base[i] > most ? base[i] : most;
+	view = malloc(most * sizeof(*view));
+	if (!view)
+		return ut_error_set(UT_ENOMEM, "out of memory");
+	for (size_t i = 0; rc == 0 && i < m; i++) {
+		size_t h = host[i];
+		long f;
+
+		while (host[h] != h)
+			h = host[h];
+		if (res[slot[h]].error || s->c->excluded[why[i].owner] != DX_IN)
+			continue; /* no verdict: a run that failed as a whole, or a flaky test */
+		view_of(&s->probes.v[i], base[i], &jobs[slot[h]], &res[slot[h]], view);
+		f = judge(s, why, i, base[i], view, res[slot[h]].run, h != i);
+		if (f == -2)
+			rc = UT_ENOMEM;
+		else if (f >= 0 && s->t[f].state != SX_START) {
+			sx_reopen(s, (uint32_t)f);
+			reopens[f]++;
+			(*reopened)++;
+		}
+	}
+	free(view);
+	return rc;
 }
 
 /* Runs the planned verification and sends back to the search what it refutes: *reopened
@@ -339,22 +518,21 @@ static int run_and_judge(sx *s, const vx_job *why, size_t *reopened, unsigned *r
 	dx_job *jobs = calloc(m ? m : 1, sizeof(*jobs));
 	dx_result *res = calloc(m ? m : 1, sizeof(*res));
 	size_t *host = calloc(m ? m : 1, sizeof(*host)), *slot = calloc(m ? m : 1, sizeof(*slot));
+	size_t *base = calloc(m ? m : 1, sizeof(*base));
+	long planned;
 	int rc = 0;
 
 	*reopened = 0;
-	if (!jobs || !res || !host || !slot) {
+	if (!jobs || !res || !host || !slot || !base) {
 		rc = ut_error_set(UT_ENOMEM, "out of memory");
 		goto done;
 	}
-	find_hosts(s, why, m, host);
-	for (size_t i = 0; i < m; i++) {
-		const sx_probe *p = &s->probes.v[i];
-
-		if (host[i] != i)
-			continue;
-		slot[i] = nrun;
-		jobs[nrun++] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase, 1};
+	planned = plan_jobs(s, why, host, base, slot, jobs);
+	if (planned < 0) {
+		rc = (int)planned;
+		goto done;
 	}
+	nrun = (size_t)planned;
 	s->c->phase = UT_PHASE_VERIFY;
 	rc = dx_run_batch(s->c, jobs, nrun, res);
 	if (rc < 0) {
@@ -363,28 +541,13 @@ static int run_and_judge(sx *s, const vx_job *why, size_t *reopened, unsigned *r
 		goto done;
 	}
 	s->verify_runs += nrun;
-	for (size_t i = 0; rc == 0 && i < m; i++) {
-		size_t h = host[i];
-
-		while (host[h] != h)
-			h = host[h];
-		if (res[slot[h]].error || s->c->excluded[why[i].owner] != DX_IN)
-			continue; /* no verdict: a run that failed as a whole, or a flaky test */
-		long f = judge(s, why, i, &jobs[slot[h]], &res[slot[h]], h != i);
-
-		if (f == -2)
-			rc = UT_ENOMEM;
-		else if (f >= 0 && s->t[f].state != SX_START) {
-			sx_reopen(s, (uint32_t)f);
-			reopens[f]++;
-			(*reopened)++;
-		}
-	}
+	rc = judge_all(s, why, host, base, slot, jobs, res, reopened, reopens);
 done:
 	dx_results_free(res, nrun);
 	free(jobs);
 	free(host);
 	free(slot);
+	free(base);
 	for (size_t i = 0; i < s->probes.n; i++)
 		ut_vec_free(&s->probes.v[i].sched);
 	s->probes.n = 0;
