@@ -453,24 +453,16 @@ static long plan_jobs(sx *s, const vx_job *why, size_t *host, size_t *base, size
 	return rc < 0 ? rc : (long)nrun;
 }
 
-/* view[k]: the outcome of probe i's k-th test in run job (ascending: a position found
- * by halving). */
+/* view[k]: the outcome of probe p's k-th test in run job (both ascending). */
 static void view_of(const sx_probe *p, size_t n, const dx_job *job, const dx_result *r,
 		    ut_outcome *view)
 {
 	for (size_t k = 0; k < n; k++) {
-		size_t lo = 0, hi = job->n;
+		const uint32_t *at = job->n ? bsearch(&p->sched.v[k], job->sched, job->n,
+						      sizeof(*job->sched), ut_cmp_u32)
+					    : NULL;
 
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-
-			if (job->sched[mid] < p->sched.v[k])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		view[k] = lo < job->n && job->sched[lo] == p->sched.v[k] ? r->outcomes[lo]
-									: UT_OUT_NOTRUN;
+		view[k] = at ? r->outcomes[at - job->sched] : UT_OUT_NOTRUN;
 	}
 }
 
