@@ -458,7 +458,7 @@ START_TEST(confirmations_end_other_runs)
 					      certificates(&d, t, p));
 		}
 	}
-	ended = batches_of(&d, "at its end\"", batch, 16);
+	ended = batches_of(&d, ", then confirm that t", batch, 16);
 	ck_assert_msg(ended >= 1, "no confirmation ended another run");
 	ck_assert_msg(d.stats.verify_runs < d.stats.verify_confirmed,
 		      "%zu verification runs confirmed %zu edges", d.stats.verify_runs,

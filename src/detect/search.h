@@ -55,7 +55,7 @@ typedef struct {
 	uint32_t owner;
 	dx_sched sched; /* ascending, the owner last */
 	ut_detect_phase phase;
-	char purpose[200];
+	char purpose[320]; /* with confirmations at its end (verify.c) */
 } sx_probe;
 
 typedef struct {

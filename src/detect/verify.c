@@ -423,6 +423,41 @@ static long judge(sx *s, const vx_job *why, size_t i, size_t n, const ut_outcome
 	return f < 0 ? (long)t : f; /* it does not need it, or something else failed */
 }
 
+/* Appends to run i's purpose what the confirmations at its end ask, so that the failures
+ * they expect read as expected: ", then confirm that B needs C" (and how many more, and
+ * how many of its last tests should fail); when the names do not fit, only the numbers. */
+static void name_confirmations(sx *s, const vx_job *why, const size_t *host, size_t m,
+			       size_t i, size_t base)
+{
+	sx_probe *p = &s->probes.v[i];
+	size_t len = strlen(p->purpose), room = sizeof(p->purpose) - len, more = p->sched.n - base;
+	size_t fails = more + (why[i].without >= 0); /* a confirmation's own owner fails too */
+	char tail[80] = "";
+	int w = -1;
+
+	if (fails > 1)
+		snprintf(tail, sizeof(tail), " (its last %zu tests should fail)", fails);
+	for (size_t j = 0; j < m; j++) { /* the first at its end */
+		if (j == i || host[j] != i || why[j].without < 0 ||
+		    why[j].owner != p->sched.v[base])
+			continue;
+		if (more == 1)
+			w = snprintf(p->purpose + len, room, ", then confirm that %s needs %s",
+				     s->g->tests[why[j].owner].id, s->g->tests[why[j].without].id);
+		else
+			w = snprintf(p->purpose + len, room,
+				     ", then confirm that %s needs %s, and %zu more confirmation%s "
+				     "at its end%s",
+				     s->g->tests[why[j].owner].id, s->g->tests[why[j].without].id,
+				     more - 1, more == 2 ? "" : "s", tail);
+		break;
+	}
+	if (w >= 0 && (size_t)w < room)
+		return;
+	snprintf(p->purpose + len, room, ", and %zu confirmation%s at its end%s", more,
+		 more == 1 ? "" : "s", fails > 1 ? tail : " (its last test should fail)");
+}
+
 /* The jobs of the planned runs: each run that no other takes, with the confirmations
  * that end it (host_confirmations); slot[i]: run i's job. Returns how many, or < 0. */
 static long plan_jobs(sx *s, const vx_job *why, size_t *host, size_t *base, size_t *slot,
@@ -437,13 +472,12 @@ static long plan_jobs(sx *s, const vx_job *why, size_t *host, size_t *base, size
 		rc = host_confirmations(s, why, m, host, base, miss);
 	for (size_t i = 0; rc == 0 && i < m; i++) {
 		sx_probe *p = &s->probes.v[i];
-		size_t more = p->sched.n - base[i], len = strlen(p->purpose);
+		size_t more = p->sched.n - base[i];
 
 		if (host[i] != i)
 			continue;
 		if (more)
-			snprintf(p->purpose + len, sizeof(p->purpose) - len,
-				 ", and %zu confirmation%s at its end", more, more == 1 ? "" : "s");
+			name_confirmations(s, why, host, m, i, base[i]);
 		slot[i] = nrun;
 		jobs[nrun++] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase, more + 1};
 	}
