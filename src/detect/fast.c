@@ -1,7 +1,6 @@
 /* fast.c: strategy fast (and the incremental re-validation of untangle check): the
  * original order and every test alone in one batch, the search of search.c for every test
- * that fails alone, then the verification of verify.c. Also the verification of tedd's
- * output, with the same repair. */
+ * that fails alone, then the verification of verify.c. */
 #include "detect/search.h"
 
 #include <stdio.h>
@@ -56,18 +55,6 @@ done:
 	return rc;
 }
 
-static void report(const sx *s)
-{
-	ut_detect_stats *st = s->c->stats;
-
-	st->verify_runs = s->verify_runs;
-	st->verify_searched = s->reopened;
-	st->verify_added = s->added;
-	st->verify_removed = s->removed;
-	st->verify_confirmed = s->confirmed;
-	st->verified = s->verified;
-}
-
 int dx_fast(dx_ctx *c)
 {
 	const unsigned char *reval = c->opts->revalidate;
@@ -102,26 +89,7 @@ int dx_fast(dx_ctx *c)
 	}
 	if (rc == 0)
 		rc = sx_verify(&s, scope);
-	report(&s);
 	free(scope);
-	sx_dispose(&s);
-	return rc;
-}
-
-int dx_verify_output(dx_ctx *c)
-{
-	sx s;
-	int rc = sx_init(&s, c);
-
-	s.with_original = true; /* tedd runs the original order first */
-	s.prove_graph = true;
-	for (uint32_t t = 0; rc == 0 && t < s.n; t++)
-		s.t[t].state = c->excluded[t] != DX_IN ? SX_DONE : SX_GRAPH;
-	if (rc == 0)
-		rc = sx_settle_from_graph(&s);
-	if (rc == 0)
-		rc = sx_verify(&s, NULL);
-	report(&s);
 	sx_dispose(&s);
 	return rc;
 }

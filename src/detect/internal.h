@@ -251,7 +251,7 @@ int dx_tedd(dx_ctx *c);
 /* Strategy fast. */
 int dx_fast(dx_ctx *c);
 /* The final verification of the graph a strategy left (every test settled from its active
- * edges), with the repair of what it refutes by the search of strategy fast. */
+ * edges), with the repair of what it refutes by the search of strategy fast (verify.c). */
 int dx_verify_output(dx_ctx *c);
 /* The original order, reruns + 1 times (at once when there are workers): marks the tests
  * that are flaky or fail there; 0, or UT_EENV when a run gives no usable outcomes. With

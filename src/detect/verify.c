@@ -8,7 +8,8 @@
  * this in the evidence store as it goes; tedd's inversions often do not. What is missing
  * runs here, in batches. A schedule that fails sends its first failing test back to the
  * search, a prerequisite that turns out unneeded sends its dependent back, and the graph is
- * verified again; the stats say what that changed. */
+ * verified again; the stats say what that changed. dx_verify_output verifies tedd's output
+ * the same way. */
 #include "detect/search.h"
 
 #include <stdio.h>
@@ -592,6 +593,19 @@ static void leave_out_unsettled(sx *s, const unsigned *reopens)
 	}
 }
 
+/* What the verification did, in the detection's stats. */
+static void report(const sx *s)
+{
+	ut_detect_stats *st = s->c->stats;
+
+	st->verify_runs = s->verify_runs;
+	st->verify_searched = s->reopened;
+	st->verify_added = s->added;
+	st->verify_removed = s->removed;
+	st->verify_confirmed = s->confirmed;
+	st->verified = s->verified;
+}
+
 int sx_verify(sx *s, const unsigned char *scope)
 {
 	vx_jobs why = {0};
@@ -649,5 +663,23 @@ int sx_verify(sx *s, const unsigned char *scope)
 	free(was);
 	free(reopens);
 	ut_vec_free(&why);
+	report(s);
+	return rc;
+}
+
+int dx_verify_output(dx_ctx *c)
+{
+	sx s;
+	int rc = sx_init(&s, c);
+
+	s.with_original = true; /* tedd runs the original order first */
+	s.prove_graph = true;
+	for (uint32_t t = 0; rc == 0 && t < s.n; t++)
+		s.t[t].state = c->excluded[t] != DX_IN ? SX_DONE : SX_GRAPH;
+	if (rc == 0)
+		rc = sx_settle_from_graph(&s);
+	if (rc == 0)
+		rc = sx_verify(&s, NULL);
+	sx_dispose(&s);
 	return rc;
 }
