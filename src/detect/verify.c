@@ -433,24 +433,20 @@ static void name_confirmations(sx *s, const vx_job *why, const size_t *host, siz
 	sx_probe *p = &s->probes.v[i];
 	size_t len = strlen(p->purpose), room = sizeof(p->purpose) - len, more = p->sched.n - base;
 	size_t fails = more + (why[i].without >= 0); /* a confirmation's own owner fails too */
-	char tail[80] = "";
+	char tail[64] = "", rest[160] = "";
 	int w = -1;
 
 	if (fails > 1)
 		snprintf(tail, sizeof(tail), " (its last %zu tests should fail)", fails);
+	if (more > 1)
+		snprintf(rest, sizeof(rest), ", and %zu more confirmation%s at its end%s", more - 1,
+			 more == 2 ? "" : "s", tail);
 	for (size_t j = 0; j < m; j++) { /* the first at its end */
 		if (j == i || host[j] != i || why[j].without < 0 ||
 		    why[j].owner != p->sched.v[base])
 			continue;
-		if (more == 1)
-			w = snprintf(p->purpose + len, room, ", then confirm that %s needs %s",
-				     s->g->tests[why[j].owner].id, s->g->tests[why[j].without].id);
-		else
-			w = snprintf(p->purpose + len, room,
-				     ", then confirm that %s needs %s, and %zu more confirmation%s "
-				     "at its end%s",
-				     s->g->tests[why[j].owner].id, s->g->tests[why[j].without].id,
-				     more - 1, more == 2 ? "" : "s", tail);
+		w = snprintf(p->purpose + len, room, ", then confirm that %s needs %s%s",
+			     s->g->tests[why[j].owner].id, s->g->tests[why[j].without].id, rest);
 		break;
 	}
 	if (w >= 0 && (size_t)w < room)
