@@ -105,7 +105,7 @@ static void test_reset(sx_test *x)
 	free(x->rank);
 	x->rank = NULL;
 	x->nrank = x->ri = x->target = 0;
-	x->searching = x->top_tried = x->by_one = false;
+	x->searching = x->top_tried = x->by_one = x->by_one_dry = false;
 	x->confirming = 0;
 	x->fail_run = x->pass_run = 0;
 	x->lo = x->hi = 0; /* a search again starts below t, not where the last one ended */
@@ -844,14 +844,18 @@ static bool tops(sx *s, const dx_sched *v, dx_sched *out, int *rc)
  * gallop) has as many tops as direct prerequisites, each of which needs a failing run of
  * its own anyway; with more tops, most of them are tests t does not need, and one probe of
  * the binary search drops several of them at once. */
-static bool by_one_pays(sx *s, const dx_sched *v, int *rc)
+static bool by_one_pays(sx *s, const sx_test *x, const dx_sched *v, int *rc)
 {
 	dx_sched m = {0};
 	/* once outcomes have disagreed, a pass without a top would drop it on one run that
 	 * may have been intermittent: the binary search, whose answers the disputes
-	 * confirm, takes over */
-	bool pays = !s->c->unsteady && v->n >= 2 && tops(s, v, &m, rc) && m.n &&
-		    m.n <= SX_BY_ONE;
+	 * confirm, takes over. Nor after a round whose tops t all passed without (until
+	 * the next prerequisite is found): the tests left are then most likely a chain t
+	 * does not need, each drop showing the next top (Collabtive's RemoveTasklist left
+	 * out eight tops one after another), which a probe of the binary search drops
+	 * several at a time */
+	bool pays = !s->c->unsteady && !x->by_one_dry && v->n >= 2 && tops(s, v, &m, rc) &&
+		    m.n && m.n <= SX_BY_ONE;
 
 	ut_vec_free(&m);
 	return pays;
@@ -898,12 +902,15 @@ static bool one_by_one(sx *s, uint32_t t, const dx_sched *v, int *rc)
 			give_up(s, t, true);
 		*rc = x->stalls > SX_STALLS ? 0 : 1;
 	}
+	if (*rc == 0 && !key && m->n)
+		x->by_one_dry = true;
 	for (size_t i = 0; *rc == 0 && !key && i < m->n; i++) {
 		if (ans[i] == SX_PASS) {
 			drop(s, t, &m->v[i], 1);
 			x->pass_run = runs[i];
 		} else {
 			x->fail_run = runs[i];
+			x->by_one_dry = false;
 			*rc = add_found(s, t, m->v[i]);
 		}
 	}
@@ -1015,7 +1022,7 @@ static int step_peel(sx *s, uint32_t t)
 			x->lo = 0;
 			if (!x->hi)
 				x->hi = t;
-			x->by_one = by_one_pays(s, &v, &rc);
+			x->by_one = by_one_pays(s, x, &v, &rc);
 		}
 		if (x->by_one) {
 			if (one_by_one(s, t, &v, &rc))

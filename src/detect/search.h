@@ -36,6 +36,7 @@ typedef struct {
 	bool searching;	    /* peel: a binary search for the latest missing prerequisite */
 	bool top_tried;	    /* peel: this search asked about its latest test alone */
 	bool by_one;	    /* peel: leaving out each top test of u \ in alone (one_by_one) */
+	bool by_one_dry;    /* peel: a round of one_by_one dropped every top it asked about */
 	int confirming;     /* peel: times the pass after u was run again (confirm_pass) */
 	uint32_t lo, hi;    /* peel: it is in u \ in, at or above lo and below hi */
 	long fail_run;	    /* peel: the last run that failed without it */
