@@ -50,6 +50,8 @@
 #define SX_TEMPERATURE 0.5 /* weights of the binary search: exp(prior / T) */
 #define SX_EVEN 0.5	   /* and this share of an even split */
 #define SX_COST_MARGIN 0.95 /* a split other than the even one saves this share of time */
+#define SX_OUTSIDE 16.0	   /* the split's weight of a test outside the gallop's failing try */
+#define SX_TOP_ALONE 0.2   /* the latest test left out alone when this much of the weight */
 #define SX_BY_ONE 2	   /* the peel leaves out each top alone when there are this few */
 
 static bool included(const sx *s, uint32_t t)
@@ -102,6 +104,7 @@ static void test_reset(sx_test *x)
 	ut_vec_free(&x->in);
 	ut_vec_free(&x->found);
 	ut_vec_free(&x->x);
+	ut_vec_free(&x->gfail);
 	free(x->rank);
 	x->rank = NULL;
 	x->nrank = x->ri = x->target = 0;
@@ -604,6 +607,9 @@ static int step_gallop(sx *s, uint32_t t)
 			x->searching = false;
 			break;
 		}
+		rc = copy_sched(&x->gfail, &k);
+		if (rc < 0)
+			break;
 		if (x->ri >= x->nrank) {
 			rc = take_all(s, t);
 			break;
@@ -685,6 +691,14 @@ static size_t split(sx *s, uint32_t t, const uint32_t *w, size_t n)
 		s->weight[j] = exp((s->weight[j] - pmax) / SX_TEMPERATURE);
 		if (s->mark[w[j]])
 			s->weight[j] /= 4;
+		/* t failed after the gallop's last failing try: something it needs is outside
+		 * it, and the latest missing test is there more often than not. Only weight:
+		 * the probes' answers decide, so where the monotone model does not hold (a test
+		 * of the try breaks t) this costs runs, never an edge (session 18's peel
+		 * outside the try took one). Once outcomes disagreed the split stays the one
+		 * whose answers the disputes were measured with. */
+		if (!s->c->unsteady && x->gfail.n && !contains(&x->gfail, w[j]))
+			s->weight[j] *= SX_OUTSIDE;
 		total += s->weight[j];
 	}
 	for (j = 0; j < n; j++) {
@@ -775,11 +789,15 @@ static bool bisect(sx *s, uint32_t t, const dx_sched *v, size_t lo, size_t hi, i
 	size_t j;
 	int a = SX_PLANNED;
 
-	if (!x->top_tried && top_covers(s, v->v + lo, hi - lo)) {
+	/* The latest test alone, once per search, also when it holds a good share of the
+	 * split's weight (the nearest test, or the one the names and values point at): the
+	 * quarter a split keeps on each side would otherwise take two or three probes to
+	 * find it, one when it is the test t needs. */
+	j = lo + split(s, t, v->v + lo, hi - lo);
+	if (!x->top_tried && (top_covers(s, v->v + lo, hi - lo) ||
+			      (!s->c->unsteady && s->weight[hi - lo - 1] >= SX_TOP_ALONE))) {
 		x->top_tried = true;
 		j = hi - 1;
-	} else {
-		j = lo + split(s, t, v->v + lo, hi - lo);
 	}
 	/* t after u without v[j..hi) (nothing of v at or above hi is left in u) */
 	for (size_t i = 0; *rc == 0 && i < x->u.n; i++) {

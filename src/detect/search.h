@@ -31,6 +31,7 @@ typedef struct {
 	uint32_t *rank;	    /* gallop: earlier tests, likeliest prerequisite first */
 	size_t nrank, ri;   /* how many; how many are in x */
 	dx_sched x;	    /* gallop: the tests tried so far */
+	dx_sched gfail;	    /* gallop: the last try it failed after (ascending) */
 	size_t target;	    /* gallop: the size the next try grows to */
 	size_t step;	    /* gallop: how many tests more the try after it takes */
 	bool searching;	    /* peel: a binary search for the latest missing prerequisite */
