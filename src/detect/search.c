@@ -23,7 +23,9 @@
  *    It joins `in` with everything it needs, and the peel starts over. When u \ in has at
  *    most two tops (tests no other test there needs), t runs after u without each of them
  *    instead, in one round: those questions do not depend on each other (until outcomes
- *    have disagreed: then the binary search, whose answers disputes confirm).
+ *    have disagreed: then the binary search, whose answers disputes confirm). The gallop's
+ *    last failing try only weighs the choice of probes (what is missing is more likely
+ *    outside it); the answers decide.
  * When t passes after exactly `in`, A(t) = in, and that run is t's schedule as it will be
  * run. Every run tells the outcome of every test in it, kept in the evidence store: a
  * question it answers is not run again.
