@@ -137,6 +137,7 @@ void sx_dispose(sx *s)
 	free(s->mark);
 	free(s->weight);
 	free(s->confirm);
+	ut_vec_free(&s->hconf);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -1197,14 +1198,150 @@ static size_t host_of(const sx *s, const size_t *kept, size_t m, const sx_probe 
 	return m;
 }
 
+unsigned sx_hosted_confirmations(const sx *s, uint32_t t, uint32_t d, const dx_sched *without)
+{
+	uint64_t h = probe_key(without->v, without->n, t);
+
+	for (size_t i = 0; i < s->hconf.n; i++) {
+		const sx_hconf *c = &s->hconf.v[i];
+
+		if (c->t == t && c->d == d && c->sched == h)
+			return c->hits;
+	}
+	return 0;
+}
+
+/* A confirmation the search asks at the end of one of its runs: t without d. */
+typedef struct {
+	uint32_t t, d;
+	size_t job;    /* the run (index in kept) */
+	dx_sched less; /* t's schedule less d */
+} sx_ride;
+
+typedef UT_VEC(sx_ride) sx_rides;
+
+/* Whether t -> d (d found directly, the failure that proved it in the store) still needs
+ * confirming failures (verify.c's edge_need while outcomes agree); less = t's schedule
+ * without d. */
+static bool wants_confirming(sx *s, uint32_t t, uint32_t d, dx_sched *less, int *rc)
+{
+	const sx_test *x = &s->t[t];
+	unsigned seen;
+
+	less->n = 0;
+	for (size_t i = 0; *rc == 0 && i < x->anc.n; i++) {
+		if (x->anc.v[i] != d)
+			*rc = push(less, x->anc.v[i]);
+	}
+	if (*rc < 0)
+		return false;
+	seen = dx_evidence_failures(s->c, t, less->v, less->n, d, false) +
+	       sx_hosted_confirmations(s, t, d, less);
+	return seen < (unsigned)dx_need(s->c);
+}
+
+/* The confirmations that end search runs of this batch: each settled test's direct
+ * prerequisite whose edge wants another failure of it without it (the verification would
+ * run its schedule less d for that) goes at the end of a run that holds that schedule
+ * less d, not d, and only tests before t: under the search's model a failure after more
+ * tests answers every question about fewer (verify.c's host_confirmations), at the cost
+ * of one execution instead of a schedule. After the batch's other owners, one a run, so
+ * that no answer of the search runs after a test expected to fail. Only while outcomes
+ * agree. */
+static int plan_rides(sx *s, const size_t *kept, const size_t *base, size_t m, sx_rides *rides)
+{
+	unsigned char *taken = calloc(m ? m : 1, 1);
+	dx_sched less = {0};
+	int rc = taken ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
+
+	for (uint32_t t = 0; rc == 0 && !s->c->unsteady && t < s->n; t++) {
+		const sx_test *x = &s->t[t];
+
+		if (x->state != SX_DONE || !included(s, t))
+			continue;
+		for (size_t f = 0; rc == 0 && f < x->found.n; f++) {
+			uint32_t d = x->found.v[f].test;
+			size_t best = m;
+
+			if (!wants_confirming(s, t, d, &less, &rc))
+				continue;
+			for (size_t j = 0; j < m; j++) {
+				const sx_probe *h = &s->probes.v[kept[j]];
+
+				/* the schedule less d among the tests the run's owner runs
+				 * after (they pass there, their prerequisites with them;
+				 * the owner and the others at its end may fail) */
+				if (taken[j] || h->phase != UT_PHASE_SEARCH ||
+				    h->sched.v[h->sched.n - 1] >= t || contains(&h->sched, d) ||
+				    !dx_subset(less.v, less.n, h->sched.v, base[j] - 1))
+					continue;
+				if (best == m || h->sched.n < s->probes.v[kept[best]].sched.n)
+					best = j;
+			}
+			if (best == m)
+				continue;
+			taken[best] = 1;
+			{
+				sx_ride r = {t, d, best, {0}};
+
+				rc = copy_sched(&r.less, &less);
+				if (rc == 0 && ut_vec_push(rides, r) < 0) {
+					ut_vec_free(&r.less);
+					rc = ut_error_set(UT_ENOMEM, "out of memory");
+				}
+			}
+		}
+	}
+	ut_vec_free(&less);
+	free(taken);
+	return rc;
+}
+
+/* After the batch: each ride whose t failed with every test of its schedule less d passing
+ * before it confirms t -> d once more. */
+static int count_rides(sx *s, const dx_job *jobs, const dx_result *res, sx_rides *rides)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < rides->n; i++) {
+		const sx_ride *r = &rides->v[i];
+		const dx_job *job = &jobs[r->job];
+		const dx_result *o = &res[r->job];
+		uint64_t h = probe_key(r->less.v, r->less.n, r->t);
+		size_t k = 0, at = job->n - 1;
+		bool ok = !o->error && job->sched[at] == r->t && o->outcomes[at] == UT_OUT_FAIL;
+		sx_hconf *c = NULL;
+
+		for (size_t j = 0; ok && j < at; j++) { /* the schedule less d, all passing */
+			if (k < r->less.n && job->sched[j] == r->less.v[k]) {
+				ok = o->outcomes[j] == UT_OUT_PASS;
+				k++;
+			}
+		}
+		if (!ok || k != r->less.n)
+			continue;
+		for (size_t j = 0; j < s->hconf.n && !c; j++) {
+			if (s->hconf.v[j].t == r->t && s->hconf.v[j].d == r->d &&
+			    s->hconf.v[j].sched == h)
+				c = &s->hconf.v[j];
+		}
+		if (c)
+			c->hits++;
+		else if (ut_vec_push(&s->hconf, ((sx_hconf){r->t, r->d, h, 1})) < 0)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	return rc;
+}
+
 int sx_run_probes(sx *s)
 {
 	dx_job *jobs = calloc(s->probes.n ? s->probes.n : 1, sizeof(*jobs));
 	dx_result *res = calloc(s->probes.n ? s->probes.n : 1, sizeof(*res));
 	size_t *kept = calloc(s->probes.n ? s->probes.n : 1, sizeof(*kept));
 	size_t *base = calloc(s->probes.n ? s->probes.n : 1, sizeof(*base));
+	sx_rides rides = {0};
 	size_t m = 0;
-	int rc;
+	int rc, ran;
 
 	if (!jobs || !res || !kept || !base) {
 		free(jobs);
@@ -1231,14 +1368,27 @@ int sx_run_probes(sx *s)
 		base[m] = p->sched.n;
 		kept[m++] = i;
 	}
+	rc = plan_rides(s, kept, base, m, &rides);
+	for (size_t i = 0; rc == 0 && i < rides.n; i++) {
+		sx_probe *h = &s->probes.v[kept[rides.v[i].job]];
+		size_t len = strlen(h->purpose);
+
+		rc = push(&h->sched, rides.v[i].t);
+		snprintf(h->purpose + len, sizeof(h->purpose) - len, ", then confirm that %s needs %s",
+			 s->g->tests[rides.v[i].t].id, s->g->tests[rides.v[i].d].id);
+	}
 	for (size_t j = 0; j < m; j++) { /* the owners the run took each end a schedule */
 		const sx_probe *p = &s->probes.v[kept[j]];
 
 		jobs[j] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase,
 				   p->sched.n - base[j] + 1};
 	}
-	rc = dx_run_batch(s->c, jobs, m, res); /* the evidence store learns every run */
-	dx_results_free(res, rc < 0 ? 0 : m);
+	ran = rc == 0 ? dx_run_batch(s->c, jobs, m, res) : rc; /* the store learns every run */
+	rc = ran == 0 ? count_rides(s, jobs, res, &rides) : ran;
+	for (size_t i = 0; i < rides.n; i++)
+		ut_vec_free(&rides.v[i].less);
+	ut_vec_free(&rides);
+	dx_results_free(res, ran < 0 ? 0 : m);
 	free(jobs);
 	free(kept);
 	free(base);

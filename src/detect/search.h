@@ -52,6 +52,16 @@ typedef struct {
 	uint32_t rescuer;
 } sx_test;
 
+/* Failures of t without d, with every other test of its schedule passing before it, that
+ * the search saw at the end of another test's run (sx_run_probes): the confirmations of
+ * t -> d they give while outcomes agree, for the schedule of hash `sched` (the store keeps
+ * no record of a failure after fewer tests than one it has). */
+typedef struct {
+	uint32_t t, d;
+	uint64_t sched;
+	unsigned hits;
+} sx_hconf;
+
 /* A run planned for a test. */
 typedef struct {
 	uint32_t owner;
@@ -76,6 +86,7 @@ typedef struct {
 			       settled from the graph too (tedd's), not only searched ones */
 	unsigned *confirm;  /* per edge index: failures without the dependee the verification
 			       saw that the store kept no record of its own for */
+	UT_VEC(sx_hconf) hconf; /* the same, seen by the search (sx_hconf) */
 	size_t nconfirm;
 	/* what the verification did */
 	size_t verify_runs, reopened, added, removed, confirmed;
@@ -91,6 +102,8 @@ void sx_reopen(sx *s, uint32_t t);
 /* Searches every test not settled, in batches of runs, until each is settled or left out;
  * then writes the edges of the tests it searched. */
 int sx_search(sx *s);
+/* The confirmations of t -> d the search saw for t's schedule less d (without). */
+unsigned sx_hosted_confirmations(const sx *s, uint32_t t, uint32_t d, const dx_sched *without);
 /* Runs the planned probes as one batch (identical runs once). */
 int sx_run_probes(sx *s);
 /* Plans the run of sched (ascending, owner last; taken over and emptied). */
