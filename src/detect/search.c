@@ -54,7 +54,8 @@
 #define SX_COST_MARGIN 0.95 /* a split other than the even one saves this share of time */
 #define SX_OUTSIDE 16.0	   /* the split's weight of a test outside the gallop's failing try */
 #define SX_TOP_ALONE 0.2   /* the latest test left out alone when this much of the weight */
-#define SX_BY_ONE 2	   /* the peel leaves out each top alone when there are this few */
+#define SX_BY_ONE 2
+#define SX_RIDE_MORE 2	   /* tests besides its schedule less d a run a confirmation ends holds */	   /* the peel leaves out each top alone when there are this few */
 
 static bool included(const sx *s, uint32_t t)
 {
@@ -1270,8 +1271,12 @@ static int plan_rides(sx *s, const size_t *kept, const size_t *base, size_t m, s
 
 				/* the schedule less d among the tests the run's owner runs
 				 * after (they pass there, their prerequisites with them;
-				 * the owner and the others at its end may fail) */
+				 * the owner and the others at its end may fail), and at most
+				 * SX_RIDE_MORE tests more: each is one that may break t where
+				 * the monotone model does not hold, and the runs of the
+				 * verification that confirmations end hold one or two */
 				if (taken[j] || h->phase != UT_PHASE_SEARCH ||
+				    h->sched.n > less.n + SX_RIDE_MORE ||
 				    h->sched.v[h->sched.n - 1] >= t || contains(&h->sched, d) ||
 				    !dx_subset(less.v, less.n, h->sched.v, base[j] - 1))
 					continue;
