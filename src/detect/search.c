@@ -23,7 +23,9 @@
  *    It joins `in` with everything it needs, and the peel starts over. When u \ in has at
  *    most two tops (tests no other test there needs), t runs after u without each of them
  *    instead, in one round: those questions do not depend on each other (until outcomes
- *    have disagreed: then the binary search, whose answers disputes confirm).
+ *    have disagreed: then the binary search, whose answers disputes confirm). The gallop's
+ *    last failing try only weighs the choice of probes (what is missing is more likely
+ *    outside it); the answers decide.
  * When t passes after exactly `in`, A(t) = in, and that run is t's schedule as it will be
  * run. Every run tells the outcome of every test in it, kept in the evidence store: a
  * question it answers is not run again.
@@ -50,7 +52,10 @@
 #define SX_TEMPERATURE 0.5 /* weights of the binary search: exp(prior / T) */
 #define SX_EVEN 0.5	   /* and this share of an even split */
 #define SX_COST_MARGIN 0.95 /* a split other than the even one saves this share of time */
-#define SX_BY_ONE 2	   /* the peel leaves out each top alone when there are this few */
+#define SX_OUTSIDE 16.0	   /* the split's weight of a test outside the gallop's failing try */
+#define SX_TOP_ALONE 0.2   /* the latest test left out alone when this much of the weight */
+#define SX_BY_ONE 2
+#define SX_RIDE_MORE 2	   /* tests besides its schedule less d a run a confirmation ends holds */	   /* the peel leaves out each top alone when there are this few */
 
 static bool included(const sx *s, uint32_t t)
 {
@@ -102,10 +107,11 @@ static void test_reset(sx_test *x)
 	ut_vec_free(&x->in);
 	ut_vec_free(&x->found);
 	ut_vec_free(&x->x);
+	ut_vec_free(&x->gfail);
 	free(x->rank);
 	x->rank = NULL;
 	x->nrank = x->ri = x->target = 0;
-	x->searching = x->top_tried = x->by_one = false;
+	x->searching = x->top_tried = x->by_one = x->by_one_dry = false;
 	x->confirming = 0;
 	x->fail_run = x->pass_run = 0;
 	x->lo = x->hi = 0; /* a search again starts below t, not where the last one ended */
@@ -132,6 +138,7 @@ void sx_dispose(sx *s)
 	free(s->mark);
 	free(s->weight);
 	free(s->confirm);
+	ut_vec_free(&s->hconf);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -604,6 +611,9 @@ static int step_gallop(sx *s, uint32_t t)
 			x->searching = false;
 			break;
 		}
+		rc = copy_sched(&x->gfail, &k);
+		if (rc < 0)
+			break;
 		if (x->ri >= x->nrank) {
 			rc = take_all(s, t);
 			break;
@@ -685,6 +695,14 @@ static size_t split(sx *s, uint32_t t, const uint32_t *w, size_t n)
 		s->weight[j] = exp((s->weight[j] - pmax) / SX_TEMPERATURE);
 		if (s->mark[w[j]])
 			s->weight[j] /= 4;
+		/* t failed after the gallop's last failing try: something it needs is outside
+		 * it, and the latest missing test is there more often than not. Only weight:
+		 * the probes' answers decide, so where the monotone model does not hold (a test
+		 * of the try breaks t) this costs runs, never an edge (session 18's peel
+		 * outside the try took one). Once outcomes disagreed the split stays the one
+		 * whose answers the disputes were measured with. */
+		if (!s->c->unsteady && x->gfail.n && !contains(&x->gfail, w[j]))
+			s->weight[j] *= SX_OUTSIDE;
 		total += s->weight[j];
 	}
 	for (j = 0; j < n; j++) {
@@ -775,11 +793,15 @@ static bool bisect(sx *s, uint32_t t, const dx_sched *v, size_t lo, size_t hi, i
 	size_t j;
 	int a = SX_PLANNED;
 
-	if (!x->top_tried && top_covers(s, v->v + lo, hi - lo)) {
+	/* The latest test alone, once per search, also when it holds a good share of the
+	 * split's weight (the nearest test, or the one the names and values point at): the
+	 * quarter a split keeps on each side would otherwise take two or three probes to
+	 * find it, one when it is the test t needs. */
+	j = lo + split(s, t, v->v + lo, hi - lo);
+	if (!x->top_tried && (top_covers(s, v->v + lo, hi - lo) ||
+			      (!s->c->unsteady && s->weight[hi - lo - 1] >= SX_TOP_ALONE))) {
 		x->top_tried = true;
 		j = hi - 1;
-	} else {
-		j = lo + split(s, t, v->v + lo, hi - lo);
 	}
 	/* t after u without v[j..hi) (nothing of v at or above hi is left in u) */
 	for (size_t i = 0; *rc == 0 && i < x->u.n; i++) {
@@ -844,14 +866,25 @@ static bool tops(sx *s, const dx_sched *v, dx_sched *out, int *rc)
  * gallop) has as many tops as direct prerequisites, each of which needs a failing run of
  * its own anyway; with more tops, most of them are tests t does not need, and one probe of
  * the binary search drops several of them at once. */
-static bool by_one_pays(sx *s, const dx_sched *v, int *rc)
+static bool by_one_pays(sx *s, const sx_test *x, const dx_sched *v, int *rc)
 {
 	dx_sched m = {0};
 	/* once outcomes have disagreed, a pass without a top would drop it on one run that
 	 * may have been intermittent: the binary search, whose answers the disputes
-	 * confirm, takes over */
-	bool pays = !s->c->unsteady && v->n >= 2 && tops(s, v, &m, rc) && m.n &&
-		    m.n <= SX_BY_ONE;
+	 * confirm, takes over. Nor after a round whose tops t all passed without (until
+	 * the next prerequisite is found): the tests left are then most likely a chain t
+	 * does not need, each drop showing the next top (Collabtive's RemoveTasklist left
+	 * out eight tops one after another), which a probe of the binary search drops
+	 * several at a time */
+	bool pays = !s->c->unsteady && !x->by_one_dry && v->n >= 2 && tops(s, v, &m, rc) &&
+		    m.n && m.n <= SX_BY_ONE;
+
+	/* nor when a top is in the gallop's last failing try: t failed after it, so what is
+	 * missing is more likely outside it, and such a top is mostly one t does not need
+	 * (on the six real shapes 28 of 37 were), a run that drops one test: the binary
+	 * search, which weighs the tests outside the try more (split) */
+	for (size_t i = 0; pays && i < m.n; i++)
+		pays = !contains(&x->gfail, m.v[i]);
 
 	ut_vec_free(&m);
 	return pays;
@@ -898,12 +931,15 @@ static bool one_by_one(sx *s, uint32_t t, const dx_sched *v, int *rc)
 			give_up(s, t, true);
 		*rc = x->stalls > SX_STALLS ? 0 : 1;
 	}
+	if (*rc == 0 && !key && m->n)
+		x->by_one_dry = true;
 	for (size_t i = 0; *rc == 0 && !key && i < m->n; i++) {
 		if (ans[i] == SX_PASS) {
 			drop(s, t, &m->v[i], 1);
 			x->pass_run = runs[i];
 		} else {
 			x->fail_run = runs[i];
+			x->by_one_dry = false;
 			*rc = add_found(s, t, m->v[i]);
 		}
 	}
@@ -1015,7 +1051,7 @@ static int step_peel(sx *s, uint32_t t)
 			x->lo = 0;
 			if (!x->hi)
 				x->hi = t;
-			x->by_one = by_one_pays(s, &v, &rc);
+			x->by_one = by_one_pays(s, x, &v, &rc);
 		}
 		if (x->by_one) {
 			if (one_by_one(s, t, &v, &rc))
@@ -1163,14 +1199,154 @@ static size_t host_of(const sx *s, const size_t *kept, size_t m, const sx_probe 
 	return m;
 }
 
+unsigned sx_hosted_confirmations(const sx *s, uint32_t t, uint32_t d, const dx_sched *without)
+{
+	uint64_t h = probe_key(without->v, without->n, t);
+
+	for (size_t i = 0; i < s->hconf.n; i++) {
+		const sx_hconf *c = &s->hconf.v[i];
+
+		if (c->t == t && c->d == d && c->sched == h)
+			return c->hits;
+	}
+	return 0;
+}
+
+/* A confirmation the search asks at the end of one of its runs: t without d. */
+typedef struct {
+	uint32_t t, d;
+	size_t job;    /* the run (index in kept) */
+	dx_sched less; /* t's schedule less d */
+} sx_ride;
+
+typedef UT_VEC(sx_ride) sx_rides;
+
+/* Whether t -> d (d found directly, the failure that proved it in the store) still needs
+ * confirming failures (verify.c's edge_need while outcomes agree); less = t's schedule
+ * without d. */
+static bool wants_confirming(sx *s, uint32_t t, uint32_t d, dx_sched *less, int *rc)
+{
+	const sx_test *x = &s->t[t];
+	unsigned seen;
+
+	less->n = 0;
+	for (size_t i = 0; *rc == 0 && i < x->anc.n; i++) {
+		if (x->anc.v[i] != d)
+			*rc = push(less, x->anc.v[i]);
+	}
+	if (*rc < 0)
+		return false;
+	seen = dx_evidence_failures(s->c, t, less->v, less->n, d, false) +
+	       sx_hosted_confirmations(s, t, d, less);
+	return seen < (unsigned)dx_need(s->c);
+}
+
+/* The confirmations that end search runs of this batch: each settled test's direct
+ * prerequisite whose edge wants another failure of it without it (the verification would
+ * run its schedule less d for that) goes at the end of a run that holds that schedule
+ * less d, not d, and only tests before t: under the search's model a failure after more
+ * tests answers every question about fewer (verify.c's host_confirmations), at the cost
+ * of one execution instead of a schedule. After the batch's other owners, one a run, so
+ * that no answer of the search runs after a test expected to fail. Only while outcomes
+ * agree. */
+static int plan_rides(sx *s, const size_t *kept, const size_t *base, size_t m, sx_rides *rides)
+{
+	unsigned char *taken = calloc(m ? m : 1, 1);
+	dx_sched less = {0};
+	int rc = taken ? 0 : ut_error_set(UT_ENOMEM, "out of memory");
+
+	for (uint32_t t = 0; rc == 0 && !s->c->unsteady && t < s->n; t++) {
+		const sx_test *x = &s->t[t];
+
+		if (x->state != SX_DONE || !included(s, t))
+			continue;
+		for (size_t f = 0; rc == 0 && f < x->found.n; f++) {
+			uint32_t d = x->found.v[f].test;
+			size_t best = m;
+
+			if (!wants_confirming(s, t, d, &less, &rc))
+				continue;
+			for (size_t j = 0; j < m; j++) {
+				const sx_probe *h = &s->probes.v[kept[j]];
+
+				/* the schedule less d among the tests the run's owner runs
+				 * after (they pass there, their prerequisites with them;
+				 * the owner and the others at its end may fail), and at most
+				 * SX_RIDE_MORE tests more: each is one that may break t where
+				 * the monotone model does not hold, and the runs of the
+				 * verification that confirmations end hold one or two */
+				if (taken[j] || h->phase != UT_PHASE_SEARCH ||
+				    h->sched.n > less.n + SX_RIDE_MORE ||
+				    h->sched.v[h->sched.n - 1] >= t || contains(&h->sched, d) ||
+				    !dx_subset(less.v, less.n, h->sched.v, base[j] - 1))
+					continue;
+				if (best == m || h->sched.n < s->probes.v[kept[best]].sched.n)
+					best = j;
+			}
+			if (best == m)
+				continue;
+			taken[best] = 1;
+			{
+				sx_ride r = {t, d, best, {0}};
+
+				rc = copy_sched(&r.less, &less);
+				if (rc == 0 && ut_vec_push(rides, r) < 0) {
+					ut_vec_free(&r.less);
+					rc = ut_error_set(UT_ENOMEM, "out of memory");
+				}
+			}
+		}
+	}
+	ut_vec_free(&less);
+	free(taken);
+	return rc;
+}
+
+/* After the batch: each ride whose t failed with every test of its schedule less d passing
+ * before it confirms t -> d once more. */
+static int count_rides(sx *s, const dx_job *jobs, const dx_result *res, sx_rides *rides)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < rides->n; i++) {
+		const sx_ride *r = &rides->v[i];
+		const dx_job *job = &jobs[r->job];
+		const dx_result *o = &res[r->job];
+		uint64_t h = probe_key(r->less.v, r->less.n, r->t);
+		size_t k = 0, at = job->n - 1;
+		bool ok = !o->error && job->sched[at] == r->t && o->outcomes[at] == UT_OUT_FAIL;
+		sx_hconf *c = NULL;
+
+		for (size_t j = 0; ok && j < at; j++) { /* the schedule less d, all passing */
+			if (k < r->less.n && job->sched[j] == r->less.v[k]) {
+				ok = o->outcomes[j] == UT_OUT_PASS;
+				k++;
+			}
+		}
+		if (!ok || k != r->less.n)
+			continue;
+		for (size_t j = 0; j < s->hconf.n && !c; j++) {
+			if (s->hconf.v[j].t == r->t && s->hconf.v[j].d == r->d &&
+			    s->hconf.v[j].sched == h)
+				c = &s->hconf.v[j];
+		}
+		if (c)
+			c->hits++;
+		else if (ut_vec_push(&s->hconf, ((sx_hconf){r->t, r->d, h, 1})) < 0)
+			rc = ut_error_set(UT_ENOMEM, "out of memory");
+	}
+	return rc;
+}
+
 int sx_run_probes(sx *s)
 {
 	dx_job *jobs = calloc(s->probes.n ? s->probes.n : 1, sizeof(*jobs));
 	dx_result *res = calloc(s->probes.n ? s->probes.n : 1, sizeof(*res));
 	size_t *kept = calloc(s->probes.n ? s->probes.n : 1, sizeof(*kept));
 	size_t *base = calloc(s->probes.n ? s->probes.n : 1, sizeof(*base));
+	sx_rides rides = {0};
 	size_t m = 0;
-	int rc;
+	int rc, ran;
 
 	if (!jobs || !res || !kept || !base) {
 		free(jobs);
@@ -1197,14 +1373,27 @@ int sx_run_probes(sx *s)
 		base[m] = p->sched.n;
 		kept[m++] = i;
 	}
+	rc = plan_rides(s, kept, base, m, &rides);
+	for (size_t i = 0; rc == 0 && i < rides.n; i++) {
+		sx_probe *h = &s->probes.v[kept[rides.v[i].job]];
+		size_t len = strlen(h->purpose);
+
+		rc = push(&h->sched, rides.v[i].t);
+		snprintf(h->purpose + len, sizeof(h->purpose) - len, ", then confirm that %s needs %s",
+			 s->g->tests[rides.v[i].t].id, s->g->tests[rides.v[i].d].id);
+	}
 	for (size_t j = 0; j < m; j++) { /* the owners the run took each end a schedule */
 		const sx_probe *p = &s->probes.v[kept[j]];
 
 		jobs[j] = (dx_job){p->sched.v, p->sched.n, p->purpose, p->phase,
 				   p->sched.n - base[j] + 1};
 	}
-	rc = dx_run_batch(s->c, jobs, m, res); /* the evidence store learns every run */
-	dx_results_free(res, rc < 0 ? 0 : m);
+	ran = rc == 0 ? dx_run_batch(s->c, jobs, m, res) : rc; /* the store learns every run */
+	rc = ran == 0 ? count_rides(s, jobs, res, &rides) : ran;
+	for (size_t i = 0; i < rides.n; i++)
+		ut_vec_free(&rides.v[i].less);
+	ut_vec_free(&rides);
+	dx_results_free(res, ran < 0 ? 0 : m);
 	free(jobs);
 	free(kept);
 	free(base);

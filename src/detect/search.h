@@ -31,11 +31,13 @@ typedef struct {
 	uint32_t *rank;	    /* gallop: earlier tests, likeliest prerequisite first */
 	size_t nrank, ri;   /* how many; how many are in x */
 	dx_sched x;	    /* gallop: the tests tried so far */
+	dx_sched gfail;	    /* gallop: the last try it failed after (ascending) */
 	size_t target;	    /* gallop: the size the next try grows to */
 	size_t step;	    /* gallop: how many tests more the try after it takes */
 	bool searching;	    /* peel: a binary search for the latest missing prerequisite */
 	bool top_tried;	    /* peel: this search asked about its latest test alone */
 	bool by_one;	    /* peel: leaving out each top test of u \ in alone (one_by_one) */
+	bool by_one_dry;    /* peel: a round of one_by_one dropped every top it asked about */
 	int confirming;     /* peel: times the pass after u was run again (confirm_pass) */
 	uint32_t lo, hi;    /* peel: it is in u \ in, at or above lo and below hi */
 	long fail_run;	    /* peel: the last run that failed without it */
@@ -49,6 +51,16 @@ typedef struct {
 	bool rescued;	    /* rescue: it found `rescuer` (a direct prerequisite in found) */
 	uint32_t rescuer;
 } sx_test;
+
+/* Failures of t without d, with every other test of its schedule passing before it, that
+ * the search saw at the end of another test's run (sx_run_probes): the confirmations of
+ * t -> d they give while outcomes agree, for the schedule of hash `sched` (the store keeps
+ * no record of a failure after fewer tests than one it has). */
+typedef struct {
+	uint32_t t, d;
+	uint64_t sched;
+	unsigned hits;
+} sx_hconf;
 
 /* A run planned for a test. */
 typedef struct {
@@ -74,6 +86,7 @@ typedef struct {
 			       settled from the graph too (tedd's), not only searched ones */
 	unsigned *confirm;  /* per edge index: failures without the dependee the verification
 			       saw that the store kept no record of its own for */
+	UT_VEC(sx_hconf) hconf; /* the same, seen by the search (sx_hconf) */
 	size_t nconfirm;
 	/* what the verification did */
 	size_t verify_runs, reopened, added, removed, confirmed;
@@ -89,6 +102,8 @@ void sx_reopen(sx *s, uint32_t t);
 /* Searches every test not settled, in batches of runs, until each is settled or left out;
  * then writes the edges of the tests it searched. */
 int sx_search(sx *s);
+/* The confirmations of t -> d the search saw for t's schedule less d (without). */
+unsigned sx_hosted_confirmations(const sx *s, uint32_t t, uint32_t d, const dx_sched *without);
 /* Runs the planned probes as one batch (identical runs once). */
 int sx_run_probes(sx *s);
 /* Plans the run of sched (ascending, owner last; taken over and emptied). */

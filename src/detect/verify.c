@@ -112,7 +112,7 @@ static int confirmations(sx *s, uint32_t t, uint32_t d, const dx_sched *without)
 	if (s->c->unsteady)
 		return (int)(held > own ? held : own);
 	return (int)dx_evidence_failures(s->c, t, without->v, without->n, d, false) +
-	       (k ? (int)*k : 0);
+	       (k ? (int)*k : 0) + (int)sx_hosted_confirmations(s, t, d, without);
 }
 
 /* Runs that must agree before the verification takes a schedule as passing or an edge as
