@@ -54,8 +54,8 @@
 #define SX_COST_MARGIN 0.95 /* a split other than the even one saves this share of time */
 #define SX_OUTSIDE 16.0	   /* the split's weight of a test outside the gallop's failing try */
 #define SX_TOP_ALONE 0.2   /* the latest test left out alone when this much of the weight */
-#define SX_BY_ONE 2
-#define SX_RIDE_MORE 2	   /* tests besides its schedule less d a run a confirmation ends holds */	   /* the peel leaves out each top alone when there are this few */
+#define SX_BY_ONE 2	   /* the peel leaves out each top alone when there are this few */
+#define SX_RIDE_MORE 2	   /* tests besides its schedule less d a run a confirmation ends holds */
 
 static bool included(const sx *s, uint32_t t)
 {
