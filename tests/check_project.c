@@ -222,11 +222,12 @@ START_TEST(test_summary_json)
 	ut_detect_summary s;
 	ut_json *doc = NULL;
 	ut_buf b = UT_BUF_INIT;
-	const ut_json *sel, *flaky, *failing;
+	const ut_json *sel, *flaky, *failing, *without;
 
 	memset(&s, 0, sizeof(s));
 	g->tests[0].flaky = true;
 	g->tests[2].failing = true;
+	g->tests[1].failing = g->tests[1].needs_left_out = true; /* needs a, left out */
 	g->stats.strategy = "tedd";
 	g->commit = "0123abcd";
 	s.g = g;
@@ -255,6 +256,9 @@ START_TEST(test_summary_json)
 	ck_assert_str_eq(ut_json_string(ut_json_first(flaky)), "t.py::a");
 	ck_assert_int_eq((int)length(failing), 1);
 	ck_assert_str_eq(ut_json_string(ut_json_first(failing)), "t.py::c");
+	without = ut_json_get(doc, "failing_without_left_out");
+	ck_assert_int_eq((int)length(without), 1);
+	ck_assert_str_eq(ut_json_string(ut_json_first(without)), "t.py::b");
 	ut_json_free(doc);
 	doc = NULL;
 	ut_buf_dispose(&b);

@@ -182,8 +182,13 @@ static void print_figures(const ut_detect_summary *s)
 	if (st->replayed)
 		printf("replayed from the journal: %ld runs\n", st->replayed);
 	if (st->flaky || st->failing)
-		printf("left out: %zu flaky, %zu failing in the original order\n", st->flaky,
-		       st->failing);
+		printf("left out: %zu flaky, %zu failing in the original order", st->flaky,
+		       st->failing - st->needs_left_out);
+	if (st->needs_left_out)
+		printf(", %zu failing without the tests left out before them (they passed "
+		       "in the original order)", st->needs_left_out);
+	if (st->flaky || st->failing)
+		printf("\n");
 }
 
 static void print_text(const ut_detect_summary *s)
@@ -202,7 +207,11 @@ static void print_text(const ut_detect_summary *s)
 	for (i = 0; i < g->ntests; i++) {
 		if (g->tests[i].flaky)
 			printf("  flaky: %s\n", ut_cli_esc(g->tests[i].id));
-		if (g->tests[i].failing)
+		if (g->tests[i].failing && g->tests[i].needs_left_out)
+			printf("  fails after every earlier test but those left out, so it needs "
+			       "one of them (it passed in the original order, where they ran): "
+			       "%s\n", ut_cli_esc(g->tests[i].id));
+		else if (g->tests[i].failing)
 			printf("  fails in the original order (in every run there, or in most "
 			       "of them once reruns settled outcomes that disagreed; or an id "
 			       "the runner does not know): %s\n", ut_cli_esc(g->tests[i].id));

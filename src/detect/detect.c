@@ -141,6 +141,10 @@ static void explain_left_out(dx_ctx *c)
 			continue;
 		if (c->excluded[e->dependent] == DX_FLAKY)
 			e->reason = "not validated: the dependent is flaky";
+		else if (c->excluded[e->dependent] == DX_FAILING &&
+			 c->g->tests[e->dependent].needs_left_out)
+			e->reason = "not validated: the dependent fails without the tests left out "
+				    "before it";
 		else if (c->excluded[e->dependent] == DX_FAILING)
 			e->reason = "not validated: the dependent fails in the original order";
 	}
@@ -213,7 +217,8 @@ int ut_detect_run(ut_graph *g, ut_runner *runner, ut_journal *journal,
 		 * again to find out otherwise. */
 		for (i = 0; i < g->ntests; i++) {
 			if (opts->revalidate[i] == UT_REVALIDATE_SEARCH)
-				g->tests[i].flaky = g->tests[i].failing = false;
+				g->tests[i].flaky = g->tests[i].failing =
+					g->tests[i].needs_left_out = false;
 			c.excluded[i] = g->tests[i].flaky ? DX_FLAKY
 					: g->tests[i].failing ? DX_FAILING : DX_IN;
 		}

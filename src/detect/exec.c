@@ -35,6 +35,15 @@ void dx_mark_failing(dx_ctx *c, uint32_t test)
 	c->stats->failing++;
 }
 
+void dx_mark_needs_left_out(dx_ctx *c, uint32_t test)
+{
+	if (c->excluded[test] != DX_IN)
+		return;
+	dx_mark_failing(c, test);
+	c->g->tests[test].needs_left_out = true;
+	c->stats->needs_left_out++;
+}
+
 void dx_result_dispose(dx_result *r)
 {
 	if (!r)

@@ -138,6 +138,9 @@ bool dx_subset(const uint32_t *a, size_t na, const uint32_t *b, size_t nb);
 void dx_mark_flaky(dx_ctx *c, uint32_t test);
 /* Leaves the test out as one that fails even after every earlier test. */
 void dx_mark_failing(dx_ctx *c, uint32_t test);
+/* Leaves the test out as failing because it fails after every earlier test but those left
+ * out before it (it passed in the original order, where they ran): it needs one of them. */
+void dx_mark_needs_left_out(dx_ctx *c, uint32_t test);
 
 /* Runs the schedule (graph indices in original order) or replays it from the journal;
  * a run that fails as a whole is no evidence: it is run again up to DX_ERROR_RETRIES

@@ -86,16 +86,24 @@ static void json_selection(ut_jsonw *w, const ut_detect_fix_stats *fs)
 	ut_jsonw_obj_end(w);
 }
 
-/* The ids of the tests marked flaky (failing false) or failing in the original order. */
-static void json_left_out(ut_jsonw *w, const char *key, const ut_graph *g, bool failing)
+enum { LEFT_FLAKY, LEFT_FAILING, LEFT_NEEDS_LEFT_OUT };
+
+/* The ids of the tests marked flaky, failing in the original order, or failing without
+ * the tests left out before them. */
+static void json_left_out(ut_jsonw *w, const char *key, const ut_graph *g, int which)
 {
 	size_t i;
 
 	ut_jsonw_key(w, key);
 	ut_jsonw_arr_begin(w);
 	for (i = 0; i < g->ntests; i++) {
-		if (failing ? g->tests[i].failing : g->tests[i].flaky)
-			ut_jsonw_str(w, g->tests[i].id);
+		const ut_graph_test *t = &g->tests[i];
+		bool in = which == LEFT_FLAKY	? t->flaky
+			  : which == LEFT_FAILING ? t->failing && !t->needs_left_out
+						  : t->failing && t->needs_left_out;
+
+		if (in)
+			ut_jsonw_str(w, t->id);
 	}
 	ut_jsonw_arr_end(w);
 }
@@ -142,8 +150,9 @@ int ut_detect_summary_json(ut_buf *out, const ut_detect_summary *s)
 		ut_jsonw_double(&w, st->phase_s[i]);
 	}
 	ut_jsonw_obj_end(&w);
-	json_left_out(&w, "flaky", g, false);
-	json_left_out(&w, "failing_in_original_order", g, true);
+	json_left_out(&w, "flaky", g, LEFT_FLAKY);
+	json_left_out(&w, "failing_in_original_order", g, LEFT_FAILING);
+	json_left_out(&w, "failing_without_left_out", g, LEFT_NEEDS_LEFT_OUT);
 	ut_jsonw_obj_end(&w);
 	return out->failed ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }

@@ -516,15 +516,38 @@ static int copy_sched(dx_sched *to, const dx_sched *from)
 	return 0;
 }
 
+/* Whether an earlier test than t is left out and was not in u (the set t failed after). */
+static bool left_out_before(const sx *s, uint32_t t)
+{
+	const dx_sched *u = &s->t[t].u;
+
+	for (uint32_t k = 0; k < t; k++) {
+		if (included(s, k))
+			continue;
+		size_t i = 0;
+
+		while (i < u->n && u->v[i] != k)
+			i++;
+		if (i == u->n)
+			return true;
+	}
+	return false;
+}
+
 /* A test that fails even after every earlier test, or whose runs do not settle (stalled):
  * left out. Flaky only when two runs of the same schedule disagree: it passed in the
  * original order and now failed after every earlier test with none of them left out
- * since; anything else (a stall, evidence that contradicts itself across different
- * schedules) is no such proof, and the test is left out as failing. */
+ * since. When tests before it were left out (flaky or failing) and it failed after all
+ * the others, it needs one of them: left out with them, and said so (a DokuWiki page's
+ * revisions test after its flaky edit test was reported as failing in the original order,
+ * where it passed). Anything else (a stall, evidence that contradicts itself across
+ * different schedules) is no such proof, and the test is left out as failing. */
 static void give_up(sx *s, uint32_t t, bool stalled)
 {
 	if (!stalled && s->with_original && s->t[t].u.n == t)
 		dx_mark_flaky(s->c, t);
+	else if (!stalled && s->with_original && left_out_before(s, t))
+		dx_mark_needs_left_out(s->c, t);
 	else
 		dx_mark_failing(s->c, t);
 	s->t[t].state = SX_DONE;

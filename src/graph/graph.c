@@ -385,6 +385,7 @@ int ut_graph_subgraph(ut_graph **out, const ut_graph *g, const bool *keep)
 		sub->tests[at[i]].duration_s = t->duration_s;
 		sub->tests[at[i]].flaky = t->flaky;
 		sub->tests[at[i]].failing = t->failing;
+		sub->tests[at[i]].needs_left_out = t->needs_left_out;
 		sub->tests[at[i]].pass_run = t->pass_run;
 		sub->tests[at[i]].body = t->body;
 		if (rc == 0)

@@ -34,6 +34,8 @@ static void write_test(ut_jsonw *w, const ut_graph *g, size_t i)
 	if (t->failing) {
 		ut_jsonw_kbool(w, "failing", true);
 	}
+	if (t->failing && t->needs_left_out)
+		ut_jsonw_kbool(w, "needs_left_out", true);
 	if (t->pass_run > 0)
 		ut_jsonw_kint(w, "passed_in", t->pass_run);
 	ut_jsonw_obj_end(w);
@@ -213,6 +215,8 @@ static int read_tests(ut_graph **out, const reader *r, const ut_json *tests, ut_
 			(*out)->tests[i].duration_s = ut_json_number(dur);
 		(*out)->tests[i].flaky = flaky && ut_json_true(flaky);
 		(*out)->tests[i].failing = ut_json_true(ut_json_get(t, "failing"));
+		(*out)->tests[i].needs_left_out = (*out)->tests[i].failing &&
+						  ut_json_true(ut_json_get(t, "needs_left_out"));
 		ut_json_whole(ut_json_get(t, "passed_in"), 1, LONG_MAX, &(*out)->tests[i].pass_run);
 		if (ut_map_get(ids, (*out)->tests[i].id, strlen((*out)->tests[i].id)))
 			return bad(r, id, "duplicate test id ", id);
