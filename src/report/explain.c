@@ -80,6 +80,20 @@ static void text_edge(ut_buf *out, const ut_graph *g, const ut_edge *e, uint32_t
 		text_run(out, j, e->evidence.v[i]);
 }
 
+/* Why detection left the test out, or NULL: the scheduler then runs it after every
+ * earlier test, as the original order does. */
+static const char *left_out_reason(const ut_graph_test *test)
+{
+	if (test->flaky)
+		return "flaky: its runs did not agree";
+	if (test->failing && test->needs_left_out)
+		return "it passed in the original order, but failed after every earlier test "
+		       "but those left out, so it needs one of them";
+	if (test->failing)
+		return "it fails in the original order";
+	return NULL;
+}
+
 static void text_sections(ut_buf *out, const ut_graph *g, uint32_t t, const ut_journal *j)
 {
 	const ut_graph_test *test = &g->tests[t];
@@ -98,7 +112,10 @@ static void text_sections(ut_buf *out, const ut_graph *g, uint32_t t, const ut_j
 			any = true;
 			text_edge(out, g, e, s == NEEDED ? e->dependent : e->dependee, j);
 		}
-		if (!any && s == DEPENDS)
+		if (!any && s == DEPENDS && left_out_reason(test))
+			ut_buf_puts(out, "depends on: not known (left out of detection: it runs "
+				    "after every earlier test)\n");
+		else if (!any && s == DEPENDS)
 			ut_buf_puts(out, "depends on: nothing (runs alone after a reset)\n");
 		if (s == NOT_DEPENDS && test->pass_run > 0) {
 			/* graph.json keeps no refuted edge: this run refutes every one of them */
@@ -118,8 +135,9 @@ static void text_all(ut_buf *out, const ut_graph *g, uint32_t t, const ut_journa
 	text(out, test->id);
 	ut_buf_puts(out, "\n  ");
 	text(out, test->file);
-	ut_buf_printf(out, ":%u, position %u in the original order%s\n", test->line, t + 1,
-		      test->flaky ? ", flaky (left out)" : "");
+	ut_buf_printf(out, ":%u, position %u in the original order\n", test->line, t + 1);
+	if (left_out_reason(test))
+		ut_buf_printf(out, "left out: %s\n", left_out_reason(test));
 	text_sections(out, g, t, j);
 	ut_buf_puts(out, "schedule:");
 	for (i = 0; i < len; i++) {
@@ -200,6 +218,9 @@ static void json_all(ut_jsonw *w, const ut_graph *g, uint32_t t, const ut_journa
 	ut_jsonw_kint(w, "line", test->line);
 	ut_jsonw_kint(w, "position", (long long)t + 1);
 	ut_jsonw_kbool(w, "flaky", test->flaky);
+	ut_jsonw_kbool(w, "failing", test->failing);
+	ut_jsonw_kbool(w, "needs_left_out", test->failing && test->needs_left_out);
+	ut_jsonw_kstr(w, "left_out", left_out_reason(test));
 	for (int s = 0; s < NSECTIONS; s++) {
 		ut_jsonw_key(w, keys[s]);
 		ut_jsonw_arr_begin(w);
