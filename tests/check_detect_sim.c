@@ -501,6 +501,37 @@ START_TEST(confirmations_end_other_runs)
 }
 END_TEST
 
+/* reruns 2 asks three failures of each edge: a confirmation at the end of another run
+ * (the verification's or the search's) that the evidence store also records is one run,
+ * counted once. On the suites of the two tests around this one. */
+START_TEST(reruns_two_asks_three_failures)
+{
+	static const char *const truths[] = {
+		"2>0 2>1 4>0 4>3 6>0 6>5 7>6",
+		"1>0 2>1 3>2 4>3 5>4 6>5 7>6 8>7 9>8 10>9 11>5 12>8 13>10 14>10 15>13 16>14 "
+		"17>0 18>17 19>16 20>0 21>20 22>12 23>22"};
+	static const size_t sizes[] = {8, 24};
+
+	for (size_t k = 0; k < 2; k++) {
+		dt d;
+
+		dt_suite(&d, sizes[k], truths[k], truths[k]);
+		ck_assert_int_eq(detect(&d, "fast", 1, 2), 0);
+		ck_assert_edges(&d, truths[k]);
+		ck_schedules_pass(&d);
+		for (uint32_t t = 0; t < sizes[k]; t++) {
+			for (uint32_t p = 0; p < t; p++) {
+				if (manifest(&d, t, p))
+					ck_assert_msg(certificates(&d, t, p) >= 3,
+						      "suite %zu: t%u needs t%u: %zu failing runs "
+						      "show it", k, t, p, certificates(&d, t, p));
+			}
+		}
+		dt_teardown(&d);
+	}
+}
+END_TEST
+
 /* A confirmation that ends a run of the search: on the deep suite of the intermittent
  * cases, without flips, a test settled early wants its edges confirmed while later tests
  * are still searched, and a search run holding its schedule less a prerequisite (and not
@@ -1300,6 +1331,7 @@ Suite *detect_sim_suite(void)
 	tcase_add_test(tc, both_recover_a_missing_edge);
 	tcase_add_test(tc, a_flaky_test_is_left_out);
 	tcase_add_test(tc, a_test_that_needs_a_flaky_one_says_so);
+	tcase_add_test(tc, reruns_two_asks_three_failures);
 	tcase_add_test(tc, a_run_where_nothing_ran_is_run_again);
 	tcase_add_test(tc, a_late_flaky_failure_is_run_again);
 	tcase_add_test(tc, no_edge_on_a_run_where_a_kept_prerequisite_failed);

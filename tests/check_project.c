@@ -256,7 +256,7 @@ START_TEST(test_summary_json)
 	ck_assert_str_eq(ut_json_string(ut_json_first(flaky)), "t.py::a");
 	ck_assert_int_eq((int)length(failing), 1);
 	ck_assert_str_eq(ut_json_string(ut_json_first(failing)), "t.py::c");
-	without = ut_json_get(doc, "failing_without_left_out");
+	without = ut_json_get(doc, "needs_left_out");
 	ck_assert_int_eq((int)length(without), 1);
 	ck_assert_str_eq(ut_json_string(ut_json_first(without)), "t.py::b");
 	ut_json_free(doc);

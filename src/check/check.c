@@ -355,6 +355,7 @@ static int link_base_graph(ut_check *c)
 		c->graph->tests[h].duration_s = bg->tests[gi].duration_s;
 		c->graph->tests[h].flaky = bg->tests[gi].flaky;
 		c->graph->tests[h].failing = bg->tests[gi].failing;
+		c->graph->tests[h].needs_left_out = bg->tests[gi].needs_left_out;
 	}
 	c->base_of_graph_ = malloc((bg->ntests ? bg->ntests : 1) * sizeof(long));
 	if (rc == 0 && !c->base_of_graph_)

@@ -208,8 +208,9 @@ static void print_text(const ut_detect_summary *s)
 		if (g->tests[i].flaky)
 			printf("  flaky: %s\n", ut_cli_esc(g->tests[i].id));
 		if (g->tests[i].failing && g->tests[i].needs_left_out)
-			printf("  fails after every earlier test but those left out, so it needs "
-			       "one of them (it passed in the original order, where they ran): "
+			printf("  fails after every earlier test but those left out, so it most "
+			       "likely needs one of them (it passed in the original order, where "
+			       "they ran): "
 			       "%s\n", ut_cli_esc(g->tests[i].id));
 		else if (g->tests[i].failing)
 			printf("  fails in the original order (in every run there, or in most "

@@ -113,7 +113,7 @@ typedef struct {
 	double wall_s;        /* this invocation */
 	double phase_s[UT_PHASE_COUNT]; /* runner wall time per phase (replayed: as recorded) */
 	size_t manifest, removed, recovered;
-	size_t flaky, failing; /* tests left out: flaky; failing in the original order */
+	size_t flaky, failing; /* tests left out: flaky; failing (needs_left_out included) */
 	size_t needs_left_out; /* of failing, those failing only without tests left out */
 	size_t output_schedules; /* the schedules of the output graph (of the tests nobody
 				    depends on), all seen passing (incremental: those in scope) */

@@ -284,6 +284,18 @@ unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, 
 	return k;
 }
 
+bool dx_evidence_failed_after_all(const dx_ctx *c, uint32_t t)
+{
+	const dx_recs *f = &c->ev[t].fail;
+
+	/* a record's set holds the earlier tests that passed before t in its runs */
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->v[i].n == t)
+			return true;
+	}
+	return false;
+}
+
 unsigned dx_evidence_refutes(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n)
 {
 	const dx_recs *f = &c->ev[t].fail;

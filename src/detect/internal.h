@@ -139,7 +139,8 @@ void dx_mark_flaky(dx_ctx *c, uint32_t test);
 /* Leaves the test out as one that fails even after every earlier test. */
 void dx_mark_failing(dx_ctx *c, uint32_t test);
 /* Leaves the test out as failing because it fails after every earlier test but those left
- * out before it (it passed in the original order, where they ran): it needs one of them. */
+ * out before it (it passed in the original order, where they ran): it most likely needs
+ * one of them. */
 void dx_mark_needs_left_out(dx_ctx *c, uint32_t test);
 
 /* Runs the schedule (graph indices in original order) or replays it from the journal;
@@ -207,6 +208,8 @@ int dx_need(const dx_ctx *c);
  * held: only in records a dispute held (t is not monotone there: confirmed by reruns). */
 unsigned dx_evidence_failures(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n,
 			      uint32_t lacking, bool held);
+/* Whether a run showed t fail after every earlier test, each of them passing. */
+bool dx_evidence_failed_after_all(const dx_ctx *c, uint32_t t);
 /* Runs that showed t fail after a superset of set (ascending), in records no dispute held
  * (a test not monotone there fails after more tests by rule, not by chance). */
 unsigned dx_evidence_refutes(const dx_ctx *c, uint32_t t, const uint32_t *set, size_t n);

@@ -152,7 +152,7 @@ int ut_detect_summary_json(ut_buf *out, const ut_detect_summary *s)
 	ut_jsonw_obj_end(&w);
 	json_left_out(&w, "flaky", g, LEFT_FLAKY);
 	json_left_out(&w, "failing_in_original_order", g, LEFT_FAILING);
-	json_left_out(&w, "failing_without_left_out", g, LEFT_NEEDS_LEFT_OUT);
+	json_left_out(&w, "needs_left_out", g, LEFT_NEEDS_LEFT_OUT);
 	ut_jsonw_obj_end(&w);
 	return out->failed ? ut_error_set(UT_ENOMEM, "out of memory") : 0;
 }

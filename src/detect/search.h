@@ -104,7 +104,8 @@ void sx_reopen(sx *s, uint32_t t);
 int sx_search(sx *s);
 /* The confirmations of t -> d the search saw for t's schedule less d (without). */
 unsigned sx_hosted_confirmations(const sx *s, uint32_t t, uint32_t d, const dx_sched *without);
-/* Runs the planned probes as one batch (identical runs once). */
+/* Runs the planned probes as one batch (batch.c): identical runs once, a probe that
+ * another run holds at its end, and confirmations at the end of search runs. */
 int sx_run_probes(sx *s);
 /* Plans the run of sched (ascending, owner last; taken over and emptied). */
 int sx_propose(sx *s, uint32_t owner, dx_sched *sched, ut_detect_phase phase, const char *purpose);
@@ -113,6 +114,38 @@ int sx_propose(sx *s, uint32_t owner, dx_sched *sched, ut_detect_phase phase, co
 int sx_graph_closures(sx *s, bool (*want)(const sx *s, uint32_t t));
 /* Whether t takes part (not left out as flaky or failing). */
 bool sx_included(const sx *s, uint32_t t);
+/* The search's small helpers on schedules (dx_sched, ascending), shared by search.c and
+ * batch.c: push x at the end (UT_ENOMEM); whether v holds e (binary search); to = from;
+ * which probe this is (owner after exactly v); the planned probes dropped. */
+int sx_push(dx_sched *v, uint32_t x);
+bool sx_contains(const dx_sched *v, uint32_t e);
+int sx_copy_sched(dx_sched *to, const dx_sched *from);
+uint64_t sx_probe_key(const uint32_t *v, size_t n, uint32_t owner);
+void sx_probes_clear(sx *s);
+
+/* The answer to "does t pass after exactly v?" (sx_ask). SX_WAIT: the same probe gave no
+ * answer and holds a test still searched (one searched again after a refuted pass, say):
+ * t waits until that one is settled, no stall. */
+enum { SX_PASS, SX_FAIL, SX_PLANNED, SX_STALLED, SX_WAIT };
+#define SX_STALLS 3 /* the same probe this often without an answer: left out */
+
+/* The steps of search.c that the peel (peel.c) shares. out = the marked tests below
+ * `below`, ascending, the marks cleared. Marks v and everything the settled tests of v
+ * need (their anc); returns how many were not marked. How likely t needs e, on a log
+ * scale. Sets *ans from the evidence or plans the run (SX_PLANNED; SX_STALLED after a
+ * few runs without an answer); *run: the run that shows it. Leaves t out (flaky,
+ * failing, or failing without the tests left out before it). After sx_ask: whether the
+ * step ends there, *rc what it returns (1 a run is planned, 0 t was left out, < 0 an
+ * error). */
+int sx_collect(sx *s, uint32_t below, dx_sched *out);
+size_t sx_mark_closure(sx *s, const uint32_t *v, size_t n);
+double sx_prior(sx *s, uint32_t t, uint32_t e);
+int sx_ask(sx *s, uint32_t t, const dx_sched *asked, const char *what, long *run, int *ans);
+void sx_give_up(sx *s, uint32_t t, bool stalled);
+bool sx_ends(sx *s, uint32_t t, int a, int *rc);
+/* One step of the peel of t (peel.c): 1 when a run is planned, 0 when t waits or is
+ * settled, < 0 on error. */
+int sx_step_peel(sx *s, uint32_t t);
 
 /* Rescue (rescue.c): a searched test that a dispute held failing after a set holding its
  * prerequisites (a pair that is not monotone: an earlier test X breaks it) is searched for

@@ -27,7 +27,9 @@
 
 typedef struct {
 	uint32_t owner;
-	long without; /* -1: the owner's schedule; else the prerequisite left out */
+	long without;	 /* -1: the owner's schedule; else the prerequisite left out */
+	unsigned stored; /* without >= 0: the store's failures of the owner without it, when
+			  * planned (a run the store records is not counted again) */
 } vx_job;
 
 typedef UT_VEC(vx_job) vx_jobs;
@@ -149,7 +151,7 @@ static int plan_edges(sx *s, ut_scheduler *sch, uint32_t t, const dx_sched *cl, 
 
 	for (uint32_t k = adj->start[t]; rc == 0 && k < adj->start[t + 1]; k++) {
 		uint32_t d = adj->deps[k];
-		vx_job j = {t, d};
+		vx_job j = {t, d, 0};
 		bool imp = false;
 
 		rc = implied(sch, t, d, &tmp, &imp);
@@ -160,10 +162,10 @@ static int plan_edges(sx *s, ut_scheduler *sch, uint32_t t, const dx_sched *cl, 
 		 * without contradicting anything */
 		if (rc < 0 || confirmations(s, t, d, &sched) >= edge_need(s))
 			continue;
+		j.stored = dx_evidence_failures(s->c, t, sched.v, sched.n, d, false);
 		rc = push_one(&sched, t);
 		snprintf(purpose, sizeof(purpose), "%s that %s needs %s",
-			 dx_evidence_failures(s->c, t, sched.v, sched.n - 1, d, false) ? "confirm" : "verify",
-			 s->g->tests[t].id, s->g->tests[d].id);
+			 j.stored ? "confirm" : "verify", s->g->tests[t].id, s->g->tests[d].id);
 		if (rc == 0)
 			rc = sx_propose(s, t, &sched, UT_PHASE_VERIFY, purpose);
 		if (rc == 0 && ut_vec_push(why, j) < 0)
@@ -205,7 +207,7 @@ static int plan(sx *s, const unsigned char *scope, vx_jobs *why, bool first)
 	rc = sx_graph_closures(s, sx_included); /* the output graph's schedules */
 	for (uint32_t t = 0; rc == 0 && t < s->n; t++) {
 		bool sink = !has_dependent[t];
-		vx_job j = {t, -1};
+		vx_job j = {t, -1, 0};
 
 		if (s->c->excluded[t] != DX_IN || !in_scope(scope, t))
 			continue;
@@ -410,10 +412,13 @@ static long judge(sx *s, const vx_job *why, size_t i, size_t n, const ut_outcome
 		return f;
 	}
 	if (f == (long)t) { /* it needs the prerequisite, once more */
-		unsigned *slot = confirm_slot(s, t, (uint32_t)why[i].without);
+		uint32_t d = (uint32_t)why[i].without;
+		unsigned *slot = confirm_slot(s, t, d);
 
 		s->confirmed++;
-		if (slot)
+		/* counted here unless the store recorded the run itself (a failure after
+		 * fewer tests than a record it keeps is not one of its own) */
+		if (slot && dx_evidence_failures(s->c, t, p->sched.v, n - 1, d, false) <= why[i].stored)
 			(*slot)++;
 		return -1;
 	}

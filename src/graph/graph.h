@@ -58,10 +58,11 @@ typedef struct {
 	unsigned line, end_line;
 	double duration_s; /* < 0: unknown */
 	bool flaky;        /* did not pass every time in the original order: left out */
-	bool failing;      /* never passed in the original order (or never ran): left out */
+	bool failing;      /* left out as failing: never passed in the original order (or
+			    * never ran, or its runs did not settle), or needs_left_out */
 	bool needs_left_out; /* with failing: passed in the original order, but failed after
-			      * every earlier test except those left out (it needs one of
-			      * them): left out with them */
+			      * every earlier test except those left out (it most likely
+			      * needs one of them): left out with them */
 	uint64_t body;     /* ut_test.body of the suite it was made from (0: unknown; not in
 	                    * graph.json): the journal's "the test changed" */
 	long pass_run;     /* the run in which it passed after its prerequisites alone (every

@@ -87,10 +87,11 @@ static const char *left_out_reason(const ut_graph_test *test)
 	if (test->flaky)
 		return "flaky: its runs did not agree";
 	if (test->failing && test->needs_left_out)
-		return "it passed in the original order, but failed after every earlier test "
-		       "but those left out, so it needs one of them";
+		return "failing without the tests left out before it: it passed in the original "
+		       "order, but failed after every earlier test but those, so it most likely "
+		       "needs one of them";
 	if (test->failing)
-		return "it fails in the original order";
+		return "failing: it failed in the original order, or its runs did not settle";
 	return NULL;
 }
 
@@ -137,7 +138,7 @@ static void text_all(ut_buf *out, const ut_graph *g, uint32_t t, const ut_journa
 	text(out, test->file);
 	ut_buf_printf(out, ":%u, position %u in the original order\n", test->line, t + 1);
 	if (left_out_reason(test))
-		ut_buf_printf(out, "left out: %s\n", left_out_reason(test));
+		ut_buf_printf(out, "left out, %s\n", left_out_reason(test));
 	text_sections(out, g, t, j);
 	ut_buf_puts(out, "schedule:");
 	for (i = 0; i < len; i++) {
@@ -220,7 +221,7 @@ static void json_all(ut_jsonw *w, const ut_graph *g, uint32_t t, const ut_journa
 	ut_jsonw_kbool(w, "flaky", test->flaky);
 	ut_jsonw_kbool(w, "failing", test->failing);
 	ut_jsonw_kbool(w, "needs_left_out", test->failing && test->needs_left_out);
-	ut_jsonw_kstr(w, "left_out", left_out_reason(test));
+	ut_jsonw_kstr(w, "left_out_reason", left_out_reason(test));
 	for (int s = 0; s < NSECTIONS; s++) {
 		ut_jsonw_key(w, keys[s]);
 		ut_jsonw_arr_begin(w);
