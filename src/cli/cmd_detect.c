@@ -181,14 +181,14 @@ static void print_figures(const ut_detect_summary *s)
 		       st->not_monotone, st->searched_again);
 	if (st->replayed)
 		printf("replayed from the journal: %ld runs\n", st->replayed);
-	if (st->flaky || st->failing)
+	if (st->flaky || st->failing) {
 		printf("left out: %zu flaky, %zu failing in the original order", st->flaky,
 		       st->failing - st->needs_left_out);
-	if (st->needs_left_out)
-		printf(", %zu failing without the tests left out before them (they passed "
-		       "in the original order)", st->needs_left_out);
-	if (st->flaky || st->failing)
+		if (st->needs_left_out) /* a part of failing */
+			printf(", %zu failing without the tests left out before them (they "
+			       "passed in the original order)", st->needs_left_out);
 		printf("\n");
+	}
 }
 
 static void print_text(const ut_detect_summary *s)
