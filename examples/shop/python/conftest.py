@@ -13,7 +13,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 
-CHROMIUM = os.environ.get("EXAMPLE_BROWSER") or "/usr/bin/chromium"  # ci/test: ../../headless-shell
+CHROMIUM = os.environ.get("EXAMPLE_BROWSER") or "/usr/bin/chromium"  # ci/test: examples/headless-shell
 CHROMEDRIVER = "/usr/bin/chromedriver"  # given explicitly, so Selenium Manager never runs
 CHROMIUM_FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

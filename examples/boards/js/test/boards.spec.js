@@ -28,7 +28,7 @@ before(async function () {
   this.timeout(60000);
   profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'boards-chromium-'));
   const options = new chrome.Options();
-  options.setChromeBinaryPath(process.env.EXAMPLE_BROWSER || '/usr/bin/chromium'); // ci/test: ../headless-shell
+  options.setChromeBinaryPath(process.env.EXAMPLE_BROWSER || '/usr/bin/chromium'); // ci/test: examples/headless-shell
   options.addArguments(
     '--headless',
     '--no-sandbox',

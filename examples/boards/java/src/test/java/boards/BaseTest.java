@@ -102,7 +102,7 @@ public abstract class BaseTest {
                 throw new IllegalStateException("cannot create a Chromium profile directory", e);
             }
             ChromeOptions options = new ChromeOptions();
-            // $EXAMPLE_BROWSER: another Chromium binary (ci/test: ../headless-shell)
+            // $EXAMPLE_BROWSER: another Chromium binary (ci/test: examples/headless-shell)
             String browser = System.getenv("EXAMPLE_BROWSER");
             options.setBinary(browser != null && !browser.isEmpty() ? browser : "/usr/bin/chromium");
             options.addArguments(
